@@ -1,0 +1,81 @@
+// swift-tools-version: 6.2
+import CompilerPluginSupport
+import PackageDescription
+
+let package = Package(
+    name: "Seams",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "Seams", targets: ["Seams"]),
+        .library(name: "SeamsTesting", targets: ["SeamsTesting"]),
+        .library(name: "SeamsSync", targets: ["SeamsSync"]),
+        .library(name: "SeamsMacros", targets: ["SeamsMacros"]),
+        .library(name: "SeamsAsyncHTTPClient", targets: ["SeamsAsyncHTTPClient"]),
+        .executable(name: "seams-sync", targets: ["seams-sync"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    ],
+    targets: [
+        // MARK: Library
+        .target(
+            name: "Seams",
+            dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        .target(
+            name: "SeamsTesting",
+            dependencies: ["Seams", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        .target(name: "SeamsSync", dependencies: ["Seams"]),
+        .target(
+            name: "SeamsAsyncHTTPClient",
+            dependencies: [
+                "Seams",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .macro(
+            name: "SeamsMacrosPlugin",
+            dependencies: [
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+            ]
+        ),
+        .target(name: "SeamsMacros", dependencies: ["SeamsMacrosPlugin"]),
+
+        // MARK: Command-line tool
+        .executableTarget(
+            name: "seams-sync",
+            dependencies: [
+                "SeamsSync",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting"]),
+        .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
+        .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
+        .testTarget(name: "SeamsSyncTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
+    ]
+)
+
+// Strict settings for every target of ours (swift-log, swift-clocks do the same).
+for target in package.targets {
+    var settings: [SwiftSetting] = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.treatAllWarnings(as: .error))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,109 @@
+public import Foundation
+
+/// Works on the tree of files and folders: list, inspect, create, remove, move, copy, link, flush.
+///
+/// It is the boundary a sync engine needs beside ``FileAccessorProviding``, shaped so the engine
+/// makes few calls: a listing returns each entry's metadata in the same call, and a copy is one
+/// call the live side does with the kernel's fast paths.
+///
+/// Production code takes the live `DefaultDirectoryAccessor`; tests inject `InMemoryFileSystem`
+/// (a fake with real semantics and a power-loss model) or a fault-injecting wrapper from
+/// `SeamsTesting`.
+///
+/// Errors are Foundation's: a `CocoaError` with the `POSIXError` in `NSUnderlyingErrorKey`, the
+/// codes `FileManager` uses for the same failure (see ``CocoaError/fileSystemError(errno:path:writing:)``).
+/// No call creates a missing parent folder unless asked, and none follows a final symbolic link.
+public protocol DirectoryAccessorProviding: Sendable {
+    /// The items of the folder at `url`, each with its metadata, sorted by name.
+    ///
+    /// - Parameter url: A folder.
+    /// - Returns: One entry per item, `.` and `..` excluded.
+    /// - Throws: `.fileReadNoSuchFile` (ENOENT) when missing, `.fileReadUnknown` (ENOTDIR) when
+    ///   it is a file, `.fileReadNoPermission` (EACCES).
+    func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry]
+
+    /// The metadata of the item at `url`; a final symbolic link is described, not followed.
+    ///
+    /// - Parameter url: Any path.
+    /// - Returns: The item's metadata.
+    /// - Throws: `.fileReadNoSuchFile` (ENOENT) when nothing is there.
+    func metadata(at url: URL) throws -> FileMetadata
+
+    /// Creates a folder.
+    ///
+    /// - Parameters:
+    ///   - url: The new folder.
+    ///   - withIntermediateDirectories: Whether missing parents are created too; when `true`, an
+    ///     existing folder at `url` is not an error.
+    /// - Throws: `.fileWriteFileExists` (EEXIST), `.fileNoSuchFile` (ENOENT) for a missing parent,
+    ///   `.fileWriteUnknown` (ENOTDIR) through a file.
+    func createDirectory(at url: URL, withIntermediateDirectories: Bool) throws
+
+    /// Removes a file, a link, or a folder.
+    ///
+    /// - Parameters:
+    ///   - url: The item to remove.
+    ///   - recursively: Whether a non-empty folder is removed with everything in it; when `false`
+    ///     a non-empty folder is refused.
+    /// - Throws: `.fileNoSuchFile` (ENOENT) when missing, `.fileWriteUnknown` (ENOTEMPTY) for a
+    ///   non-empty folder removed without `recursively`, `.fileWriteNoPermission` (EACCES).
+    func removeItem(at url: URL, recursively: Bool) throws
+
+    /// Renames an item, atomically when both paths are on one volume.
+    ///
+    /// - Parameters:
+    ///   - source: The item to move.
+    ///   - destination: Its new path; the parent must exist.
+    ///   - replacingExisting: Whether an existing file at `destination` is atomically replaced;
+    ///     when `false` an existing item is refused.
+    /// - Throws: `.fileWriteFileExists` (EEXIST) when refusing, `.fileNoSuchFile` (ENOENT) when
+    ///   the source or the destination's parent is missing.
+    func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws
+
+    /// Copies a file, or a folder with everything in it, to a new path; the copy shares nothing
+    /// with the original. Permissions and modification date are kept.
+    ///
+    /// - Parameters:
+    ///   - source: The item to copy.
+    ///   - destination: A path where nothing exists; the parent must exist.
+    /// - Throws: `.fileWriteFileExists` (EEXIST) when the destination exists, `.fileNoSuchFile`
+    ///   (ENOENT) when the source or the destination's parent is missing.
+    func copyItem(at source: URL, to destination: URL) throws
+
+    /// Gives a file a second name (a hard link): both names share one content.
+    ///
+    /// - Parameters:
+    ///   - source: An existing file.
+    ///   - destination: The new name; nothing may exist there.
+    /// - Throws: `.fileWriteFileExists` (EEXIST), `.fileNoSuchFile` (ENOENT).
+    func linkItem(at source: URL, to destination: URL) throws
+
+    /// Flushes a file's content and metadata to stable storage (`fsync`).
+    ///
+    /// - Parameter url: A file.
+    /// - Throws: `.fileReadNoSuchFile` (ENOENT) when missing; the write codes when the device fails.
+    func synchronizeFile(at url: URL) throws
+
+    /// Flushes a folder's entries to stable storage (`fsync` on the folder), so that renames
+    /// and new names inside it survive a power cut.
+    ///
+    /// - Parameter url: A folder.
+    /// - Throws: `.fileReadNoSuchFile` (ENOENT) when missing.
+    func synchronizeDirectory(at url: URL) throws
+
+    /// Sets an item's POSIX permission bits.
+    ///
+    /// - Parameters:
+    ///   - permissions: The bits, such as `0o644`.
+    ///   - url: The item.
+    /// - Throws: `.fileNoSuchFile` (ENOENT) when missing, `.fileWriteNoPermission` (EPERM).
+    func setPermissions(_ permissions: UInt16, at url: URL) throws
+
+    /// Sets an item's modification date.
+    ///
+    /// - Parameters:
+    ///   - date: The new date.
+    ///   - url: The item.
+    /// - Throws: `.fileNoSuchFile` (ENOENT) when missing.
+    func setModificationDate(_ date: Date, at url: URL) throws
+}

@@ -1,0 +1,2 @@
+// The AsyncHTTPClient transport lands with the network boundary.
+import Seams

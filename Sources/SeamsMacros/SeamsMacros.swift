@@ -1,0 +1,1 @@
+// The @Mockable macro declaration.

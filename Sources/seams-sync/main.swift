@@ -1,0 +1,1 @@
+print("seams-sync: not yet built")
