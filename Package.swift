@@ -63,7 +63,8 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting"]),
+        .executableTarget(name: "seams-live-probe", dependencies: ["Seams"], path: "Tests/LiveProbe"),
+        .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting", "seams-live-probe"]),
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
         .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
         .testTarget(name: "SeamsSyncTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
