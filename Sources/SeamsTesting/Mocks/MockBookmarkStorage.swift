@@ -1,9 +1,8 @@
 public import Foundation
 public import Seams
-import Synchronization
 
 /// A ``BookmarkStorageProviding`` for tests: bookmarks in a dictionary, configurable errors and a
-/// record of every call, all behind a `Mutex`.
+/// record of every call, all behind a lock (`LockedValue`).
 ///
 /// ```swift
 /// let storage = MockBookmarkStorage()
@@ -27,13 +26,13 @@ public final class MockBookmarkStorage: BookmarkStorageProviding {
         var calls: [Call] = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// Creates a mock holding `bookmarks`.
     ///
     /// - Parameter bookmarks: The initial bookmarks, by key.
     public init(bookmarks: [String: Data] = [:]) {
-        state = Mutex(State(bookmarks: bookmarks))
+        state = LockedValue(State(bookmarks: bookmarks))
     }
 
     /// The stored bookmarks, by key.

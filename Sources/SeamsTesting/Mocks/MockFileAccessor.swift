@@ -1,9 +1,8 @@
 public import Foundation
 public import Seams
-import Synchronization
 
 /// A ``FileAccessorProviding`` for tests: files in a dictionary, configurable errors, and a
-/// record of every call. Free of data races: all state sits behind one `Mutex`, so a test may
+/// record of every call. Free of data races: all state sits behind one lock (`LockedValue`), so a test may
 /// share it with any number of tasks and threads.
 ///
 /// ```swift
@@ -40,13 +39,13 @@ public final class MockFileAccessor: FileAccessorProviding {
         public var calls: [Call] = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// Creates a mock holding `files`.
     ///
     /// - Parameter files: The initial files.
     public init(files: [URL: Data] = [:]) {
-        state = Mutex(State(files: files))
+        state = LockedValue(State(files: files))
     }
 
     /// The files, by URL.

@@ -1,9 +1,8 @@
 public import Foundation
 public import Seams
-import Synchronization
 
 /// A ``FileSystemProviding`` for tests that answers with a configured container (or `nil`) and
-/// records each purpose it was asked for. Race-free: its state is behind a `Mutex`.
+/// records each purpose it was asked for. Race-free: its state is behind a lock (`LockedValue`).
 ///
 /// ```swift
 /// let manager = SyncManager(fileSystem: MockFileSystemProvider(containerURL: nil))
@@ -16,13 +15,13 @@ public final class MockFileSystemProvider: FileSystemProviding {
         var requestedPurposes: [Purpose] = []
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// Creates a mock that answers `containerURL` for every purpose.
     ///
     /// - Parameter containerURL: The container, or `nil` for "not available".
     public init(containerURL: URL?) {
-        state = Mutex(State(fallback: containerURL))
+        state = LockedValue(State(fallback: containerURL))
     }
 
     /// The container answered for purposes without their own entry; `nil` means "not available".

@@ -1,8 +1,8 @@
-import Synchronization
+import Seams
 
 /// A `Mutex` in a class, so test closures can share one.
 final class Mutexed<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    init(_ value: Value) { mutex = Mutex(value) }
+    private let mutex: LockedValue<Value>
+    init(_ value: Value) { mutex = LockedValue(value) }
     func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T { mutex.withLock { body(&$0) } }
 }
