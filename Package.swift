@@ -62,6 +62,13 @@ let package = Package(
             ]
         ),
 
+        // MARK: Benchmarks
+        .executableTarget(
+            name: "seams-fs-bench",
+            dependencies: ["Seams", "SeamsTesting"],
+            path: "Benchmarks/seams-fs-bench"
+        ),
+
         // MARK: Tests
         .executableTarget(name: "seams-live-probe", dependencies: ["Seams"], path: "Tests/LiveProbe"),
         .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting", "seams-live-probe"]),

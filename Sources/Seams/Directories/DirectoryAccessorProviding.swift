@@ -66,8 +66,9 @@ public protocol DirectoryAccessorProviding: Sendable {
     /// - Parameters:
     ///   - source: The item to copy.
     ///   - destination: A path where nothing exists; the parent must exist.
-    /// - Throws: `.fileWriteFileExists` (EEXIST) when the destination exists, `.fileNoSuchFile`
-    ///   (ENOENT) when the source or the destination's parent is missing.
+    /// - Throws: `.fileWriteFileExists` (EEXIST) when the destination exists, `.fileReadNoSuchFile`
+    ///   (ENOENT) when the source is missing (as `FileManager.copyItem` reports it), `.fileNoSuchFile`
+    ///   (ENOENT) when the destination's parent is missing.
     func copyItem(at source: URL, to destination: URL) throws
 
     /// Gives a file a second name (a hard link): both names share one content.

@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The walks behind ``DefaultDirectoryAccessor``: creating parents, removing and copying trees.
+extension DefaultDirectoryAccessor {
+    static func makeDirectory(_ path: String, intermediates: Bool) throws(Errno) {
+        do {
+            try Syscalls.mkdir(path, 0o777)
+        } catch let error where intermediates && error.rawValue == EEXIST {
+            // An existing folder is fine; an existing file is not (Foundation: 516, EEXIST).
+            let info = try Syscalls.lstat(path)
+            if info.st_mode & S_IFMT != S_IFDIR { throw error }
+        } catch let error where intermediates && error.rawValue == ENOENT {
+            let parent = parentPath(path)
+            guard parent != path else { throw error }
+            try makeDirectory(parent, intermediates: true)
+            do {
+                try Syscalls.mkdir(path, 0o777)
+            } catch let error where error.rawValue == EEXIST {
+                let info = try Syscalls.lstat(path)
+                if info.st_mode & S_IFMT != S_IFDIR { throw error }
+            }
+        }
+    }
+
+    static func remove(_ path: String, recursively: Bool) throws(Errno) {
+        let info = try Syscalls.lstat(path)
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            try Syscalls.unlink(path)
+            return
+        }
+        if recursively {
+            for entry in try DirectoryReader.entries(of: path) {
+                try remove(path + "/" + entry.name, recursively: true)
+            }
+        }
+        try Syscalls.rmdir(path)
+    }
+
+    static func copy(_ source: String, _ destination: String) throws(Errno) {
+        let info = try Syscalls.lstat(source)
+        if exists(destination) { throw Errno(EEXIST) }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR:
+            try Syscalls.mkdir(destination, 0o700)
+            for entry in try DirectoryReader.entries(of: source) {
+                try copy(source + "/" + entry.name, destination + "/" + entry.name)
+            }
+            try Syscalls.chmod(destination, info.st_mode & 0o7777)
+            try Syscalls.setModificationTime(destination, info.st_mtim)
+        case S_IFLNK:
+            try Syscalls.symlink(try Syscalls.readlink(source), destination)
+            try Syscalls.setModificationTime(destination, info.st_mtim)
+        case S_IFREG:
+            try copyFile(source, destination, info: info)
+        default:
+            throw Errno(ENOTSUP)
+        }
+    }
+
+    private static func copyFile(_ source: String, _ destination: String, info: stat) throws(Errno) {
+        let input = try Syscalls.open(source, O_RDONLY)
+        defer { Syscalls.close(input) }
+        let output = try Syscalls.open(destination, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        defer { Syscalls.close(output) }
+        try copyContent(from: input, to: output, size: Int(info.st_size))
+        try Syscalls.fchmod(output, info.st_mode & 0o7777)
+        try Syscalls.setTimes(output, access: info.st_atim, modification: info.st_mtim)
+    }
+
+    /// `copy_file_range`, else `sendfile`, else a `read`/`write` loop, until end of file.
+    private static func copyContent(from input: Int32, to output: Int32, size: Int) throws(Errno) {
+        let chunk = 1 << 30
+        var kernelCopy = true
+        while kernelCopy {
+            do {
+                guard let copied = try Syscalls.copyFileRange(input, output, chunk) else { break }
+                if copied == 0 { return }
+            } catch let error where [EXDEV, EINVAL, ENOSYS, EOPNOTSUPP, EPERM].contains(error.rawValue) {
+                kernelCopy = false
+            }
+        }
+        #if os(Linux)
+        do {
+            while try Syscalls.sendfile(input, output, chunk) > 0 {}
+            return
+        } catch let error where [EINVAL, ENOSYS].contains(error.rawValue) {
+            // Fall through to the portable loop.
+        }
+        #endif
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try Syscalls.read(input, buffer)
+            if count == 0 { return }
+            var written = 0
+            while written < count {
+                written += try Syscalls.write(output, UnsafeRawBufferPointer(rebasing: buffer[written..<count]))
+            }
+        }
+    }
+
+    static func parentPath(_ path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

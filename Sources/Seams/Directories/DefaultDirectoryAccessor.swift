@@ -1,0 +1,190 @@
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The live ``DirectoryAccessorProviding``, on POSIX system calls.
+///
+/// A listing is one `opendir`/`readdir` pass with an `fstatat` per entry; a copy runs in the
+/// kernel (`copy_file_range`, then `sendfile`, then `read`/`write`); the refusing move is
+/// `renameat2(RENAME_NOREPLACE)`. Errors are the `CocoaError` values `FileManager` throws for the
+/// same failure, with the `POSIXError` in `NSUnderlyingErrorKey`.
+///
+/// ```swift
+/// let directories: any DirectoryAccessorProviding = .live
+/// for entry in try directories.contentsOfDirectory(at: folder) where entry.metadata.kind == .file {
+///     print(entry.name, entry.metadata.size)
+/// }
+/// ```
+public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
+    /// Creates the live accessor.
+    public init() {}
+
+    /// Lists the folder with one `opendir` and an `fstatat` per entry, sorted by the names' bytes.
+    public func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
+        let path = url.path
+        do {
+            return try DirectoryReader.entries(of: path)
+                .map { DirectoryEntry(name: $0.name, metadata: Self.metadata(from: $0.info)) }
+                .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        } catch {
+            throw CocoaError.fileSystemError(errno: error.rawValue, path: path, writing: false)
+        }
+    }
+
+    /// `lstat`.
+    public func metadata(at url: URL) throws -> FileMetadata {
+        try Self.metadata(from: Self.run(url.path, writing: false) { path throws(Errno) in try Syscalls.lstat(path) })
+    }
+
+    /// `mkdir`, walking up for missing parents when asked.
+    public func createDirectory(at url: URL, withIntermediateDirectories: Bool) throws {
+        let path = url.path
+        try Self.run(path, writing: true) { path throws(Errno) in
+            try Self.makeDirectory(path, intermediates: withIntermediateDirectories)
+        }
+    }
+
+    /// `unlink`, `rmdir`, or a depth-first walk when `recursively`.
+    public func removeItem(at url: URL, recursively: Bool) throws {
+        try Self.run(url.path, writing: true) { path throws(Errno) in
+            try Self.remove(path, recursively: recursively)
+        }
+    }
+
+    /// `rename`, or `renameat2(RENAME_NOREPLACE)` when refusing an existing destination.
+    public func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws {
+        let from = source.path
+        let to = destination.path
+        do throws(Errno) {
+            if replacingExisting {
+                try Syscalls.rename(from, to)
+            } else if try !Syscalls.renameNoReplace(from, to) {
+                // Without renameat2: refuse what exists now, then rename (not atomic against races).
+                _ = try Syscalls.lstat(from)
+                if Self.exists(to) { throw Errno(EEXIST) }
+                try Syscalls.rename(from, to)
+            }
+        } catch {
+            throw Self.moveError(error, source: from, destination: to)
+        }
+    }
+
+    /// A new tree with the same bytes, permissions and modification dates.
+    public func copyItem(at source: URL, to destination: URL) throws {
+        let from = source.path
+        let to = destination.path
+        do {
+            try Self.copy(from, to)
+        } catch {
+            // Foundation's copyItem reports a missing source as a read error (260).
+            if error.rawValue == ENOENT && !Self.exists(from) {
+                throw CocoaError.fileSystemError(errno: ENOENT, path: from, writing: false)
+            }
+            throw Self.moveError(error, source: from, destination: to)
+        }
+    }
+
+    /// `link`.
+    public func linkItem(at source: URL, to destination: URL) throws {
+        let from = source.path
+        let to = destination.path
+        do {
+            try Syscalls.link(from, to)
+        } catch {
+            throw Self.moveError(error, source: from, destination: to)
+        }
+    }
+
+    /// `open` and `fsync`.
+    public func synchronizeFile(at url: URL) throws {
+        try Self.flush(url.path, flags: O_RDONLY)
+    }
+
+    /// `open(O_DIRECTORY)` and `fsync`.
+    public func synchronizeDirectory(at url: URL) throws {
+        try Self.flush(url.path, flags: O_RDONLY | O_DIRECTORY)
+    }
+
+    /// `chmod`.
+    public func setPermissions(_ permissions: UInt16, at url: URL) throws {
+        try Self.run(url.path, writing: true) { path throws(Errno) in
+            try Syscalls.chmod(path, mode_t(permissions))
+        }
+    }
+
+    /// `utimensat`, with nanosecond precision, not following a final link.
+    public func setModificationDate(_ date: Date, at url: URL) throws {
+        let (seconds, nanoseconds) = FileTimestamp.split(date)
+        let time = timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))
+        try Self.run(url.path, writing: true) { path throws(Errno) in
+            try Syscalls.setModificationTime(path, time)
+        }
+    }
+
+    // MARK: - Helpers
+
+    static func run<T>(_ path: String, writing: Bool, _ body: (String) throws(Errno) -> T) throws -> T {
+        do {
+            return try body(path)
+        } catch {
+            throw CocoaError.fileSystemError(errno: error.rawValue, path: path, writing: writing)
+        }
+    }
+
+    /// Names the path Foundation would: the source when it is missing, else the destination.
+    static func moveError(_ error: Errno, source: String, destination: String) -> CocoaError {
+        let sourceMissing = error.rawValue == ENOENT && !exists(source)
+        return CocoaError.fileSystemError(
+            errno: error.rawValue, path: sourceMissing ? source : destination, writing: true)
+    }
+
+    static func exists(_ path: String) -> Bool {
+        do {
+            _ = try Syscalls.lstat(path)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    static func flush(_ path: String, flags: Int32) throws {
+        let descriptor = try run(path, writing: false) { path throws(Errno) in try Syscalls.open(path, flags) }
+        defer { Syscalls.close(descriptor) }
+        try run(path, writing: true) { _ throws(Errno) in try Syscalls.fsync(descriptor) }
+    }
+
+    static func metadata(from info: stat) -> FileMetadata {
+        let kind: FileMetadata.Kind
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .file
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .other
+        }
+        return FileMetadata(
+            kind: kind,
+            size: kind == .directory ? 0 : Int64(info.st_size),
+            modificationDate: FileTimestamp.date(
+                seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec)),
+            permissions: UInt16(info.st_mode & 0o7777),
+            fileIdentifier: UInt64(info.st_ino),
+            volumeIdentifier: UInt64(info.st_dev),
+            linkCount: Int(info.st_nlink)
+        )
+    }
+}
+
+extension DirectoryAccessorProviding where Self == DefaultDirectoryAccessor {
+    /// The live accessor on the real file system.
+    ///
+    /// ```swift
+    /// let engine = Engine(directories: .live)
+    /// ```
+    public static var live: DefaultDirectoryAccessor { DefaultDirectoryAccessor() }
+}

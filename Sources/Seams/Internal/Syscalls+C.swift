@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// File-scope names for the C functions, so `Syscalls`' members of the same name can call them.
+
+func system_lstat(_ path: String, _ info: UnsafeMutablePointer<stat>) -> Int32 { lstat(path, info) }
+func system_fstatat(_ directory: Int32, _ name: String, _ info: UnsafeMutablePointer<stat>, _ flags: Int32) -> Int32 {
+    fstatat(directory, name, info, flags)
+}
+func system_fstat(_ descriptor: Int32, _ info: UnsafeMutablePointer<stat>) -> Int32 { fstat(descriptor, info) }
+func system_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+func system_close(_ descriptor: Int32) -> Int32 { close(descriptor) }
+func system_mkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
+func system_rmdir(_ path: String) -> Int32 { rmdir(path) }
+func system_unlink(_ path: String) -> Int32 { unlink(path) }
+func system_rename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+func system_link(_ source: String, _ destination: String) -> Int32 { link(source, destination) }
+func system_symlink(_ target: String, _ path: String) -> Int32 { symlink(target, path) }
+func system_readlink(_ path: String, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int) -> Int {
+    readlink(path, buffer, size)
+}
+func system_fsync(_ descriptor: Int32) -> Int32 { fsync(descriptor) }
+func system_chmod(_ path: String, _ mode: mode_t) -> Int32 { chmod(path, mode) }
+func system_fchmod(_ descriptor: Int32, _ mode: mode_t) -> Int32 { fchmod(descriptor, mode) }
+func system_utimensat(_ directory: Int32, _ path: String, _ times: UnsafePointer<timespec>, _ flags: Int32) -> Int32 {
+    utimensat(directory, path, times, flags)
+}
+func system_futimens(_ descriptor: Int32, _ times: UnsafePointer<timespec>) -> Int32 { futimens(descriptor, times) }
+func system_read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+func system_write(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
+#if os(Linux)
+func system_sendfile(_ destination: Int32, _ source: Int32, _ offset: UnsafeMutablePointer<off_t>?, _ count: Int) -> Int {
+    sendfile(destination, source, offset, count)
+}
+#endif
+
+/// Linux calls that the C library has but Swift's module map hides (they need `_GNU_SOURCE`),
+/// looked up once by name.
+enum LinuxExtras {
+    typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
+    typealias CopyFileRange = @convention(c) (
+        Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
+    ) -> Int
+
+    static let renameat2: RenameAt2? = symbol("renameat2", as: RenameAt2.self)
+    static let copyFileRange: CopyFileRange? = symbol("copy_file_range", as: CopyFileRange.self)
+
+    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
+        #if os(Linux)
+        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(pointer, to: type)
+        #else
+        return nil
+        #endif
+    }
+}
+
+/// Reads a folder's names with `opendir`/`readdir` and each item's `lstat` with `fstatat` on
+/// the open folder, so a listing costs one open per folder.
+enum DirectoryReader {
+    static func entries(of path: String) throws(Errno) -> [(name: String, info: stat)] {
+        guard let stream = opendir(path) else { throw Errno.current }
+        defer { closedir(stream) }
+        let descriptor = dirfd(stream)
+        var result: [(name: String, info: stat)] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(stream) else {
+                if errno != 0 { throw Errno.current }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name == "." || name == ".." { continue }
+            var info = stat()
+            if system_fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) != 0 {
+                if errno == ENOENT { continue }  // removed while we listed
+                throw Errno.current
+            }
+            result.append((name, info))
+        }
+        return result
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+public import Seams
+import Synchronization
+
+/// A decorator that fails chosen calls of any file-system implementation (live or fake) with
+/// realistic Foundation errors, "crashes" at a chosen call, and records every call.
+///
+/// ```swift
+/// let fileSystem = FaultInjectingFileSystem(wrapping: InMemoryFileSystem())
+/// fileSystem.addRule(.operation(.write, fails: .diskFull))
+/// #expect(throws: CocoaError(.fileWriteOutOfSpace)) { try fileSystem.write(data, to: url) }
+///
+/// let live = FaultInjectingFileSystem(files: DefaultFileAccessor(), directories: DefaultDirectoryAccessor())
+/// live.scheduleCrash(atCall: 4)   // call 4 and every later one throw SimulatedCrash
+/// ```
+///
+/// A failed or crashed call never reaches the wrapped implementation. `fileExists(at:)` cannot
+/// throw: when failed it answers `false`. Race-free: state is behind a `Mutex`.
+public final class FaultInjectingFileSystem: Sendable {
+    struct ActiveRule: Sendable {
+        var rule: FaultRule
+        var matched = 0
+        var fired = 0
+    }
+
+    struct State: Sendable {
+        var rules: [ActiveRule] = []
+        var calls: [FileSystemCall] = []
+        var callCount = 0
+        var callsUntilCrash: Int?
+        var crashed: SimulatedCrash?
+    }
+
+    let files: any FileAccessorProviding
+    let directories: any DirectoryAccessorProviding
+    let containers: (any FileSystemProviding)?
+    let bookmarks: (any BookmarkStorageProviding)?
+    let state = Mutex(State())
+
+    /// Wraps separate implementations of each protocol.
+    ///
+    /// - Parameters:
+    ///   - files: Reads and writes whole files.
+    ///   - directories: Works on the tree.
+    ///   - containers: Answers `containerURL(for:)`; without one the answer is `nil`.
+    ///   - bookmarks: Stores bookmarks; without one, saves are dropped and loads answer `nil`.
+    public init(
+        files: any FileAccessorProviding,
+        directories: any DirectoryAccessorProviding,
+        containers: (any FileSystemProviding)? = nil,
+        bookmarks: (any BookmarkStorageProviding)? = nil
+    ) {
+        self.files = files
+        self.directories = directories
+        self.containers = containers
+        self.bookmarks = bookmarks
+    }
+
+    /// Wraps an ``InMemoryFileSystem`` (or anything else that is all four protocols).
+    ///
+    /// - Parameter base: The implementation every call that is not failed goes to.
+    public convenience init(
+        wrapping base: some FileAccessorProviding & DirectoryAccessorProviding & FileSystemProviding
+            & BookmarkStorageProviding
+    ) {
+        self.init(files: base, directories: base, containers: base, bookmarks: base)
+    }
+
+    /// Adds a rule; rules are tried in the order added and the first that fires wins.
+    ///
+    /// - Parameter rule: Which calls to fail and how.
+    public func addRule(_ rule: FaultRule) {
+        state.withLock { $0.rules.append(ActiveRule(rule: rule)) }
+    }
+
+    /// Removes every rule and any crash, scheduled or happened.
+    public func removeAllFaults() {
+        state.withLock {
+            $0.rules.removeAll()
+            $0.callsUntilCrash = nil
+            $0.crashed = nil
+        }
+    }
+
+    /// "Crashes" at a later call: the `call`-th call from now (1 is the next) is not made, and it
+    /// and every later call throw ``SimulatedCrash`` until ``restart()``.
+    ///
+    /// - Parameter call: Which call, counted from 1.
+    public func scheduleCrash(atCall call: Int) {
+        precondition(call >= 1, "calls are counted from 1")
+        state.withLock { $0.callsUntilCrash = call }
+    }
+
+    /// Whether a crash has happened and ``restart()`` was not called yet.
+    public var hasCrashed: Bool {
+        state.withLock { $0.crashed != nil }
+    }
+
+    /// Lets calls through again after a crash (rules stay).
+    public func restart() {
+        state.withLock {
+            $0.crashed = nil
+            $0.callsUntilCrash = nil
+        }
+    }
+
+    /// Every call received, failed or not, in order.
+    public var calls: [FileSystemCall] {
+        state.withLock { $0.calls }
+    }
+
+    /// How many calls were received since creation or ``resetCalls()``.
+    public var callCount: Int {
+        state.withLock { $0.callCount }
+    }
+
+    /// Forgets the recorded calls and restarts the count (rule counters stay).
+    public func resetCalls() {
+        state.withLock {
+            $0.calls.removeAll()
+            $0.callCount = 0
+        }
+    }
+}

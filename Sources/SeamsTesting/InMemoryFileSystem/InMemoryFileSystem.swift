@@ -1,0 +1,148 @@
+public import Foundation
+public import Seams
+import Synchronization
+
+/// A file system in memory with the semantics of Linux's: one fake for every file-related
+/// protocol of `Seams` (``FileSystemProviding``, ``FileAccessorProviding``,
+/// ``BookmarkStorageProviding``, ``DirectoryAccessorProviding``).
+///
+/// It has folders whose parents must exist, sizes, inode numbers, hard links, permission bits
+/// (checked as for a non-root owner, unless `enforcesPermissions` is `false`), byte-exact
+/// case-sensitive names, atomic replace, copies that share nothing, and modification dates from
+/// a clock the test sets. It throws the `CocoaError` Foundation throws for the same failure, and
+/// passes the same conformance suites as the live implementations.
+///
+/// It also models power loss: content not flushed with `synchronizeFile` and names not flushed
+/// with `synchronizeDirectory` are lost by ``cutPower()``, or at a call chosen with
+/// ``schedulePowerCut(atCall:)``. Every call is recorded in ``calls``.
+///
+/// ```swift
+/// let fileSystem = InMemoryFileSystem(containerURL: URL(filePath: "/container"))
+/// try fileSystem.createDirectory(at: URL(filePath: "/container"), withIntermediateDirectories: false)
+/// try fileSystem.write(Data("{}".utf8), to: URL(filePath: "/container/data.json"))
+/// let manager = SyncManager(fileSystem: fileSystem, fileAccessor: fileSystem)
+/// ```
+///
+/// Race-free: all state is behind one `Mutex`; share one instance with any number of tasks.
+public final class InMemoryFileSystem: Sendable {
+    struct State: Sendable {
+        var tree: MemoryTree
+        var container: URL?
+        var containers: [Purpose: URL] = [:]
+        var bookmarks: [String: Data] = [:]
+        var recordsCalls: Bool
+        var calls: [FileSystemCall] = []
+        var callCount = 0
+        var callsUntilPowerCut: Int?
+        var poweredOff: SimulatedCrash?
+    }
+
+    let state: Mutex<State>
+
+    /// Creates an empty file system holding only the root folder `/`.
+    ///
+    /// - Parameters:
+    ///   - containerURL: The folder ``containerURL(for:)`` answers while it exists here.
+    ///   - enforcesPermissions: Whether permission bits are checked as for a non-root owner of
+    ///     every item (`true`) or ignored as for root (`false`).
+    ///   - now: The clock's start; every change stamps this date until ``advanceTime(by:)``.
+    ///   - recordsCalls: Whether ``calls`` keeps a record (turn off for long benchmarks).
+    public init(
+        containerURL: URL? = nil,
+        enforcesPermissions: Bool = true,
+        now: Date = Date(timeIntervalSince1970: 1_700_000_000),
+        recordsCalls: Bool = true
+    ) {
+        state = Mutex(
+            State(
+                tree: MemoryTree(now: now, enforcesPermissions: enforcesPermissions),
+                container: containerURL,
+                recordsCalls: recordsCalls
+            ))
+    }
+
+    // MARK: - Clock
+
+    /// The date the next change is stamped with.
+    public var now: Date {
+        get { state.withLock { $0.tree.now } }
+        set { state.withLock { $0.tree.now = FileTimestamp.quantized(newValue) } }
+    }
+
+    /// Moves the clock forward.
+    ///
+    /// - Parameter seconds: How far; fractions are kept to the nanosecond.
+    public func advanceTime(by seconds: TimeInterval) {
+        state.withLock { $0.tree.now = FileTimestamp.quantized($0.tree.now.addingTimeInterval(seconds)) }
+    }
+
+    // MARK: - Calls
+
+    /// Every call received, in order (while `recordsCalls` is on).
+    public var calls: [FileSystemCall] {
+        state.withLock { $0.calls }
+    }
+
+    /// How many calls were received since creation or ``resetCalls()``.
+    public var callCount: Int {
+        state.withLock { $0.callCount }
+    }
+
+    /// Forgets the recorded calls and restarts the count.
+    public func resetCalls() {
+        state.withLock {
+            $0.calls.removeAll()
+            $0.callCount = 0
+        }
+    }
+
+    // MARK: - Power
+
+    /// Cuts the power now and turns it back on: every change not flushed is lost.
+    ///
+    /// A file's content, permissions and date survive as of its last `synchronizeFile`; a
+    /// folder's names as of its last `synchronizeDirectory`. Unflushed new files come back empty
+    /// or not at all; unflushed renames and removals are undone.
+    public func cutPower() {
+        state.withLock { $0.tree.cutPower() }
+    }
+
+    /// Cuts the power at a later call: the `call`-th call from now (1 is the next) is not made,
+    /// the unflushed changes are lost, and it and every later call throw ``SimulatedCrash``
+    /// (`fileExists` answers `false`) until ``restart()``.
+    ///
+    /// - Parameter call: Which call, counted from 1.
+    public func schedulePowerCut(atCall call: Int) {
+        precondition(call >= 1, "calls are counted from 1")
+        state.withLock { $0.callsUntilPowerCut = call }
+    }
+
+    /// Whether a scheduled power cut has happened and ``restart()`` was not called yet.
+    public var isPoweredOff: Bool {
+        state.withLock { $0.poweredOff != nil }
+    }
+
+    /// Turns the power back on after a scheduled cut (and cancels one not yet reached).
+    public func restart() {
+        state.withLock {
+            $0.poweredOff = nil
+            $0.callsUntilPowerCut = nil
+        }
+    }
+
+    /// Flushes everything, as `sync(2)` does: what exists now survives any later power cut.
+    public func synchronizeAll() {
+        state.withLock { $0.tree.flushAll() }
+    }
+
+    // MARK: - Containers
+
+    /// Sets the container answered for one purpose.
+    ///
+    /// - Parameters:
+    ///   - url: The folder, or `nil` to fall back to the one given at init.
+    ///   - purpose: The purpose it answers.
+    public func setContainerURL(_ url: URL?, for purpose: Purpose) {
+        state.withLock { $0.containers[purpose] = url }
+    }
+}

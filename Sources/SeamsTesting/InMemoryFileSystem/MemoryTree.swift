@@ -1,0 +1,128 @@
+import Foundation
+import Seams
+
+/// The inodes of ``InMemoryFileSystem`` and the path walk every call starts with. Every function
+/// checks what the kernel checks, in the kernel's order, and throws the same `errno`.
+struct MemoryTree: Sendable {
+    static let rootInode: UInt64 = 1
+
+    var nodes: [UInt64: MemoryNode]
+    var nextInode: UInt64 = 2
+    var now: Date
+    var enforcesPermissions: Bool
+    var umask: UInt16 = 0o022
+    /// Inodes dropped since the last sweep; a sweep frees those no name (current or durable) holds.
+    var droppedSinceSweep = 0
+
+    init(now: Date, enforcesPermissions: Bool) {
+        self.now = FileTimestamp.quantized(now)
+        self.enforcesPermissions = enforcesPermissions
+        var root = MemoryNode(kind: .directory, permissions: 0o755, modified: self.now, durable: true)
+        root.linkCount = 2
+        nodes = [Self.rootInode: root]
+    }
+
+    // MARK: - Walking paths
+
+    /// The inode at `names`, requiring search permission on every folder on the way.
+    func lookup(_ names: some Collection<MemoryName>, path: String) throws(MemoryFailure) -> UInt64 {
+        var current = Self.rootInode
+        for name in names {
+            let node = nodes[current]!
+            guard node.isDirectory else { throw MemoryFailure(ENOTDIR, path) }
+            guard allows(node, 1) else { throw MemoryFailure(EACCES, path) }
+            guard let child = node.children[name] else { throw MemoryFailure(ENOENT, path) }
+            current = child
+        }
+        return current
+    }
+
+    func lookup(_ path: MemoryPath) throws(MemoryFailure) -> UInt64 {
+        try lookup(path.names, path: path.text)
+    }
+
+    /// The folder that holds the last name of `path`, and that name.
+    func parent(of path: MemoryPath) throws(MemoryFailure) -> (inode: UInt64, name: MemoryName) {
+        guard let name = path.lastName else { throw MemoryFailure(EBUSY, path.text) }
+        let parent = try lookup(path.parentNames, path: path.text)
+        let node = nodes[parent]!
+        guard node.isDirectory else { throw MemoryFailure(ENOTDIR, path.text) }
+        guard allows(node, 1) else { throw MemoryFailure(EACCES, path.text) }
+        return (parent, name)
+    }
+
+    func allows(_ node: MemoryNode, _ access: UInt16) -> Bool {
+        !enforcesPermissions || node.allows(access)
+    }
+
+    /// Requires write and search permission on a folder whose names change.
+    func requireWritable(_ inode: UInt64, path: String) throws(MemoryFailure) {
+        if !allows(nodes[inode]!, 3) { throw MemoryFailure(EACCES, path) }
+    }
+
+    // MARK: - Changing names
+
+    mutating func makeNode(_ kind: MemoryNode.Kind, content: Data = Data(), permissions: UInt16? = nil) -> UInt64 {
+        let inode = nextInode
+        nextInode += 1
+        let mode = permissions ?? ((kind == .directory ? 0o777 : 0o666) & ~umask)
+        nodes[inode] = MemoryNode(kind: kind, content: content, permissions: mode, modified: now, durable: false)
+        return inode
+    }
+
+    /// Points `name` in `folder` at `inode`, dropping what it named before.
+    mutating func setEntry(_ name: MemoryName, in folder: UInt64, to inode: UInt64) {
+        if let old = nodes[folder]!.children.updateValue(inode, forKey: name), old != inode {
+            release(old)
+        }
+        nodes[folder]!.modified = now
+    }
+
+    mutating func removeEntry(_ name: MemoryName, in folder: UInt64, release: Bool = true) {
+        if let old = nodes[folder]!.children.removeValue(forKey: name), release {
+            self.release(old)
+        }
+        nodes[folder]!.modified = now
+    }
+
+    /// One name fewer for `inode`.
+    mutating func release(_ inode: UInt64) {
+        guard var node = nodes[inode] else { return }
+        if node.kind == .file {
+            node.linkCount -= 1
+            nodes[inode] = node
+        }
+        droppedSinceSweep += 1
+        if droppedSinceSweep >= 4096 { sweep() }
+    }
+
+    /// How many names a node has: files count their links, folders 2 plus their subfolders.
+    func linkCount(of node: MemoryNode) -> Int {
+        guard node.isDirectory else { return node.linkCount }
+        return 2 + node.children.values.reduce(0) { $0 + (nodes[$1]?.isDirectory == true ? 1 : 0) }
+    }
+
+    func metadata(of inode: UInt64) -> FileMetadata {
+        let node = nodes[inode]!
+        return FileMetadata(
+            kind: node.isDirectory ? .directory : .file,
+            size: node.isDirectory ? 0 : Int64(node.content.count),
+            modificationDate: node.modified,
+            permissions: node.permissions,
+            fileIdentifier: inode,
+            volumeIdentifier: 1,
+            linkCount: linkCount(of: node)
+        )
+    }
+
+    /// Whether `ancestor` is `inode` or holds it somewhere below.
+    func isAncestor(_ ancestor: UInt64, of inode: UInt64, path: MemoryPath) -> Bool {
+        var names = path.names[...]
+        while true {
+            guard let found = try? lookup(names, path: path.text) else { return false }
+            if found == ancestor { return true }
+            if names.isEmpty { return false }
+            names = names.dropLast()
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Seams
+import Testing
+
+/// The live accessor on a fresh temporary folder; the full behaviour list runs in
+/// `SeamsTestingTests/ConformanceTests`, these pin the error codes against Foundation itself.
+@Suite struct DirectoryAccessorTests {
+    let root: URL
+    let accessor: any DirectoryAccessorProviding = .live
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory
+            .appending(path: "seams-directory-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: false)
+    }
+
+    private func expectSameError(
+        _ ours: () throws -> Void, as foundation: () throws -> Void,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let mine = #expect(throws: CocoaError.self, sourceLocation: sourceLocation) { try ours() }
+        let theirs = #expect(throws: CocoaError.self, sourceLocation: sourceLocation) { try foundation() }
+        #expect(mine?.code == theirs?.code, sourceLocation: sourceLocation)
+        #expect(mine?.posixCode == theirs?.posixCode, sourceLocation: sourceLocation)
+    }
+
+    @Test("listing returns names with metadata, sorted")
+    func listing() throws {
+        try Data("abc".utf8).write(to: root.appending(path: "b"))
+        try FileManager.default.createDirectory(at: root.appending(path: "a"), withIntermediateDirectories: false)
+        let entries = try accessor.contentsOfDirectory(at: root)
+        #expect(entries.map(\.name) == ["a", "b"])
+        #expect(entries.map(\.metadata.kind) == [.directory, .file])
+        #expect(entries[1].metadata.size == 3)
+        #expect(try accessor.metadata(at: root.appending(path: "b")) == entries[1].metadata)
+    }
+
+    @Test("listing errors match FileManager's")
+    func listingErrors() throws {
+        let file = root.appending(path: "f")
+        try Data().write(to: file)
+        expectSameError({ _ = try accessor.contentsOfDirectory(at: root.appending(path: "missing")) }) {
+            _ = try FileManager.default.contentsOfDirectory(atPath: root.appending(path: "missing").path)
+        }
+        expectSameError({ _ = try accessor.contentsOfDirectory(at: file) }) {
+            _ = try FileManager.default.contentsOfDirectory(atPath: file.path)
+        }
+    }
+
+    @Test("createDirectory errors match FileManager's")
+    func createErrors() throws {
+        let file = root.appending(path: "f")
+        try Data().write(to: file)
+        for (url, intermediates) in [(root, false), (root.appending(path: "x/y"), false), (file.appending(path: "z"), false), (file, true)] {
+            expectSameError({ try accessor.createDirectory(at: url, withIntermediateDirectories: intermediates) }) {
+                try FileManager.default.createDirectory(at: url, withIntermediateDirectories: intermediates)
+            }
+        }
+    }
+
+    @Test("move, copy and remove errors match FileManager's")
+    func mutationErrors() throws {
+        let a = root.appending(path: "a")
+        let b = root.appending(path: "b")
+        try Data("a".utf8).write(to: a)
+        try Data("b".utf8).write(to: b)
+        expectSameError({ try accessor.moveItem(at: a, to: b, replacingExisting: false) }) {
+            try FileManager.default.moveItem(at: a, to: b)
+        }
+        expectSameError({ try accessor.copyItem(at: a, to: b) }) { try FileManager.default.copyItem(at: a, to: b) }
+        let missing = root.appending(path: "missing")
+        expectSameError({ try accessor.removeItem(at: missing, recursively: true) }) {
+            try FileManager.default.removeItem(at: missing)
+        }
+        expectSameError({ try accessor.copyItem(at: missing, to: root.appending(path: "c")) }) {
+            try FileManager.default.copyItem(at: missing, to: root.appending(path: "c"))
+        }
+        expectSameError({ try accessor.moveItem(at: missing, to: root.appending(path: "c"), replacingExisting: true) }) {
+            try FileManager.default.moveItem(at: missing, to: root.appending(path: "c"))
+        }
+    }
+
+    @Test("copy keeps bytes, permissions and a nanosecond modification date")
+    func copyKeepsMetadata() throws {
+        let a = root.appending(path: "a")
+        try Data(repeating: 7, count: 100_000).write(to: a)
+        try accessor.setPermissions(0o640, at: a)
+        let date = Date(timeIntervalSince1970: 1_700_000_000.123456789)
+        try accessor.setModificationDate(date, at: a)
+        try accessor.copyItem(at: a, to: root.appending(path: "b"))
+        let original = try accessor.metadata(at: a)
+        let copy = try accessor.metadata(at: root.appending(path: "b"))
+        #expect(copy.permissions == 0o640)
+        #expect(copy.modificationDate == original.modificationDate)
+        #expect(copy.modificationDate.timeIntervalSince1970 != 1_700_000_000)
+        #expect(copy.fileIdentifier != original.fileIdentifier)
+        #expect(try Data(contentsOf: root.appending(path: "b")) == Data(repeating: 7, count: 100_000))
+    }
+
+    @Test("refusing move keeps both files; replacing move replaces")
+    func moves() throws {
+        let a = root.appending(path: "a")
+        let b = root.appending(path: "b")
+        try Data("a".utf8).write(to: a)
+        try Data("b".utf8).write(to: b)
+        #expect(throws: CocoaError.self) { try accessor.moveItem(at: a, to: b, replacingExisting: false) }
+        #expect(try Data(contentsOf: b) == Data("b".utf8))
+        try accessor.moveItem(at: a, to: b, replacingExisting: true)
+        #expect(try Data(contentsOf: b) == Data("a".utf8))
+        #expect(!FileManager.default.fileExists(atPath: a.path))
+    }
+}
