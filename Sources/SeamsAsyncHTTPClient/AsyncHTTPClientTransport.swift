@@ -17,6 +17,10 @@ public import Seams
 /// It keeps the contract of ``HTTPTransportProviding``: every status is returned, redirects are
 /// returned as they came unless `followsRedirects` is `true`, the timeout is enforced by the
 /// transport, and cancellation stops the request.
+///
+/// AsyncHTTPClient retries a refused connection until its connect timeout (10 seconds unless the
+/// client is configured otherwise) before it gives up with ``HTTPTransportError/Kind/cannotConnect``;
+/// a shorter `timeout` on `send` ends such a request as ``HTTPTransportError/Kind/timedOut`` first.
 public final class AsyncHTTPClientTransport: HTTPTransportProviding {
     /// The client that sends the requests.
     public let client: HTTPClient
