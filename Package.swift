@@ -25,7 +25,10 @@ let package = Package(
         // MARK: Library
         .target(
             name: "Seams",
-            dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+            ]
         ),
         .target(
             name: "SeamsTesting",
@@ -38,6 +41,9 @@ let package = Package(
                 "Seams",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .macro(
@@ -75,6 +81,19 @@ let package = Package(
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
         .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
         .testTarget(name: "SeamsSyncTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
+        .testTarget(
+            name: "SeamsNetworkTests",
+            dependencies: [
+                "Seams",
+                "SeamsTesting",
+                "SeamsAsyncHTTPClient",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
     ]
 )
 

@@ -1,0 +1,67 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// The session delegate of ``URLSessionHTTPTransport``: it gathers each task's body, answers
+/// redirects by the transport's policy, and resumes the waiting caller when the task completes.
+///
+/// A delegate rather than completion handlers because only a delegate can refuse a redirect on
+/// every platform (FoundationNetworking ignores the redirect delegate for completion-handler tasks).
+final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
+    private struct Exchange {
+        var continuation: CheckedContinuation<(URLResponse, Data), any Error>
+        var data = Data()
+    }
+
+    private let followsRedirects: Bool
+    private let exchanges = Mutex<[Int: Exchange]>([:])
+
+    init(followsRedirects: Bool) {
+        self.followsRedirects = followsRedirects
+    }
+
+    /// Remembers who waits for task `id`; call before resuming the task.
+    func register(_ id: Int, _ continuation: CheckedContinuation<(URLResponse, Data), any Error>) {
+        exchanges.withLock { $0[id] = Exchange(continuation: continuation) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        exchanges.withLock { $0[dataTask.taskIdentifier]?.data.append(data) }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        if followsRedirects {
+            // The body gathered so far belonged to the 3xx; the next response starts afresh.
+            exchanges.withLock { $0[task.taskIdentifier]?.data = Data() }
+            completionHandler(request)
+        } else {
+            completionHandler(nil)
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error {
+            exchange.continuation.resume(throwing: Self.classified(error, responseArrived: task.response != nil))
+        } else if let response = task.response {
+            exchange.continuation.resume(returning: (response, exchange.data))
+        } else {
+            exchange.continuation.resume(throwing: URLError(.badServerResponse))
+        }
+    }
+
+    /// FoundationNetworking reports a body cut short ("transfer closed with N bytes remaining")
+    /// as an unknown error; once the response head has arrived that is a lost connection.
+    private static func classified(_ error: any Error, responseArrived: Bool) -> any Error {
+        guard responseArrived, let urlError = error as? URLError, urlError.code == .unknown else { return error }
+        return URLError(.networkConnectionLost, userInfo: [NSUnderlyingErrorKey: urlError])
+    }
+}

@@ -1,0 +1,117 @@
+public import AsyncHTTPClient
+public import Foundation
+public import HTTPTypes
+import NIOCore
+import NIOHTTP1
+public import Seams
+
+/// The live ``HTTPTransportProviding`` on AsyncHTTPClient (swift-nio), in its own product so that
+/// apps which don't want swift-nio never build it.
+///
+/// ```swift
+/// let transport = AsyncHTTPClientTransport()               // owns an HTTPClient
+/// let (response, body) = try await transport.send(request, body: nil, timeout: .seconds(10))
+/// try await transport.shutdown()                           // before it goes away
+/// ```
+///
+/// It keeps the contract of ``HTTPTransportProviding``: every status is returned, redirects are
+/// returned as they came unless `followsRedirects` is `true`, the timeout is enforced by the
+/// transport, and cancellation stops the request.
+///
+/// AsyncHTTPClient retries a refused connection until its connect timeout (10 seconds unless the
+/// client is configured otherwise) before it gives up with ``HTTPTransportError/Kind/cannotConnect``;
+/// a shorter `timeout` on `send` ends such a request as ``HTTPTransportError/Kind/timedOut`` first.
+public final class AsyncHTTPClientTransport: HTTPTransportProviding {
+    /// The client that sends the requests.
+    public let client: HTTPClient
+
+    /// Responses with a longer body fail with ``HTTPTransportError/Kind/other``.
+    public let maximumResponseBodySize: Int
+
+    private let ownsClient: Bool
+
+    /// Creates a transport with its own `HTTPClient` on the shared event loop group; call
+    /// ``shutdown()`` when done with it.
+    ///
+    /// - Parameters:
+    ///   - followsRedirects: `true` to follow up to five redirects; by default a 3xx is returned
+    ///     to the caller as it came, as ``URLSessionHTTPTransport`` does.
+    ///   - maximumResponseBodySize: The longest response body accepted, 64 MiB unless given.
+    public init(followsRedirects: Bool = false, maximumResponseBodySize: Int = 64 << 20) {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = followsRedirects ? .follow(max: 5, allowCycles: false) : .disallow
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        self.maximumResponseBodySize = maximumResponseBodySize
+        ownsClient = true
+    }
+
+    /// Creates a transport on a client you own and shut down; its redirect configuration decides
+    /// whether redirects are followed.
+    ///
+    /// - Parameters:
+    ///   - client: The client.
+    ///   - maximumResponseBodySize: The longest response body accepted, 64 MiB unless given.
+    public init(client: HTTPClient, maximumResponseBodySize: Int = 64 << 20) {
+        self.client = client
+        self.maximumResponseBodySize = maximumResponseBodySize
+        ownsClient = false
+    }
+
+    /// Shuts the transport's own client down; does nothing for a client passed in.
+    ///
+    /// - Throws: What `HTTPClient.shutdown()` throws.
+    public func shutdown() async throws {
+        if ownsClient { try await client.shutdown() }
+    }
+
+    /// Sends `request` through AsyncHTTPClient.
+    ///
+    /// - Parameters:
+    ///   - request: The request; its path carries the query.
+    ///   - body: The request body, or `nil`.
+    ///   - timeout: How long the whole exchange may take, body included.
+    /// - Returns: The response head and its complete body.
+    /// - Throws: ``HTTPTransportError``, classified by
+    ///   ``Seams/HTTPTransportError/init(asyncHTTPClient:)``.
+    public func send(
+        _ request: HTTPRequest,
+        body: Data?,
+        timeout: Duration
+    ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        guard let authority = request.authority, let scheme = request.scheme else {
+            throw HTTPTransportError(.other, underlying: HTTPClientError.invalidURL)
+        }
+        var outgoing = HTTPClientRequest(url: "\(scheme)://\(authority)\(request.path ?? "/")")
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        if let body {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let client = client
+        let limit = maximumResponseBodySize
+        let prepared = outgoing
+        return try await HTTPTimeout.run(timeout) { () async throws(HTTPTransportError) in
+            do {
+                // AHC's deadline only backs up our own timer.
+                let response = try await client.execute(prepared, timeout: .nanoseconds(
+                    Int64(timeout.components.seconds + 1) * 1_000_000_000))
+                let bytes = try await response.body.collect(upTo: limit)
+                return (try Self.httpResponse(response), Data(bytes.readableBytesView))
+            } catch {
+                throw HTTPTransportError(asyncHTTPClient: error)
+            }
+        }
+    }
+
+    private static func httpResponse(_ response: HTTPClientResponse) throws -> HTTPResponse {
+        var fields = HTTPFields()
+        for (name, value) in response.headers {
+            guard let fieldName = HTTPField.Name(name) else { continue }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
+        return HTTPResponse(status: status, headerFields: fields)
+    }
+}

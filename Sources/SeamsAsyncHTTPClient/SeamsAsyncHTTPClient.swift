@@ -1,2 +1,0 @@
-// The AsyncHTTPClient transport lands with the network boundary.
-import Seams

@@ -1,0 +1,157 @@
+import Foundation
+import HTTPTypes
+import Seams
+import Testing
+
+/// The contract of ``HTTPTransportProviding``, run on every transport: the live ones against a
+/// loopback server the test starts, the mock against rules that serve the same routes. Cases
+/// that need a socket (a connection cut mid-response, a port nobody listens on, redirects being
+/// followed) run on the live transports only.
+@Suite("HTTP transport contract", .timeLimit(.minutes(2)))
+struct TransportContractTests {
+    static let allMethods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .head, .options]
+    static let echoMethod = HTTPField.Name("x-echo-method")!
+    static let echoURI = HTTPField.Name("x-echo-uri")!
+    static let echoLength = HTTPField.Name("x-echo-body-length")!
+
+    @Test("sends each method and gets the response", arguments: TransportUnderTest.allCases, allMethods)
+    func methods(kind: TransportUnderTest, method: HTTPRequest.Method) async throws {
+        try await ContractHarness.with(kind) { harness in
+            let body: Data? = [.post, .put, .patch].contains(method) ? Data("payload of \(method)".utf8) : nil
+            let (response, data) = try await harness.transport.send(
+                harness.request(method, "/echo"), body: body, timeout: .seconds(30))
+            #expect(response.status == .ok)
+            #expect(response.headerFields[Self.echoMethod] == method.rawValue)
+            #expect(data == (method == .head ? Data() : body ?? Data()))
+        }
+    }
+
+    @Test("sends request header fields and returns response header fields", arguments: TransportUnderTest.allCases)
+    func headers(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind) { harness in
+            let alpha = HTTPField.Name("x-test-alpha")!
+            let beta = HTTPField.Name("x-test-beta")!
+            let request = harness.request(.get, "/echo", headers: [alpha: "one", beta: "two words; and=more"])
+            let (response, _) = try await harness.transport.send(request, body: nil, timeout: .seconds(30))
+            #expect(response.headerFields[alpha] == "one")
+            #expect(response.headerFields[beta] == "two words; and=more")
+        }
+    }
+
+    @Test("sends the query as written", arguments: TransportUnderTest.allCases)
+    func query(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind) { harness in
+            let target = "/echo?q=swift%20testing&page=2&tag=a&tag=b&empty="
+            let (response, _) = try await harness.transport.send(
+                harness.request(.get, target), body: nil, timeout: .seconds(30))
+            #expect(response.headerFields[Self.echoURI] == target)
+        }
+    }
+
+    @Test("uploads a large body whole", arguments: TransportUnderTest.allCases)
+    func largeUpload(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind) { harness in
+            let body = LoopbackRoute.pattern(count: 3 << 20)
+            let (response, data) = try await harness.transport.send(
+                harness.request(.post, "/echo"), body: body, timeout: .seconds(60))
+            #expect(response.headerFields[Self.echoLength] == String(body.count))
+            #expect(data == body)
+        }
+    }
+
+    @Test("downloads a large body whole", arguments: TransportUnderTest.allCases)
+    func largeDownload(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind) { harness in
+            let count = 5 << 20
+            let (response, data) = try await harness.transport.send(
+                harness.request(.get, "/bytes/\(count)"), body: nil, timeout: .seconds(60))
+            #expect(response.status == .ok)
+            #expect(data == LoopbackRoute.pattern(count: count))
+        }
+    }
+
+    @Test("returns every status as a response", arguments: TransportUnderTest.allCases, [200, 201, 204, 400, 404, 418, 500, 503])
+    func statusPassesThrough(kind: TransportUnderTest, code: Int) async throws {
+        try await ContractHarness.with(kind) { harness in
+            let (response, data) = try await harness.transport.send(
+                harness.request(.get, "/status/\(code)"), body: nil, timeout: .seconds(30))
+            #expect(response.status.code == code)
+            #expect(data == (code == 204 ? Data() : Data("status \(code)".utf8)))
+        }
+    }
+
+    @Test("returns a redirect as it came", arguments: TransportUnderTest.allCases)
+    func redirectNotFollowed(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind) { harness in
+            let (response, data) = try await harness.transport.send(
+                harness.request(.get, "/redirect"), body: nil, timeout: .seconds(30))
+            #expect(response.status.code == 302)
+            #expect(response.headerFields[.location] == "/echo?redirected=1")
+            #expect(data == Data("moved".utf8))
+        }
+    }
+
+    @Test("follows a redirect when made to", arguments: TransportUnderTest.live)
+    func redirectFollowed(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind, followsRedirects: true) { harness in
+            let (response, _) = try await harness.transport.send(
+                harness.request(.get, "/redirect"), body: nil, timeout: .seconds(30))
+            #expect(response.status == .ok)
+            #expect(response.headerFields[Self.echoURI] == "/echo?redirected=1")
+        }
+    }
+
+    @Test("a connection closed mid-response is connectionLost", arguments: TransportUnderTest.live)
+    func closedMidResponse(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind) { harness in
+            await #expect(throws: HTTPTransportError.connectionLost) {
+                try await harness.transport.send(harness.request(.get, "/truncate"), body: nil, timeout: .seconds(30))
+            }
+        }
+    }
+
+    @Test("a port nobody listens on is cannotConnect", arguments: TransportUnderTest.live)
+    func cannotConnect(kind: TransportUnderTest) async throws {
+        let port = try await LoopbackServer.closedPort()
+        try await ContractHarness.with(kind) { harness in
+            let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/echo")
+            await #expect(throws: HTTPTransportError.cannotConnect) {
+                try await harness.transport.send(request, body: nil, timeout: .seconds(30))
+            }
+        }
+    }
+
+    @Test("a server slower than the timeout is timedOut", arguments: TransportUnderTest.allCases)
+    func timeout(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind) { harness in
+            await #expect(throws: HTTPTransportError.timedOut) {
+                try await harness.transport.send(harness.request(.get, "/slow"), body: nil, timeout: .milliseconds(300))
+            }
+        }
+    }
+
+    @Test("cancelling the task in flight is cancelled", arguments: TransportUnderTest.allCases)
+    func cancelInFlight(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind) { harness in
+            let transport = harness.transport
+            let request = harness.request(.get, "/stall")
+            let task = Task { try await transport.send(request, body: nil, timeout: .seconds(60)) }
+            await harness.waitForArrival(of: "/stall")
+            task.cancel()
+            await #expect(throws: HTTPTransportError.cancelled) { try await task.value }
+        }
+    }
+
+    @Test("a task cancelled before sending is cancelled", arguments: TransportUnderTest.allCases)
+    func cancelBeforeSending(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind) { harness in
+            let transport = harness.transport
+            let request = harness.request(.get, "/echo")
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await transport.send(request, body: nil, timeout: .seconds(30))
+            }
+            await #expect(throws: HTTPTransportError.cancelled) { try await task.value }
+        }
+    }
+}
