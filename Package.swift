@@ -67,6 +67,16 @@ let package = Package(
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
         .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
         .testTarget(name: "SeamsSyncTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
+        .testTarget(
+            name: "SeamsMacrosTests",
+            dependencies: [
+                "SeamsMacrosPlugin",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(name: "SeamsMacrosBehaviorTests", dependencies: ["SeamsMacros", "Seams"]),
     ]
 )
 
