@@ -62,6 +62,14 @@ let package = Package(
             ]
         ),
 
+        // MARK: Benchmarks
+        .executableTarget(
+            name: "seams-mock-bench",
+            dependencies: ["SeamsMacros"],
+            path: "Benchmarks/seams-mock-bench",
+            swiftSettings: [.define("SEAMS_MOCKS")]
+        ),
+
         // MARK: Tests
         .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting"]),
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
@@ -74,6 +82,9 @@ let package = Package(
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
             ]
         ),
         .testTarget(name: "SeamsMacrosBehaviorTests", dependencies: ["SeamsMacros", "Seams"]),
