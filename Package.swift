@@ -74,6 +74,12 @@ let package = Package(
             dependencies: ["Seams", "SeamsTesting"],
             path: "Benchmarks/seams-fs-bench"
         ),
+        .executableTarget(
+            name: "seams-mock-bench",
+            dependencies: ["SeamsMacros"],
+            path: "Benchmarks/seams-mock-bench",
+            swiftSettings: [.define("SEAMS_MOCKS")]
+        ),
 
         // MARK: Tests
         .executableTarget(name: "seams-live-probe", dependencies: ["Seams"], path: "Tests/LiveProbe"),
@@ -94,6 +100,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        .testTarget(
+            name: "SeamsMacrosTests",
+            dependencies: [
+                "SeamsMacrosPlugin",
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+            ]
+        ),
+        .testTarget(name: "SeamsMacrosBehaviorTests", dependencies: ["SeamsMacros", "Seams"]),
     ]
 )
 

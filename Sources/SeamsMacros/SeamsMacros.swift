@@ -1,1 +1,0 @@
-// The @Mockable macro declaration.

@@ -1,0 +1,168 @@
+/// Writes the pieces of one requirement: its stub's type, the test's handle to it, and the
+/// implementation that records the call and answers as configured.
+struct RequirementEmitter {
+    /// `public ` or empty.
+    let access: String
+    /// `nonisolated ` for actor and main-actor mocks, else empty.
+    let isolation: String
+    /// `nonisolated ` for main-actor mocks (an actor's initializers are nonisolated already).
+    let initializerIsolation: String
+
+    // MARK: Types
+
+    static func stubType(arguments: String, output: String, effects: Effects, handlerParameters: [String]) -> String {
+        let handler = "@Sendable (\(handlerParameters.joined(separator: ", ")))\(effects.clause) -> \(output)"
+        return "MockStub<\(arguments), \(output), \(effects.throwsKind.failureType), \(handler)>"
+    }
+
+    static func recordedType(_ parameters: [Parameter]) -> String {
+        let recorded = parameters.filter { $0.recordedType != nil }
+        switch recorded.count {
+        case 0: return "Void"
+        case 1: return recorded[0].recordedType!
+        default: return "(" + recorded.map { "\($0.name): \($0.recordedType!)" }.joined(separator: ", ") + ")"
+        }
+    }
+
+    static func recordedValue(_ parameters: [Parameter]) -> String {
+        let recorded = parameters.filter { $0.recordedType != nil }
+        switch recorded.count {
+        case 0: return "()"
+        case 1: return recorded[0].name
+        default: return "(" + recorded.map { "\($0.name): \($0.name)" }.joined(separator: ", ") + ")"
+        }
+    }
+
+    static func methodStubType(_ method: MethodRequirement) -> String {
+        stubType(
+            arguments: recordedType(method.parameters), output: method.returnType ?? "Void",
+            effects: method.effects, handlerParameters: method.parameters.map(\.type)
+        )
+    }
+
+    static func handleType(_ stubType: String) -> String {
+        "MockStubHandle" + stubType.dropFirst("MockStub".count)
+    }
+
+    static func signature(_ parameters: [Parameter]) -> String {
+        parameters.map { $0.label == $0.name ? "\($0.name): \($0.type)" : "\($0.label) \($0.name): \($0.type)" }
+            .joined(separator: ", ")
+    }
+
+    // MARK: Handles
+
+    func handle(id: String, stubType: String, genericClause: String, genericNames: [String], whereClause: String) -> String {
+        let handle = Self.handleType(stubType)
+        guard !genericNames.isEmpty else {
+            return """
+                \(access)var \(id): \(handle) {
+                    let state = self.state
+                    return MockStubHandle { body in state.withLock { body(&$0.\(id)) } }
+                }
+                """
+        }
+        let parameters = genericNames.enumerated().map { "_ type\($0.offset): \($0.element).Type" }
+        return """
+            \(access)func \(id)\(genericClause)(\(parameters.joined(separator: ", "))) -> \(handle)\(whereClause) {
+                let state = self.state
+                return MockStubHandle { body in state.withLock { $0.\(id).access(ObjectIdentifier(\(Self.key(genericNames)).self), body) } }
+            }
+            """
+    }
+
+    static func key(_ genericNames: [String]) -> String {
+        genericNames.count == 1 ? genericNames[0] : "(" + genericNames.joined(separator: ", ") + ")"
+    }
+
+    // MARK: Bodies
+
+    /// The body shared by methods and getters: record under the lock, then answer outside it.
+    static func body(
+        display: String, recordExpression: String, lock: String, report: String,
+        handlerCall: String, effects: Effects, returnType: String?
+    ) -> String {
+        let returnsVoid = returnType == nil || returnType == "Void" || returnType == "()"
+        let tryAwait = (effects.throwsKind == .none ? "" : "try ") + (effects.isAsync ? "await " : "")
+        let valueCase = returnsVoid ? "case .value: return" : "case .value(let _mockValue): return _mockValue"
+        let errorCase = effects.throwsKind == .none
+            ? "case .error(let _mockError): switch _mockError {}" : "case .error(let _mockError): throw _mockError"
+        let handlerCase = returnsVoid
+            ? "case .handler(let _mockHandler): \(tryAwait)\(handlerCall)"
+            : "case .handler(let _mockHandler): return \(tryAwait)\(handlerCall)"
+        let fallback: String
+        let always: Bool
+        if returnsVoid {
+            (fallback, always) = ("return", false)
+        } else if let type = returnType, type.hasSuffix("?") || type.hasPrefix("Optional<") {
+            (fallback, always) = ("return nil", false)
+        } else if effects.throwsKind == .untyped {
+            (fallback, always) = ("throw UnconfiguredMockCall(requirement: \"\(display)\")", false)
+        } else {
+            (fallback, always) = ("fatalError(\"Unconfigured mock call: \(display) has no return value, sequence, handler or error\")", true)
+        }
+        return """
+            let _mockAction = \(lock).withLock { \(recordExpression) }
+            switch _mockAction {
+            \(valueCase)
+            \(errorCase)
+            \(handlerCase)
+            case .unconfigured:
+                \(report)("\(display)", always: \(always))
+                \(fallback)
+            }
+            """
+    }
+
+    func method(_ method: MethodRequirement) -> String {
+        let lock = method.isStatic ? "Self._mockStaticState" : "_mockState"
+        let report = method.isStatic ? "Self._mockStaticReport" : "_mockReport"
+        let record = Self.recordedValue(method.parameters)
+        let recordExpression = method.genericNames.isEmpty
+            ? "$0.\(method.stubID).record(\(record))"
+            : "$0.\(method.stubID).access(ObjectIdentifier(\(Self.key(method.genericNames)).self)) { (stub: inout \(Self.methodStubType(method))) in stub.record(\(record)) }"
+        let arguments = method.parameters.map { ($0.isInout ? "&" : "") + $0.name }.joined(separator: ", ")
+        let signature = Self.signature(method.parameters)
+        let returnClause = method.returnType.map { " -> \($0)" } ?? ""
+        let body = Self.body(
+            display: method.displayName, recordExpression: recordExpression, lock: lock, report: report,
+            handlerCall: "_mockHandler(\(arguments))", effects: method.effects, returnType: method.returnType
+        )
+        return """
+            \(access)\(method.isStatic ? "static " : "")func \(method.name)\(method.genericClause)(\(signature))\(method.effects.clause)\(returnClause)\(method.whereClause) {
+            \(body)
+            }
+            """
+    }
+
+    func property(_ property: PropertyRequirement) -> String {
+        let lock = property.isStatic ? "Self._mockStaticState" : "_mockState"
+        let report = property.isStatic ? "Self._mockStaticReport" : "_mockReport"
+        let body = Self.body(
+            display: property.name, recordExpression: "$0.\(property.stubID).record(())", lock: lock,
+            report: report, handlerCall: "_mockHandler()", effects: property.getterEffects, returnType: property.type
+        )
+        let setter = property.hasSetter
+            ? "set { \(lock).withLock { _ = $0.\(property.setterStubID).record(newValue); $0.\(property.stubID).configure(.value(newValue)) } }"
+            : ""
+        return """
+            \(access)\(property.isStatic ? "static " : "")var \(property.name): \(property.type) {
+                get\(property.getterEffects.clause) {
+            \(body)
+                }
+                \(setter)
+            }
+            """
+    }
+
+    func initializer(_ initializer: InitializerRequirement) -> String {
+        let signature = Self.signature(initializer.parameters)
+        return """
+            \(access)\(initializerIsolation)init\(initializer.optionalMark)(\(signature))\(initializer.effects.clause) {
+                self._mockState = MockLock(State())
+                self._mockStrict = false
+                self._mockSourceLocation = SourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+                _ = _mockState.withLock { $0.\(initializer.stubID).record(\(Self.recordedValue(initializer.parameters))) }
+            }
+            """
+    }
+}

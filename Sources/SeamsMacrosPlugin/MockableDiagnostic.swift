@@ -1,0 +1,58 @@
+import SwiftDiagnostics
+
+/// Every error `@Mockable` reports; each says what is unsupported and what to do instead.
+enum MockableDiagnostic: String, DiagnosticMessage {
+    case notAProtocol
+    case subscriptRequirement
+    case variadicParameter
+    case opaqueParameter
+    case rethrowsRequirement
+    case operatorRequirement
+    case parameterPack
+    case nonSendableGenericParameter
+    case protocolWhereClause
+    case associatedTypeWhereClause
+    case staticWithAssociatedTypes
+    case unknownInheritance
+    case reservedName
+    case untypedProperty
+
+    var message: String {
+        switch self {
+        case .notAProtocol:
+            "@Mockable applies only to a protocol"
+        case .subscriptRequirement:
+            "@Mockable does not support subscript requirements; use a method such as 'value(at:)'"
+        case .variadicParameter:
+            "@Mockable does not support variadic parameters; take an array instead"
+        case .opaqueParameter:
+            "@Mockable does not support 'some' parameter types; name a generic parameter instead"
+        case .rethrowsRequirement:
+            "@Mockable does not support 'rethrows'; declare 'throws' or 'throws(E)'"
+        case .operatorRequirement:
+            "@Mockable does not support operator requirements"
+        case .parameterPack:
+            "@Mockable does not support parameter packs ('each T')"
+        case .nonSendableGenericParameter:
+            "@Mockable needs every generic parameter of a method constrained to 'Sendable', so its mock can record calls safely"
+        case .protocolWhereClause:
+            "@Mockable does not support a 'where' clause on the protocol"
+        case .associatedTypeWhereClause:
+            "@Mockable does not support a 'where' clause on an associated type; constrain it in its inheritance clause"
+        case .staticWithAssociatedTypes:
+            "@Mockable does not support static requirements in a protocol with associated types (a generic mock cannot keep static state)"
+        case .unknownInheritance:
+            "@Mockable cannot see the requirements of an inherited protocol; only 'Sendable', 'Actor' and 'AnyObject' may be inherited"
+        case .reservedName:
+            "@Mockable reserves the names 'stubs', 'staticStubs' and 'resetMock' for the mock's own API"
+        case .untypedProperty:
+            "@Mockable needs a type annotation on every property requirement"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        MessageID(domain: "SeamsMacros", id: rawValue)
+    }
+
+    var severity: DiagnosticSeverity { .error }
+}

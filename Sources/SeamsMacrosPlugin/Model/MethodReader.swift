@@ -1,0 +1,169 @@
+import SwiftSyntax
+
+/// Reads method, property and initializer requirements into the model.
+enum MethodReader {
+    typealias Diagnose = (any SyntaxProtocol, MockableDiagnostic) -> Void
+
+    static func method(_ decl: FunctionDeclSyntax, diagnose: Diagnose) -> MethodRequirement? {
+        guard case .identifier = decl.name.tokenKind else {
+            diagnose(decl.name, .operatorRequirement)
+            return nil
+        }
+        if ["stubs", "staticStubs", "resetMock"].contains(decl.name.text) {
+            diagnose(decl.name, .reservedName)
+            return nil
+        }
+        var ok = true
+        var genericNames: [String] = []
+        let whereText = decl.genericWhereClause?.trimmedDescription ?? ""
+        for generic in decl.genericParameterClause?.parameters ?? [] {
+            if generic.specifier != nil {
+                diagnose(generic, .parameterPack)
+                ok = false
+                continue
+            }
+            genericNames.append(generic.name.text)
+            let inherited = generic.inheritedType?.trimmedDescription ?? ""
+            if !mentionsSendable(inherited), !whereText.contains("\(generic.name.text): Sendable"),
+                !whereText.contains("\(generic.name.text) : Sendable")
+            {
+                diagnose(generic, .nonSendableGenericParameter)
+                ok = false
+            }
+        }
+        guard let effects = effects(decl.signature.effectSpecifiers, decl: decl, diagnose: diagnose),
+            let parameters = parameters(decl.signature.parameterClause, diagnose: diagnose), ok
+        else { return nil }
+        return MethodRequirement(
+            name: decl.name.text,
+            parameters: parameters,
+            genericClause: decl.genericParameterClause?.trimmedDescription ?? "",
+            genericNames: genericNames,
+            whereClause: whereText.isEmpty ? "" : " " + whereText,
+            effects: effects,
+            returnType: decl.signature.returnClause?.type.trimmedDescription,
+            isStatic: isStatic(decl.modifiers)
+        )
+    }
+
+    static func properties(_ decl: VariableDeclSyntax, diagnose: Diagnose) -> [PropertyRequirement] {
+        decl.bindings.compactMap { binding in
+            let name = binding.pattern.trimmedDescription
+            if ["stubs", "staticStubs", "resetMock"].contains(name) {
+                diagnose(binding.pattern, .reservedName)
+                return nil
+            }
+            guard let type = binding.typeAnnotation?.type.trimmedDescription else {
+                diagnose(binding, .untypedProperty)
+                return nil
+            }
+            var hasSetter = false
+            var getterEffects = Effects()
+            if case .accessors(let accessors) = binding.accessorBlock?.accessors {
+                for accessor in accessors {
+                    if accessor.accessorSpecifier.tokenKind == .keyword(.set) { hasSetter = true }
+                    if accessor.accessorSpecifier.tokenKind == .keyword(.get),
+                        let specifiers = accessor.effectSpecifiers
+                    {
+                        getterEffects.isAsync = specifiers.asyncSpecifier != nil
+                        getterEffects.throwsKind = throwsKind(specifiers.throwsClause)
+                    }
+                }
+            }
+            return PropertyRequirement(
+                name: name, type: type, isStatic: isStatic(decl.modifiers), hasSetter: hasSetter,
+                getterEffects: getterEffects
+            )
+        }
+    }
+
+    static func initializer(_ decl: InitializerDeclSyntax, diagnose: Diagnose) -> InitializerRequirement? {
+        if let generics = decl.genericParameterClause {
+            diagnose(generics, .nonSendableGenericParameter)
+            return nil
+        }
+        guard let effects = effects(decl.signature.effectSpecifiers, decl: decl, diagnose: diagnose),
+            let parameters = parameters(decl.signature.parameterClause, diagnose: diagnose)
+        else { return nil }
+        return InitializerRequirement(
+            parameters: parameters, optionalMark: decl.optionalMark?.text ?? "", effects: effects
+        )
+    }
+
+    private static func effects(
+        _ specifiers: FunctionEffectSpecifiersSyntax?, decl: some SyntaxProtocol, diagnose: Diagnose
+    ) -> Effects? {
+        if specifiers?.throwsClause?.throwsSpecifier.tokenKind == .keyword(.rethrows) {
+            diagnose(decl, .rethrowsRequirement)
+            return nil
+        }
+        return Effects(isAsync: specifiers?.asyncSpecifier != nil, throwsKind: throwsKind(specifiers?.throwsClause))
+    }
+
+    private static func throwsKind(_ clause: ThrowsClauseSyntax?) -> ThrowsKind {
+        guard let clause else { return .none }
+        if let type = clause.type {
+            let text = type.trimmedDescription
+            return text == "any Error" || text == "Error" ? .untyped : (text == "Never" ? .none : .typed(text))
+        }
+        return .untyped
+    }
+
+    private static func parameters(_ clause: FunctionParameterClauseSyntax, diagnose: Diagnose) -> [Parameter]? {
+        var result: [Parameter] = []
+        for (index, parameter) in clause.parameters.enumerated() {
+            if parameter.ellipsis != nil {
+                diagnose(parameter, .variadicParameter)
+                return nil
+            }
+            var base = parameter.type
+            var isInout = false
+            if let attributed = base.as(AttributedTypeSyntax.self) {
+                isInout = attributed.specifiers.contains { $0.trimmedDescription == "inout" }
+                base = attributed.baseType
+            }
+            if base.is(SomeOrAnyTypeSyntax.self), base.as(SomeOrAnyTypeSyntax.self)?.someOrAnySpecifier.text == "some" {
+                diagnose(parameter, .opaqueParameter)
+                return nil
+            }
+            let internalName = (parameter.secondName ?? parameter.firstName).text
+            result.append(
+                Parameter(
+                    label: parameter.firstName.text,
+                    name: internalName == "_" ? "arg\(index)" : internalName,
+                    type: parameter.type.trimmedDescription,
+                    recordedType: isFunction(base) || isMetatype(base) ? nil : base.trimmedDescription,
+                    isInout: isInout
+                )
+            )
+        }
+        return result
+    }
+
+    /// Whether `type` is a closure, possibly optional or parenthesized.
+    private static func isFunction(_ type: TypeSyntax) -> Bool {
+        if type.is(FunctionTypeSyntax.self) { return true }
+        if let attributed = type.as(AttributedTypeSyntax.self) { return isFunction(attributed.baseType) }
+        if let optional = type.as(OptionalTypeSyntax.self) { return isFunction(optional.wrappedType) }
+        if let unwrapped = type.as(ImplicitlyUnwrappedOptionalTypeSyntax.self) {
+            return isFunction(unwrapped.wrappedType)
+        }
+        if let tuple = type.as(TupleTypeSyntax.self), tuple.elements.count == 1, let only = tuple.elements.first {
+            return isFunction(only.type)
+        }
+        return false
+    }
+
+    /// Whether `type` is a metatype such as `T.Type` (not `Sendable` for a generic `T`, so not recorded).
+    private static func isMetatype(_ type: TypeSyntax) -> Bool {
+        type.is(MetatypeTypeSyntax.self)
+    }
+
+    private static func mentionsSendable(_ text: String) -> Bool {
+        text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains("Sendable")
+    }
+
+    private static func isStatic(_ modifiers: DeclModifierListSyntax) -> Bool {
+        modifiers.contains { $0.name.tokenKind == .keyword(.static) || $0.name.tokenKind == .keyword(.class) }
+    }
+}

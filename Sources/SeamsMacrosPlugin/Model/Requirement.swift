@@ -1,0 +1,95 @@
+/// One parameter of a method or initializer requirement, as the mock spells it.
+struct Parameter {
+    /// The argument label, or `_`.
+    var label: String
+    /// The name the mock's implementation uses.
+    var name: String
+    /// The type as written, e.g. `inout Int` or `@escaping @Sendable () -> Void`.
+    var type: String
+    /// The type recorded for a call, or `nil` for a closure (closures are passed on, not recorded).
+    var recordedType: String?
+    /// Whether the parameter is `inout`.
+    var isInout: Bool
+}
+
+/// Whether and what a requirement throws.
+enum ThrowsKind: Equatable {
+    case none
+    case untyped
+    case typed(String)
+
+    /// The stub's failure type.
+    var failureType: String {
+        switch self {
+        case .none: "Never"
+        case .untyped: "any Error"
+        case .typed(let type): type
+        }
+    }
+
+    /// The clause to write after the parameters.
+    var clause: String {
+        switch self {
+        case .none: ""
+        case .untyped: " throws"
+        case .typed(let type): " throws(\(type))"
+        }
+    }
+}
+
+/// `async` and `throws` of a requirement.
+struct Effects {
+    var isAsync = false
+    var throwsKind = ThrowsKind.none
+
+    /// `async throws(E)` as written after a signature, with a leading space when not empty.
+    var clause: String { (isAsync ? " async" : "") + throwsKind.clause }
+}
+
+/// A method requirement.
+struct MethodRequirement {
+    var name: String
+    var parameters: [Parameter]
+    var genericClause: String
+    var genericNames: [String]
+    var whereClause: String
+    var effects: Effects
+    var returnType: String?
+    var isStatic: Bool
+    var stubID = ""
+
+    /// `read(from:)`.
+    var displayName: String {
+        "\(name)(" + parameters.map { "\($0.label):" }.joined() + ")"
+    }
+}
+
+/// A property requirement.
+struct PropertyRequirement {
+    var name: String
+    var type: String
+    var isStatic: Bool
+    var hasSetter: Bool
+    var getterEffects: Effects
+    var stubID = ""
+    var setterStubID = ""
+}
+
+/// An initializer requirement.
+struct InitializerRequirement {
+    var parameters: [Parameter]
+    var optionalMark: String
+    var effects: Effects
+    var stubID = ""
+
+    /// `init(config:)`.
+    var displayName: String {
+        "init(" + parameters.map { "\($0.label):" }.joined() + ")"
+    }
+}
+
+/// An associated type, which becomes a generic parameter of the mock.
+struct AssociatedType {
+    var name: String
+    var inheritance: String
+}

@@ -1,0 +1,60 @@
+/// Gives every requirement the name of its stub: the base name followed by the argument labels,
+/// `read(from:)` → `readFrom`, `write(_:to:)` → `writeTo`. Overloads that share their labels add
+/// their parameter types (`loadIdInt`, `loadIdString`), then a counter; a property's setter is
+/// `setName`.
+enum StubNaming {
+    static func assign(to model: inout ProtocolModel) {
+        var used: Set<String> = []
+        for index in model.properties.indices {
+            let name = model.properties[index].name
+            model.properties[index].stubID = unique(name, fallback: name, used: &used)
+            if model.properties[index].hasSetter {
+                let setter = "set" + capitalized(name)
+                model.properties[index].setterStubID = unique(setter, fallback: setter, used: &used)
+            }
+        }
+        let preferred = model.methods.map { $0.name + labels($0.parameters) }
+        for index in model.methods.indices {
+            let method = model.methods[index]
+            let overloaded = preferred.filter { $0 == preferred[index] }.count > 1
+            let fallback = preferred[index] + types(method.parameters)
+            model.methods[index].stubID = unique(
+                overloaded ? fallback : preferred[index], fallback: fallback, used: &used
+            )
+        }
+        for index in model.initializers.indices {
+            let parameters = model.initializers[index].parameters
+            model.initializers[index].stubID = unique(
+                "init" + labels(parameters), fallback: "init" + labels(parameters) + types(parameters),
+                used: &used
+            )
+        }
+    }
+
+    private static func unique(_ preferred: String, fallback: String, used: inout Set<String>) -> String {
+        var candidate = used.contains(preferred) ? fallback : preferred
+        var counter = 2
+        while used.contains(candidate) {
+            candidate = fallback + String(counter)
+            counter += 1
+        }
+        used.insert(candidate)
+        return candidate
+    }
+
+    private static func labels(_ parameters: [Parameter]) -> String {
+        parameters.map { $0.label == "_" ? "" : capitalized($0.label) }.joined()
+    }
+
+    /// `(id: Int, _ name: String)` → `IntString`; overloads that differ only in their result get
+    /// a counter.
+    private static func types(_ parameters: [Parameter]) -> String {
+        parameters.map(\.type).map { type in
+            type.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map { capitalized(String($0)) }.joined()
+        }.joined()
+    }
+
+    private static func capitalized(_ text: String) -> String {
+        text.prefix(1).uppercased() + text.dropFirst()
+    }
+}

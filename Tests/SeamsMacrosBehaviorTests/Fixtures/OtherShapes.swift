@@ -1,0 +1,32 @@
+import SeamsMacros
+import Testing
+
+/// Associated types and an initializer requirement: the mock is generic over `Item`.
+@Mockable
+protocol Store {
+    associatedtype Item: Sendable
+    init(capacity: Int)
+    func put(_ item: Item, key: String)
+    func get(key: String) -> Item?
+}
+
+/// An actor-constrained protocol: the mock is an actor.
+@Mockable
+protocol Counter: Actor {
+    func increment(by amount: Int) -> Int
+    var total: Int { get }
+}
+
+/// A main-actor protocol: the mock is a main-actor class.
+@Mockable
+@MainActor
+protocol Screen {
+    func show(_ title: String)
+    var isVisible: Bool { get set }
+}
+
+/// A public protocol: the mock and its API are public too.
+@Mockable
+public protocol Clock: Sendable {
+    func now() -> Double
+}

@@ -1,0 +1,77 @@
+import Testing
+
+/// Every unsupported shape is an error at its declaration, and nothing is generated.
+@Suite struct DiagnosticTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var source: String
+        var diagnostic: String
+        var testDescription: String { diagnostic }
+    }
+
+    static let cases: [Case] = [
+        Case(source: "@Mockable\nstruct S {}", diagnostic: "1:1: @Mockable applies only to a protocol"),
+        Case(
+            source: "@Mockable\nprotocol P {\n    subscript(i: Int) -> Int { get }\n}",
+            diagnostic: "3:5: @Mockable does not support subscript requirements; use a method such as 'value(at:)'"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    func f(_ xs: Int...)\n}",
+            diagnostic: "3:12: @Mockable does not support variadic parameters; take an array instead"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    func f(_ x: some Sendable)\n}",
+            diagnostic: "3:12: @Mockable does not support 'some' parameter types; name a generic parameter instead"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    func f(_ g: () throws -> Void) rethrows\n}",
+            diagnostic: "3:5: @Mockable does not support 'rethrows'; declare 'throws' or 'throws(E)'"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    static func == (a: Self, b: Self) -> Bool\n}",
+            diagnostic: "3:17: @Mockable does not support operator requirements"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    func f<each T: Sendable>(_ x: repeat each T)\n}",
+            diagnostic: "3:12: @Mockable does not support parameter packs ('each T')"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    func f<T: Codable>(_ x: T)\n}",
+            diagnostic: "3:12: @Mockable needs every generic parameter of a method constrained to 'Sendable', so its mock can record calls safely"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P where Self: Equatable {\n    func f()\n}",
+            diagnostic: "2:12: @Mockable does not support a 'where' clause on the protocol"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    associatedtype A: Sendable where A: Hashable\n}",
+            diagnostic: "3:32: @Mockable does not support a 'where' clause on an associated type; constrain it in its inheritance clause"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    associatedtype A: Sendable\n    static func make() -> A\n}",
+            diagnostic: "2:10: @Mockable does not support static requirements in a protocol with associated types (a generic mock cannot keep static state)"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P: Codable {\n    func f()\n}",
+            diagnostic: "2:13: @Mockable cannot see the requirements of an inherited protocol; only 'Sendable', 'Actor' and 'AnyObject' may be inherited"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    var stubs: Int { get }\n}",
+            diagnostic: "3:9: @Mockable reserves the names 'stubs', 'staticStubs' and 'resetMock' for the mock's own API"
+        ),
+    ]
+
+    @Test("an unsupported shape is reported at its declaration", arguments: cases)
+    func reported(_ testCase: Case) {
+        let expansion = Expansion(testCase.source)
+        #expect(expansion.diagnostics == [testCase.diagnostic])
+        #expect(!expansion.source.contains("class Mock"))
+        #expect(!expansion.source.contains("actor Mock"))
+    }
+
+    @Test("a supported protocol produces no diagnostic")
+    func supportedIsSilent() {
+        let expansion = Expansion("@Mockable\nprotocol P: Sendable {\n    func f<T: Sendable>(_ x: T) -> T\n}")
+        #expect(expansion.diagnostics.isEmpty)
+        #expect(expansion.source.contains("final class MockP"))
+    }
+}

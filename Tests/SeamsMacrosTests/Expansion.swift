@@ -1,0 +1,41 @@
+import SeamsMacrosPlugin
+import SwiftDiagnostics
+import SwiftParser
+import SwiftSyntax
+import SwiftSyntaxMacroExpansion
+import SwiftSyntaxMacros
+
+/// The result of expanding `@Mockable` in a source text.
+struct Expansion {
+    /// The expanded source, formatted.
+    var source: String
+    /// The diagnostics, as `line:column: message`.
+    var diagnostics: [String]
+
+    /// Expands `@Mockable` in `text` with the real macro type.
+    init(_ text: String) {
+        let file = Parser.parse(source: text)
+        let context = BasicMacroExpansionContext()
+        let expanded = file.expand(
+            macroSpecs: ["Mockable": MacroSpec(type: MockableMacro.self)], contextGenerator: { _ in context },
+            indentationWidth: .spaces(4)
+        )
+        source = expanded.description
+        let converter = SourceLocationConverter(fileName: "test.swift", tree: file)
+        diagnostics = context.diagnostics.map { diagnostic in
+            let location = diagnostic.location(converter: converter)
+            return "\(location.line):\(location.column): \(diagnostic.message)"
+        }
+    }
+
+    /// The expanded source with runs of whitespace collapsed, for `contains` checks that ignore
+    /// indentation.
+    var compact: String {
+        source.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Whether the compact source contains `fragment` (also compacted).
+    func contains(_ fragment: String) -> Bool {
+        compact.contains(fragment.split(whereSeparator: \.isWhitespace).joined(separator: " "))
+    }
+}

@@ -1,0 +1,117 @@
+import Testing
+
+/// Each supported shape of requirement expands to the pieces that make it work. (The behaviour
+/// tests compile and run the same shapes.)
+@Suite struct ShapeExpansionTests {
+    static func expand(_ members: String, header: String = "protocol P: Sendable") -> Expansion {
+        let expansion = Expansion("@Mockable\n\(header) {\n\(members)\n}")
+        #expect(expansion.diagnostics.isEmpty)
+        return expansion
+    }
+
+    @Test("the mock is a Sendable final class named Mock + the protocol, out of release builds")
+    func naming() {
+        let expansion = Self.expand("func ping()", header: "protocol FileAccessorProviding: Sendable")
+        #expect(expansion.contains("#if DEBUG || SEAMS_MOCKS"))
+        #expect(expansion.contains("final class MockFileAccessorProviding: FileAccessorProviding, Sendable {"))
+        #expect(!expansion.contains("@unchecked"))
+    }
+
+    @Test("async throws: an async throwing handler, untyped fallback error")
+    func asyncThrows() {
+        let expansion = Self.expand("func temperature(in city: String) async throws -> Double")
+        #expect(expansion.contains("var temperatureIn = MockStub<String, Double, any Error, @Sendable (String) async throws -> Double>()"))
+        #expect(expansion.contains("func temperature(in city: String) async throws -> Double {"))
+        #expect(expansion.contains("return try await _mockHandler(city)"))
+        #expect(expansion.contains(#"throw UnconfiguredMockCall(requirement: "temperature(in:)")"#))
+    }
+
+    @Test("typed throws: the stub's failure type is the requirement's error type")
+    func typedThrows() {
+        let expansion = Self.expand("func load(id: Int) throws(LoadError) -> String")
+        #expect(expansion.contains("MockStub<Int, String, LoadError, @Sendable (Int) throws(LoadError) -> String>"))
+        #expect(expansion.contains("func load(id: Int) throws(LoadError) -> String {"))
+        #expect(expansion.contains("_mockReport(\"load(id:)\", always: true)"))
+    }
+
+    @Test("a generic method: per-specialization stubs, a handle function of the types")
+    func generic() {
+        let expansion = Self.expand("func decode<T: Decodable & Sendable>(_ type: T.Type, from data: Data) throws -> T")
+        #expect(expansion.contains("var decodeFrom = MockGenericStubs()"))
+        #expect(expansion.contains("func decodeFrom<T: Decodable & Sendable>(_ type0: T.Type) -> MockStubHandle<Data, T, any Error, @Sendable (T.Type, Data) throws -> T>"))
+        #expect(expansion.contains("$0.decodeFrom.access(ObjectIdentifier(T.self))"))
+        #expect(!expansion.contains("Any"))
+    }
+
+    @Test("overloads with the same labels get stubs named by their parameter types")
+    func overloads() {
+        let expansion = Self.expand("func load(id: Int) -> String\nfunc load(id: String) -> String")
+        #expect(expansion.contains("var loadIdInt: MockStubHandle<Int,"))
+        #expect(expansion.contains("var loadIdString: MockStubHandle<String,"))
+    }
+
+    @Test("properties: get, get set (setter recorded and answered), async throws getter")
+    func properties() {
+        let expansion = Self.expand("var name: String { get }\nvar unit: String { get set }\nvar current: Double { get async throws }")
+        #expect(expansion.contains("var name: String { get {"))
+        #expect(expansion.contains("set { _mockState.withLock { _ = $0.setUnit.record(newValue); $0.unit.configure(.value(newValue)) } }"))
+        #expect(expansion.contains("var current: Double { get async throws {"))
+        #expect(expansion.contains("var setUnit: MockStubHandle<String, Void, Never, @Sendable (String) -> Void>"))
+    }
+
+    @Test("static members keep their state in a static lock, reached through staticStubs")
+    func statics() {
+        let expansion = Self.expand("static func make() -> String\nstatic var shared: Int { get }")
+        #expect(expansion.contains("private static let _mockStaticState = MockLock(StaticState())"))
+        #expect(expansion.contains("static var staticStubs: StaticStubs"))
+        #expect(expansion.contains("static func make() -> String {"))
+        #expect(expansion.contains("Self._mockStaticState.withLock"))
+    }
+
+    @Test("initializer requirements record their arguments in the new instance")
+    func initializers() {
+        let expansion = Self.expand("init(capacity: Int)\ninit?(name: String) async throws")
+        #expect(expansion.contains("init(capacity: Int) {"))
+        #expect(expansion.contains("init?(name: String) async throws {"))
+        #expect(expansion.contains("$0.initCapacity.record(capacity)"))
+    }
+
+    @Test("inout is passed to the handler with &; closures reach the handler but are not recorded")
+    func inoutAndClosures() {
+        let expansion = Self.expand("func adjust(_ value: inout Int)\nfunc on(_ handler: @escaping @Sendable (Double) -> Void, times: Int)")
+        #expect(expansion.contains("MockStub<Int, Void, Never, @Sendable (inout Int) -> Void>"))
+        #expect(expansion.contains("_mockHandler(&value)"))
+        #expect(expansion.contains("MockStub<Int, Void, Never, @Sendable (@escaping @Sendable (Double) -> Void, Int) -> Void>"))
+        #expect(expansion.contains("$0.onTimes.record(times)"))
+    }
+
+    @Test("associated types make the mock generic")
+    func associatedTypes() {
+        let expansion = Self.expand("associatedtype Item: Sendable & Hashable\nfunc put(_ item: Item)", header: "protocol Store")
+        #expect(expansion.contains("final class MockStore<Item: Sendable & Hashable>: Store, Sendable {"))
+    }
+
+    @Test("an Actor protocol gets an actor whose test API is nonisolated")
+    func actorProtocol() {
+        let expansion = Self.expand("func increment() -> Int", header: "protocol Counter: Actor")
+        #expect(expansion.contains("actor MockCounter: Counter, Sendable {"))
+        #expect(expansion.contains("nonisolated var stubs: Stubs"))
+        #expect(expansion.contains("init(strict: Bool = false"))
+        #expect(!expansion.contains("nonisolated init"))
+    }
+
+    @Test("a @MainActor protocol gets a main-actor class with a nonisolated init and test API")
+    func mainActorProtocol() {
+        let expansion = Self.expand("func show()", header: "@MainActor protocol Screen")
+        #expect(expansion.contains("@MainActor final class MockScreen: Screen, Sendable {"))
+        #expect(expansion.contains("nonisolated init(strict: Bool = false"))
+        #expect(expansion.contains("nonisolated func resetMock()"))
+    }
+
+    @Test("a private protocol gets a fileprivate mock; a public one an internal mock")
+    func access() {
+        #expect(Self.expand("func f()", header: "private protocol Q").contains("fileprivate final class MockQ: Q, Sendable"))
+        let publicExpansion = Self.expand("func f()", header: "public protocol R: Sendable")
+        #expect(publicExpansion.contains("#if DEBUG || SEAMS_MOCKS /// A race-free mock of ``R`` generated by `@Mockable`. final class MockR"))
+    }
+}
