@@ -104,7 +104,7 @@ extension MemoryTree {
             default: break
             }
         }
-        if moving.isDirectory && isAncestor(inode, of: toFolder, path: MemoryPath(destination.parentNames.isEmpty ? "/" : MemoryPath.text(of: destination.parentNames))) {
+        if moving.isDirectory && isOnPath(inode, to: destination.parentNames) {
             throw MemoryFailure(EINVAL, destination.text)
         }
         try requireWritable(fromFolder, path: source.text)
