@@ -80,6 +80,19 @@ extension DirectoryAccessorConformance {
             try Check.equal(try s.directories.metadata(at: s.url("c")).linkCount, 1, "links of the copy")
             try Check.equal(try s.directories.metadata(at: s.url("a")).linkCount, 2, "links of the original")
         },
+        behaviour("a folder cannot be copied into itself (512 EINVAL)") { s in
+            try s.makeFolder("d")
+            try s.makeFolder("d/e")
+            try Check.fails(.fileWriteUnknown, EINVAL, "copy") {
+                try s.directories.copyItem(at: s.url("d"), to: s.url("d/e/copy"))
+            }
+            try Check.equal(try s.names("d/e"), [], "nothing copied")
+        },
+        behaviour("copying through a file throws 512 ENOTDIR") { s in
+            try s.makeFile("a")
+            try s.makeFile("f")
+            try Check.fails(.fileWriteUnknown, ENOTDIR, "copy") { try s.directories.copyItem(at: s.url("a"), to: s.url("f/a")) }
+        },
     ]
 
     static let links: [ConformanceBehaviour] = [

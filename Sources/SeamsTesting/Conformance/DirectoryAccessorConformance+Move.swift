@@ -117,5 +117,26 @@ extension DirectoryAccessorConformance {
             try s.directories.moveItem(at: s.url("a"), to: s.url("b"), replacingExisting: true)
             try Check.equal(try s.names(), ["a", "b"], "names")
         },
+        behaviour("a missing source moved through a file throws 512 ENOTDIR (parents are resolved first)") { s in
+            try s.makeFile("f")
+            try Check.fails(.fileWriteUnknown, ENOTDIR, "move") {
+                try s.directories.moveItem(at: s.url("missing"), to: s.url("f/x"), replacingExisting: false)
+            }
+        },
+        behaviour("a folder moved onto a file inside itself throws 512 EINVAL") { s in
+            try s.makeFolder("d")
+            try s.makeFile("d/f")
+            try Check.fails(.fileWriteUnknown, EINVAL, "move") {
+                try s.directories.moveItem(at: s.url("d"), to: s.url("d/f"), replacingExisting: true)
+            }
+        },
+        behaviour("an item moved onto the folder that holds it throws 512 ENOTEMPTY") { s in
+            try s.makeFolder("d")
+            try s.makeFile("d/f", "kept")
+            try Check.fails(.fileWriteUnknown, ENOTEMPTY, "move") {
+                try s.directories.moveItem(at: s.url("d/f"), to: s.url("d"), replacingExisting: true)
+            }
+            try Check.equal(try s.text("d/f"), "kept", "content")
+        },
     ]
 }

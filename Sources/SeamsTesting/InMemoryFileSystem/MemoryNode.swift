@@ -98,9 +98,4 @@ struct MemoryPath: Sendable {
     var isRoot: Bool { names.isEmpty }
     var parentNames: ArraySlice<MemoryName> { names.dropLast() }
     var lastName: MemoryName? { names.last }
-
-    /// The path's text, rebuilt from names (for child paths).
-    static func text(of names: some Sequence<MemoryName>) -> String {
-        "/" + names.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
-    }
 }
