@@ -39,8 +39,12 @@
 /// ## What the file that applies it must import
 ///
 /// The generated code calls `Issue.record` and names `SourceLocation`, so the file imports
-/// `Testing` beside `SeamsMacros`. Put `@Mockable` protocols you mock in a test target, or in a
-/// module that may import `Testing` in debug builds.
+/// `Testing` beside `SeamsMacros`; so does every file that creates a mock, because the default
+/// argument `#_sourceLocation` expands where the mock is created. Put `@Mockable` protocols you
+/// mock in a test target, or in a module that may import `Testing` in debug builds. `SeamsMacros`
+/// itself never imports `Testing`, so an app target may depend on it for the attribute alone.
+/// The mock is internal (`fileprivate` for a private protocol) even for a public protocol: it is
+/// for the declaring module's tests, and a public mock would need `public import Testing`.
 ///
 /// ## Release builds
 ///

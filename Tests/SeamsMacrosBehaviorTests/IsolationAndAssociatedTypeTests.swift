@@ -33,6 +33,13 @@ import Testing
         #expect(mock.stubs.show.calls == ["Home"])
     }
 
+    @Test("a nonisolated requirement of a main-actor protocol stays nonisolated")
+    func nonisolatedRequirement() {
+        let mock = MockScreen()
+        mock.stubs.identifier.returns("screen-1")
+        #expect(mock.identifier() == "screen-1")
+    }
+
     @Test("a public protocol gets an internal mock that conforms to it")
     func publicProtocol() {
         let mock = MockClock()

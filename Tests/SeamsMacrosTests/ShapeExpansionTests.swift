@@ -102,10 +102,11 @@ import Testing
 
     @Test("a @MainActor protocol gets a main-actor class with a nonisolated init and test API")
     func mainActorProtocol() {
-        let expansion = Self.expand("func show()", header: "@MainActor protocol Screen")
+        let expansion = Self.expand("func show()\nnonisolated func id() -> String", header: "@MainActor protocol Screen")
         #expect(expansion.contains("@MainActor final class MockScreen: Screen, Sendable {"))
         #expect(expansion.contains("nonisolated init(strict: Bool = false"))
         #expect(expansion.contains("nonisolated func resetMock()"))
+        #expect(expansion.contains("nonisolated func id() -> String {"))
     }
 
     @Test("a private protocol gets a fileprivate mock; a public one an internal mock")

@@ -128,7 +128,7 @@ struct RequirementEmitter {
             handlerCall: "_mockHandler(\(arguments))", effects: method.effects, returnType: method.returnType
         )
         return """
-            \(access)\(method.isStatic ? "static " : "")func \(method.name)\(method.genericClause)(\(signature))\(method.effects.clause)\(returnClause)\(method.whereClause) {
+            \(access)\(method.isolation)\(method.isStatic ? "static " : "")func \(method.name)\(method.genericClause)(\(signature))\(method.effects.clause)\(returnClause)\(method.whereClause) {
             \(body)
             }
             """
@@ -145,7 +145,7 @@ struct RequirementEmitter {
             ? "set { \(lock).withLock { _ = $0.\(property.setterStubID).record(newValue); $0.\(property.stubID).configure(.value(newValue)) } }"
             : ""
         return """
-            \(access)\(property.isStatic ? "static " : "")var \(property.name): \(property.type) {
+            \(access)\(property.isolation)\(property.isStatic ? "static " : "")var \(property.name): \(property.type) {
                 get\(property.getterEffects.clause) {
             \(body)
                 }

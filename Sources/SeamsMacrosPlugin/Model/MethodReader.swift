@@ -42,7 +42,8 @@ enum MethodReader {
             whereClause: whereText.isEmpty ? "" : " " + whereText,
             effects: effects,
             returnType: decl.signature.returnClause?.type.trimmedDescription,
-            isStatic: isStatic(decl.modifiers)
+            isStatic: isStatic(decl.modifiers),
+            isolation: isolation(decl.modifiers)
         )
     }
 
@@ -72,7 +73,7 @@ enum MethodReader {
             }
             return PropertyRequirement(
                 name: name, type: type, isStatic: isStatic(decl.modifiers), hasSetter: hasSetter,
-                getterEffects: getterEffects
+                getterEffects: getterEffects, isolation: isolation(decl.modifiers)
             )
         }
     }
@@ -161,6 +162,10 @@ enum MethodReader {
 
     private static func mentionsSendable(_ text: String) -> Bool {
         text.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).contains("Sendable")
+    }
+
+    private static func isolation(_ modifiers: DeclModifierListSyntax) -> String {
+        modifiers.contains { $0.name.tokenKind == .keyword(.nonisolated) } ? "nonisolated " : ""
     }
 
     private static func isStatic(_ modifiers: DeclModifierListSyntax) -> Bool {

@@ -56,6 +56,8 @@ struct MethodRequirement {
     var effects: Effects
     var returnType: String?
     var isStatic: Bool
+    /// `nonisolated ` when the requirement is, else empty.
+    var isolation = ""
     var stubID = ""
 
     /// `read(from:)`.
@@ -71,6 +73,8 @@ struct PropertyRequirement {
     var isStatic: Bool
     var hasSetter: Bool
     var getterEffects: Effects
+    /// `nonisolated ` when the requirement is, else empty.
+    var isolation = ""
     var stubID = ""
     var setterStubID = ""
 }

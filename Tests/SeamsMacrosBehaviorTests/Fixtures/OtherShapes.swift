@@ -23,6 +23,7 @@ protocol Counter: Actor {
 protocol Screen {
     func show(_ title: String)
     var isVisible: Bool { get set }
+    nonisolated func identifier() -> String
 }
 
 /// A public protocol: the mock and its API are public too.
