@@ -67,6 +67,7 @@ let package = Package(
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
         .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
         .testTarget(name: "SeamsSyncTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
+        .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync"]),
     ]
 )
 
