@@ -113,6 +113,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SeamsMacrosBehaviorTests", dependencies: ["SeamsMacros", "Seams"]),
+        .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync"]),
     ]
 )
 

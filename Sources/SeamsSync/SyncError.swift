@@ -15,6 +15,30 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case writeFailed(URL, UnderlyingError)
     /// `data.json` in the container is not valid JSON.
     case corruptData(URL)
+    /// No local folder was chosen yet (``SyncManager/chooseLocalFolder(_:)``).
+    case localFolderNotChosen
+    /// A folder of the pair does not exist or is not a folder (an unmounted volume); nothing changed.
+    case folderNotAvailable(URL)
+    /// The remembered local folder was replaced or moved: the folder at its path is another one.
+    case staleLocalFolder(URL)
+    /// A side is empty while the last sync knew `known` items there; nothing changed.
+    case emptySide(Side, known: Int)
+    /// The run would delete more than the limit on a side; nothing changed.
+    case tooManyDeletions(Side, count: Int, known: Int, limitPercent: Int)
+    /// Another run holds the lock of this container.
+    case lockHeld(owner: String)
+    /// The state file was written by a newer version; it was left untouched.
+    case unsupportedState(URL, version: Int)
+
+    /// Whether the run was refused before changing anything (a guard or a missing folder).
+    public var isRefusal: Bool {
+        switch self {
+        case .containerNotAvailable, .folderNotAvailable, .staleLocalFolder, .emptySide, .tooManyDeletions:
+            true
+        default:
+            false
+        }
+    }
 
     /// A sentence a person can act on.
     public var description: String {
@@ -27,6 +51,22 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
             "Could not write \(url.path): \(underlying)"
         case .corruptData(let url):
             "\(url.path) is not valid JSON."
+        case .localFolderNotChosen:
+            "No local folder was chosen yet."
+        case .folderNotAvailable(let url):
+            "\(url.path) is not available (missing, not a folder, or not mounted); nothing was changed."
+        case .staleLocalFolder(let url):
+            "The folder at \(url.path) is not the one chosen before (it was replaced or moved); choose it again."
+        case .emptySide(let side, let known):
+            "The \(side) folder is empty but the last sync knew \(known) items there; refusing to delete "
+                + "them on the other side. Nothing was changed. Use --force if this is intended."
+        case .tooManyDeletions(let side, let count, let known, let limit):
+            "This run would delete \(count) of \(known) items on the \(side) side, more than \(limit)%. "
+                + "Nothing was changed. Use --force or a higher --max-delete if this is intended."
+        case .lockHeld(let owner):
+            "Another sync of this container is running (\(owner)); try again when it has finished."
+        case .unsupportedState(let url, let version):
+            "The state file \(url.path) has format version \(version), newer than this program reads; it was left untouched."
         }
     }
 }

@@ -1,0 +1,138 @@
+import Foundation
+import Seams
+
+extension Applier {
+    /// Copies a file to the other side atomically: copy to a temp file beside the target, check
+    /// the copy against the scan, flush, re-check the target, keep the version it replaces in the
+    /// trash (a hard link), rename. A target changed during the run is not overwritten: the
+    /// incoming version becomes a conflict copy beside it.
+    ///
+    /// - Returns: The stamp of the new file.
+    mutating func copy(
+        _ sourcePath: SyncPath, from source: Side, item: FileMetadata, to destination: SyncPath,
+        expected: FileMetadata?
+    ) throws -> Stamp {
+        let target = source.other
+        let temp = temporaryURL(beside: destination, on: target)
+        try context.directories.copyItem(at: context.url(sourcePath, on: source), to: temp)
+        var placed = false
+        defer { if !placed { try? context.directories.removeItem(at: temp, recursively: false) } }
+        let copied = try context.directories.metadata(at: temp)
+        guard copied.size == item.size, copied.stamp == item.stamp else { throw ApplyIssue.changedDuringSync }
+        try context.directories.synchronizeFile(at: temp)
+        let destinationURL = context.url(destination, on: target)
+        let current = try context.currentMetadata(destinationURL)
+        guard ApplyContext.sameItem(current, expected) else {
+            let name = ConflictNamer().conflictPath(
+                for: destination, origin: source, modified: item.modificationDate, taken: isTaken)
+            try context.directories.moveItem(at: temp, to: context.url(name, on: target), replacingExisting: false)
+            placed = true
+            createdPaths.insert(name)
+            dirtyFolders[target]!.insert(destination.parent)
+            report.conflicts.append(.init(path: destination.rawValue, copy: name.rawValue))
+            throw ApplyIssue.changedDuringSync
+        }
+        if expected != nil {
+            let trash = try trashURL(for: destination, on: target)
+            try context.directories.linkItem(at: destinationURL, to: trash)
+            try context.directories.synchronizeDirectory(at: trash.deletingLastPathComponent())
+        }
+        try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: expected != nil)
+        placed = true
+        dirtyFolders[target]!.insert(destination.parent)
+        createdPaths.insert(destination)
+        if target == .local { report.copiedToLocal += 1 } else { report.copiedToContainer += 1 }
+        return copied.stamp
+    }
+
+    /// Moves a file into this run's trash after checking it is still what the scan saw.
+    mutating func moveToTrash(_ path: SyncPath, on side: Side, expected: FileMetadata) throws {
+        let url = context.url(path, on: side)
+        guard ApplyContext.sameItem(try context.currentMetadata(url), expected) else {
+            throw ApplyIssue.changedDuringSync
+        }
+        let trash = try trashURL(for: path, on: side)
+        try context.directories.moveItem(at: url, to: trash, replacingExisting: false)
+        try context.directories.synchronizeDirectory(at: trash.deletingLastPathComponent())
+        dirtyFolders[side]!.insert(path.parent)
+        countDeletion(on: side)
+    }
+
+    /// Removes a folder that is empty by now; a folder that is not (something new in it) stays.
+    mutating func removeFolder(_ path: SyncPath, on side: Side) throws {
+        try context.directories.removeItem(at: context.url(path, on: side), recursively: false)
+        dirtyFolders[side]!.remove(path)
+        dirtyFolders[side]!.insert(path.parent)
+        countDeletion(on: side)
+    }
+
+    /// Creates a folder (an existing folder is fine).
+    mutating func makeFolder(_ path: SyncPath, on side: Side) throws {
+        let url = context.url(path, on: side)
+        do {
+            try context.directories.createDirectory(at: url, withIntermediateDirectories: false)
+        } catch let error as CocoaError where error.code == .fileWriteFileExists {
+            guard try context.currentMetadata(url)?.kind == .directory else { throw error }
+        }
+        dirtyFolders[side]!.insert(path.parent)
+        createdPaths.insert(path)
+        report.foldersCreated += 1
+    }
+
+    /// Renames an item within one side after checking it is still what the scan saw.
+    mutating func rename(_ path: SyncPath, to newPath: SyncPath, on side: Side, expected: FileMetadata) throws {
+        let url = context.url(path, on: side)
+        guard ApplyContext.sameItem(try context.currentMetadata(url), expected) else {
+            throw ApplyIssue.changedDuringSync
+        }
+        try context.directories.moveItem(at: url, to: context.url(newPath, on: side), replacingExisting: false)
+        createdPaths.insert(newPath)
+        dirtyFolders[side]!.insert(path.parent)
+    }
+
+    /// Removes the temp files an interrupted run left; they are the tool's own, never a user's.
+    mutating func removeLeftovers() {
+        for side in Side.allCases {
+            for path in plan.snapshot(side).leftovers {
+                try? context.directories.removeItem(at: context.url(path, on: side), recursively: false)
+            }
+        }
+    }
+
+    /// Flushes every folder whose entries changed, deepest first.
+    mutating func flushFolders() throws {
+        for side in Side.allCases {
+            let folders = dirtyFolders[side]!.sorted { ($0?.rawValue.utf8.count ?? -1) > ($1?.rawValue.utf8.count ?? -1) }
+            for folder in folders {
+                try context.directories.synchronizeDirectory(at: context.folderURL(folder, on: side))
+            }
+        }
+    }
+
+    private mutating func temporaryURL(beside path: SyncPath, on side: Side) -> URL {
+        temporaryCounter += 1
+        let name = Snapshot.temporaryPrefix + context.runID + "-" + String(temporaryCounter)
+        return context.url(path.replacingName(with: name), on: side)
+    }
+
+    private mutating func trashURL(for path: SyncPath, on side: Side) throws -> URL {
+        let url = context.trashURL(path, on: side)
+        let folder = url.deletingLastPathComponent()
+        if !trashFolders.contains(folder) {
+            try context.directories.createDirectory(at: folder, withIntermediateDirectories: true)
+            // The new trash folders' names must be durable before anything is moved into them.
+            let root = context.root(side).standardizedFileURL.path
+            var parent = folder.deletingLastPathComponent()
+            while parent.standardizedFileURL.path.count >= root.count {
+                try context.directories.synchronizeDirectory(at: parent)
+                parent = parent.deletingLastPathComponent()
+            }
+            trashFolders.insert(folder)
+        }
+        return url
+    }
+
+    private mutating func countDeletion(on side: Side) {
+        if side == .local { report.deletedLocal += 1 } else { report.deletedContainer += 1 }
+    }
+}

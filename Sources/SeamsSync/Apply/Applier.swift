@@ -1,0 +1,128 @@
+import Foundation
+import Seams
+
+/// Carries out a ``SyncPlan`` through the boundaries, one path at a time, and builds the archive
+/// of what was done. A path that fails keeps its old archive entry, so the next run retries it.
+///
+/// Order: creations and copies parents first; then deletions children first; then files that
+/// replace a deleted folder. Every change is atomic (temp file, flush, re-check, rename); the
+/// folders touched are flushed at the end.
+struct Applier {
+    let context: ApplyContext
+    let plan: SyncPlan
+    var archive: Archive
+    var report = SyncReport()
+    var dirtyFolders: [Side: Set<SyncPath?>] = [.local: [], .container: []]
+    var trashFolders: Set<URL> = []
+    var createdPaths: Set<SyncPath> = []
+    var temporaryCounter = 0
+
+    init(context: ApplyContext, plan: SyncPlan, archive: Archive) {
+        self.context = context
+        self.plan = plan
+        self.archive = archive
+    }
+
+    /// Runs every phase and flushes the touched folders.
+    mutating func run() throws -> Archive {
+        removeLeftovers()
+        let changes = plan.paths.map { ($0, plan.decisions[$0] ?? .nothing) }
+        var done = 0
+        for phase in 0..<3 {
+            let ordered = phase == 1 ? changes.reversed() : changes
+            for (path, decision) in ordered where phaseOf(path, decision) == phase {
+                apply(decision, at: path)
+                done += 1
+                if done % 64 == 0 {
+                    try context.heartbeat()
+                    context.progress(done, changes.count)
+                }
+            }
+        }
+        try flushFolders()
+        context.progress(changes.count, changes.count)
+        return archive
+    }
+
+    private func phaseOf(_ path: SyncPath, _ decision: Decision) -> Int {
+        guard case .propagate(let from) = decision else { return 0 }
+        guard let source = plan.snapshot(from).items[path] else { return 1 }
+        let target = plan.snapshot(from.other).items[path]
+        return source.kind == .file && target?.kind == .directory ? 2 : 0
+    }
+
+    private mutating func apply(_ decision: Decision, at path: SyncPath) {
+        let local = plan.local.items[path]
+        let container = plan.container.items[path]
+        do {
+            switch decision {
+            case .nothing:
+                if let local, let container, local.kind == container.kind {
+                    archive.entries[path] = Archive.Entry(kind: local.kind, local: local.stamp, container: container.stamp)
+                    report.inSync += 1
+                } else if local == nil, container == nil {
+                    archive.entries[path] = nil
+                }
+            case .skip(let reason):
+                report.skipped.append(.init(path: path.rawValue, reason: reason))
+            case .propagate(let from):
+                try propagate(path, from: from)
+            case .compare:
+                try compare(path, local: local!, container: container!)
+            case .conflict(let winner):
+                try resolveConflict(path, winner: winner)
+            case .typeConflict(let fileSide):
+                try resolveTypeConflict(path, fileSide: fileSide)
+            }
+        } catch ApplyIssue.changedDuringSync {
+            report.failures.append(.init(path: path.rawValue, reason: "changed during the sync; it will sync next run"))
+        } catch {
+            report.failures.append(.init(path: path.rawValue, reason: String(describing: UnderlyingError(error))))
+        }
+    }
+
+    private mutating func propagate(_ path: SyncPath, from source: Side) throws {
+        let target = source.other
+        let item = plan.snapshot(source).items[path]
+        let existing = plan.snapshot(target).items[path]
+        switch (item?.kind, existing?.kind) {
+        case (nil, .file?):
+            try moveToTrash(path, on: target, expected: existing!)
+            archive.entries[path] = nil
+        case (nil, _):
+            if existing != nil { try removeFolder(path, on: target) }
+            archive.entries[path] = nil
+        case (.directory?, let kind):
+            if kind == .file { try moveToTrash(path, on: target, expected: existing!) }
+            if kind != .directory { try makeFolder(path, on: target) }
+            archive.entries[path] = Archive.Entry(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
+        case (_, let kind):
+            if kind == .directory { try removeFolder(path, on: target) }
+            let stamp = try copy(path, from: source, item: item!, to: path, expected: kind == .file ? existing : nil)
+            record(path, source: source, sourceStamp: item!.stamp, targetStamp: stamp)
+        }
+    }
+
+    private mutating func compare(_ path: SyncPath, local: FileMetadata, container: FileMetadata) throws {
+        let left = try context.files.read(from: context.url(path, on: .local))
+        let right = try context.files.read(from: context.url(path, on: .container))
+        if left == right {
+            archive.entries[path] = Archive.Entry(kind: .file, local: local.stamp, container: container.stamp)
+            report.inSync += 1
+        } else {
+            try resolveConflict(path, winner: Reconciler.newer(local: local, container: container))
+        }
+    }
+
+    mutating func record(_ path: SyncPath, source: Side, sourceStamp: Stamp, targetStamp: Stamp) {
+        archive.entries[path] = Archive.Entry(
+            kind: .file,
+            local: source == .local ? sourceStamp : targetStamp,
+            container: source == .container ? sourceStamp : targetStamp)
+    }
+
+    /// Whether a path is in use on either side (for conflict names).
+    func isTaken(_ path: SyncPath) -> Bool {
+        plan.local.items[path] != nil || plan.container.items[path] != nil || createdPaths.contains(path)
+    }
+}

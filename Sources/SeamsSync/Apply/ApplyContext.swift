@@ -1,0 +1,55 @@
+import Foundation
+import Seams
+
+/// What applying a plan needs from outside: the boundaries, the two roots, and this run's names.
+struct ApplyContext: Sendable {
+    let directories: any DirectoryAccessorProviding
+    let files: any FileAccessorProviding
+    let localRoot: URL
+    let containerRoot: URL
+    /// A short id unique to this run, used in temporary names.
+    let runID: String
+    /// The trash folder of this run inside `.seams-trash`, such as `20261122-034512-ab12cd`.
+    let trashFolderName: String
+    /// Called now and then during long runs, to keep the lock alive.
+    let heartbeat: @Sendable () throws -> Void
+    /// Told how many of how many paths are done.
+    let progress: @Sendable (Int, Int) -> Void
+
+    /// The name of the trash folder in each root.
+    static let trashName = ".seams-trash"
+
+    func root(_ side: Side) -> URL { side == .local ? localRoot : containerRoot }
+
+    func url(_ path: SyncPath, on side: Side) -> URL { path.url(in: root(side)) }
+
+    func folderURL(_ folder: SyncPath?, on side: Side) -> URL {
+        folder.map { url($0, on: side) } ?? root(side)
+    }
+
+    func trashURL(_ path: SyncPath, on side: Side) -> URL {
+        SyncPath(Self.trashName + "/" + trashFolderName + "/" + path.rawValue).url(in: root(side))
+    }
+
+    /// The metadata at `url`, or `nil` when nothing is there.
+    func currentMetadata(_ url: URL) throws -> FileMetadata? {
+        do {
+            return try directories.metadata(at: url)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile {
+            return nil
+        }
+    }
+
+    /// Whether an item still looks as the scan saw it (kind, size, date, identity).
+    static func sameItem(_ current: FileMetadata?, _ scanned: FileMetadata?) -> Bool {
+        guard let current, let scanned else { return current == nil && scanned == nil }
+        return current.kind == scanned.kind && current.stamp == scanned.stamp
+            && current.fileIdentifier == scanned.fileIdentifier
+    }
+}
+
+/// Why one path could not be carried out this run.
+enum ApplyIssue: Error, Hashable {
+    /// The item changed between the scan and the change; it is left for the next run.
+    case changedDuringSync
+}

@@ -1,0 +1,58 @@
+public import Seams
+
+/// What every path of a folder pair looked like after the last successful sync: the memory that
+/// tells "deleted here" from "new there".
+///
+/// Stored as versioned JSON (see ``ArchiveCodec``), one file per pair, replaced atomically.
+public struct Archive: Hashable, Sendable {
+    /// What the archive remembers of one path.
+    public struct Entry: Hashable, Sendable {
+        /// The item's kind on both sides (a file or a folder).
+        public var kind: FileMetadata.Kind
+        /// The local side's stamp.
+        public var local: Stamp
+        /// The container side's stamp.
+        public var container: Stamp
+
+        /// Creates an entry.
+        public init(kind: FileMetadata.Kind, local: Stamp, container: Stamp) {
+            self.kind = kind
+            self.local = local
+            self.container = container
+        }
+
+        /// The stamp of one side.
+        ///
+        /// - Parameter side: The side.
+        /// - Returns: Its stamp.
+        public func stamp(on side: Side) -> Stamp {
+            side == .local ? local : container
+        }
+    }
+
+    /// The local folder this archive belongs to.
+    public var localRoot: String
+    /// The container this archive belongs to.
+    public var containerRoot: String
+    /// The entries by path.
+    public var entries: [SyncPath: Entry]
+
+    /// Creates an archive.
+    public init(localRoot: String, containerRoot: String, entries: [SyncPath: Entry] = [:]) {
+        self.localRoot = localRoot
+        self.containerRoot = containerRoot
+        self.entries = entries
+    }
+
+    /// Whether the stamp of `metadata` on `side` is what the archive recorded for `path`.
+    ///
+    /// - Parameters:
+    ///   - metadata: The item as scanned now.
+    ///   - path: Its path.
+    ///   - side: Its side.
+    /// - Returns: `true` when unchanged since the last sync.
+    public func isUnchanged(_ metadata: FileMetadata, at path: SyncPath, on side: Side) -> Bool {
+        guard let entry = entries[path], entry.kind == metadata.kind else { return false }
+        return metadata.kind == .directory || entry.stamp(on: side) == metadata.stamp
+    }
+}

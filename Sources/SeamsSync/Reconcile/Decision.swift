@@ -1,0 +1,30 @@
+/// What a sync does with one path, decided from the archive and the two scans.
+public enum Decision: Hashable, Sendable, CustomStringConvertible {
+    /// Both sides agree (or both deleted it): nothing to change.
+    case nothing
+    /// One side changed (created, edited, deleted, changed kind): make the other side like it.
+    /// A version it replaces or deletes goes to the trash.
+    case propagate(from: Side)
+    /// Both sides changed the file to the same size: read both; equal is nothing, different a conflict.
+    case compare
+    /// Both sides changed the file differently: `winner` (the newer) keeps the name, the other
+    /// version becomes a conflict copy on both sides.
+    case conflict(winner: Side)
+    /// A file on one side, a folder on the other: the folder keeps the name, the file becomes a
+    /// conflict copy on both sides.
+    case typeConflict(fileSide: Side)
+    /// Left as it is this time (an unreadable folder, a symbolic link); the archive keeps what it had.
+    case skip(String)
+
+    /// A short phrase for reports.
+    public var description: String {
+        switch self {
+        case .nothing: "in sync"
+        case .propagate(let side): "copy from \(side)"
+        case .compare: "compare"
+        case .conflict(let winner): "conflict (\(winner) keeps the name)"
+        case .typeConflict(let side): "file/folder conflict (\(side) file becomes a copy)"
+        case .skip(let reason): "skipped: \(reason)"
+        }
+    }
+}

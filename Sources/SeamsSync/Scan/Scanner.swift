@@ -1,0 +1,55 @@
+public import Foundation
+public import Seams
+
+/// Lists a folder tree through ``DirectoryAccessorProviding``: one listing call per folder.
+public struct Scanner: Sendable {
+    private let directories: any DirectoryAccessorProviding
+
+    /// Creates a scanner.
+    ///
+    /// - Parameter directories: The boundary that lists folders.
+    public init(directories: any DirectoryAccessorProviding) {
+        self.directories = directories
+    }
+
+    /// Scans the tree under `root`.
+    ///
+    /// - Parameter root: The synced folder.
+    /// - Returns: Every item's metadata; folders that could not be listed are recorded, not
+    ///   treated as empty.
+    /// - Throws: The boundary's error when `root` itself cannot be listed.
+    public func scan(_ root: URL) throws -> Snapshot {
+        var snapshot = Snapshot()
+        var pending: [(SyncPath?, URL)] = []
+        let top = try directories.contentsOfDirectory(at: root)
+        add(top, under: nil, root: root, to: &snapshot, pending: &pending)
+        while let (path, url) = pending.popLast() {
+            do {
+                let entries = try directories.contentsOfDirectory(at: url)
+                add(entries, under: path, root: root, to: &snapshot, pending: &pending)
+            } catch {
+                if let path { snapshot.unreadableFolders[path] = UnderlyingError(error) }
+            }
+        }
+        return snapshot
+    }
+
+    private func add(
+        _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL,
+        to snapshot: inout Snapshot, pending: inout [(SyncPath?, URL)]
+    ) {
+        for entry in entries {
+            let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
+            if Snapshot.isOwnName(entry.name) {
+                if entry.name.hasPrefix(Snapshot.temporaryPrefix), entry.metadata.kind == .file {
+                    snapshot.leftovers.append(path)
+                }
+                continue
+            }
+            snapshot.items[path] = entry.metadata
+            if entry.metadata.kind == .directory {
+                pending.append((path, path.url(in: root)))
+            }
+        }
+    }
+}

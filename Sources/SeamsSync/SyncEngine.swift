@@ -1,0 +1,127 @@
+public import Foundation
+public import Seams
+
+/// One sync of two folders: lock, load state, scan, decide, guard, apply, commit.
+///
+/// `SyncManager` and the `seams-sync` tool run it; tests run it on `InMemoryFileSystem`.
+///
+/// ```swift
+/// let engine = SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor())
+/// let report = try engine.run(local: notes, container: mount, stateDirectory: state)
+/// ```
+public struct SyncEngine: Sendable {
+    private let directories: any DirectoryAccessorProviding
+    private let files: any FileAccessorProviding
+    private let clock: @Sendable () -> Date
+    private let owner: String
+    private let makeRunID: @Sendable () -> String
+    private let progress: @Sendable (Int, Int) -> Void
+
+    /// Creates an engine.
+    ///
+    /// - Parameters:
+    ///   - directories: Lists, moves, copies, links, flushes.
+    ///   - files: Reads and writes whole files (state, lock, content comparison).
+    ///   - clock: The time now (trash ages, lock heartbeats, conflict dates).
+    ///   - owner: Who runs, written into the lock (host and process by default).
+    ///   - runID: Makes a short id per run for temp and trash names.
+    ///   - progress: Told now and then how many of how many paths are done.
+    public init(
+        directories: any DirectoryAccessorProviding,
+        files: any FileAccessorProviding,
+        clock: @escaping @Sendable () -> Date = { Date() },
+        owner: String = "\(ProcessInfo.processInfo.hostName) pid \(ProcessInfo.processInfo.processIdentifier)",
+        runID: @escaping @Sendable () -> String = { String(UInt32.random(in: 0...UInt32.max), radix: 36) },
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+    ) {
+        self.progress = progress
+        self.directories = directories
+        self.files = files
+        self.clock = clock
+        self.owner = owner
+        self.makeRunID = runID
+    }
+
+    /// Syncs `local` with `container`.
+    ///
+    /// - Parameters:
+    ///   - local: The local folder.
+    ///   - container: The container folder.
+    ///   - stateDirectory: Where the pair's archive lives.
+    ///   - options: Guards, dry run, retention.
+    /// - Returns: What was done; paths that failed are listed in it.
+    /// - Throws: ``SyncError`` when the run was refused or could not finish.
+    public func run(local: URL, container: URL, stateDirectory: URL, options: SyncOptions = SyncOptions()) throws -> SyncReport {
+        do {
+            return try runChecked(local: local, container: container, stateDirectory: stateDirectory, options: options)
+        } catch let error as SyncError {
+            throw error
+        } catch {
+            throw SyncError.writeFailed(local, UnderlyingError(error))
+        }
+    }
+
+    private func runChecked(local: URL, container: URL, stateDirectory: URL, options: SyncOptions) throws -> SyncReport {
+        for root in [container, local] where (try? directories.metadata(at: root))?.kind != .directory {
+            throw SyncError.folderNotAvailable(root)
+        }
+        let start = clock()
+        let runID = makeRunID()
+        let store = ArchiveStore(
+            directories: directories, files: files, stateDirectory: stateDirectory, localRoot: local, containerRoot: container)
+        var lock: SyncLock?
+        if !options.dryRun {
+            let taken = SyncLock(
+                in: container, owner: owner + " run " + runID, runID: runID, directories: directories, files: files,
+                clock: clock, expiry: options.lockExpiry)
+            try taken.acquire()
+            lock = taken
+        }
+        defer { lock?.release() }
+        if !options.dryRun { try store.prepare() }
+        let (archive, rebuilt) = try store.load(moveAside: !options.dryRun, now: start)
+        let plan = Reconciler().plan(archive: archive, local: try scan(local), container: try scan(container))
+        if !options.force { try checkGuards(plan, archive: archive, options: options) }
+        var report: SyncReport
+        if options.dryRun {
+            report = SyncReport()
+            report.dryRun = true
+            report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
+        } else {
+            let context = ApplyContext(
+                directories: directories, files: files, localRoot: local, containerRoot: container, runID: runID,
+                trashFolderName: TrashPurger.folderName(startingAt: start, runID: runID),
+                heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress)
+            var applier = Applier(context: context, plan: plan, archive: archive)
+            let newArchive = try applier.run()
+            report = applier.report
+            try store.commit(newArchive, runID: runID)
+            let purger = TrashPurger(directories: directories, retention: options.trashRetention)
+            for root in [local, container] { purger.purge(root: root, now: start) }
+        }
+        report.rebuiltState = rebuilt
+        return report
+    }
+
+    private func scan(_ root: URL) throws -> Snapshot {
+        do {
+            return try Scanner(directories: directories).scan(root)
+        } catch {
+            throw SyncError.folderNotAvailable(root)
+        }
+    }
+
+    private func checkGuards(_ plan: SyncPlan, archive: Archive, options: SyncOptions) throws {
+        let known = archive.entries.count
+        guard known > 0 else { return }
+        for side in Side.allCases where plan.snapshot(side).items.isEmpty {
+            throw SyncError.emptySide(side, known: known)
+        }
+        for side in Side.allCases {
+            let count = plan.deletions(on: side)
+            if count * 100 > options.maxDeletePercent * known {
+                throw SyncError.tooManyDeletions(side, count: count, known: known, limitPercent: options.maxDeletePercent)
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+public import Foundation
+
+/// How a run behaves: guards, dry run, trash retention, lock timing.
+///
+/// ```swift
+/// var options = SyncOptions()
+/// options.maxDeletePercent = 20
+/// options.dryRun = true
+/// ```
+public struct SyncOptions: Hashable, Sendable {
+    /// Decide and report, but change nothing (no lock, no state, no files).
+    public var dryRun = false
+    /// Run even when the empty-side guard or the max-delete guard would refuse.
+    public var force = false
+    /// The largest share of known items a run may delete on one side, in percent.
+    public var maxDeletePercent = 50
+    /// How long deleted and replaced versions stay in `.seams-trash`.
+    public var trashRetention: TimeInterval = 30 * 24 * 3600
+    /// How long a lock lives without a heartbeat before another run may take it.
+    public var lockExpiry: TimeInterval = 60
+
+    /// The default options.
+    public init() {}
+}

@@ -1,0 +1,76 @@
+
+/// What a run did, or (with `dryRun`) would do: counts, conflicts kept, paths that failed.
+///
+/// The CLI prints it as text, or as JSON with `--json`.
+public struct SyncReport: Hashable, Sendable, Codable {
+    /// A conflict resolved by keeping both versions.
+    public struct Conflict: Hashable, Sendable, Codable {
+        /// The path in conflict; it holds the kept (newer) version.
+        public var path: String
+        /// The conflict copy that holds the other version, on both sides.
+        public var copy: String
+    }
+
+    /// A path that was not synced this time, and why; nothing of it was lost.
+    public struct Problem: Hashable, Sendable, Codable {
+        /// The path.
+        public var path: String
+        /// Why.
+        public var reason: String
+    }
+
+    /// One planned change (reported by a dry run).
+    public struct Change: Hashable, Sendable, Codable {
+        /// The path.
+        public var path: String
+        /// The decision, in words.
+        public var action: String
+    }
+
+    /// Whether nothing was changed because this was a dry run.
+    public var dryRun = false
+    /// Files copied into the local folder.
+    public var copiedToLocal = 0
+    /// Files copied into the container.
+    public var copiedToContainer = 0
+    /// Folders created.
+    public var foldersCreated = 0
+    /// Items moved to the local trash or removed (empty folders).
+    public var deletedLocal = 0
+    /// Items moved to the container's trash or removed (empty folders).
+    public var deletedContainer = 0
+    /// Paths identical on both sides after the run.
+    public var inSync = 0
+    /// Conflicts kept both.
+    public var conflicts: [Conflict] = []
+    /// Paths that failed; the run finished without them.
+    public var failures: [Problem] = []
+    /// Paths left alone on purpose (symbolic links, unreadable folders).
+    public var skipped: [Problem] = []
+    /// The planned changes, for a dry run.
+    public var planned: [Change] = []
+    /// Set when the state file was unreadable and the state was rebuilt (every difference kept both).
+    public var rebuiltState = false
+
+    /// Creates an empty report.
+    public init() {}
+
+    /// Whether every path was synced.
+    public var succeeded: Bool { failures.isEmpty }
+
+    /// A few lines a person reads.
+    public var summary: String {
+        var lines = [
+            (dryRun ? "Dry run, nothing changed. " : "")
+                + "\(copiedToContainer) to container, \(copiedToLocal) to local, "
+                + "\(deletedLocal + deletedContainer) deleted (to trash), \(foldersCreated) folders created, "
+                + "\(conflicts.count) conflicts kept both, \(failures.count) failed."
+        ]
+        if rebuiltState { lines.append("The state file was unreadable: rebuilt; every difference was kept both.") }
+        lines += planned.map { "  would \($0.action): \($0.path)" }
+        lines += conflicts.map { "  conflict: \($0.path) (other version kept as \($0.copy))" }
+        lines += failures.map { "  failed: \($0.path): \($0.reason)" }
+        lines += skipped.map { "  skipped: \($0.path): \($0.reason)" }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import SeamsSync
+
+/// The exit codes of the CLI contract.
+enum ExitStatus: Int32 {
+    /// Synced; conflicts resolved by keeping both count as success.
+    case synced = 0
+    /// Anything else.
+    case other = 1
+    /// Bad usage or bad input.
+    case badUsage = 2
+    /// Refused by a safety guard or an unavailable folder; nothing changed.
+    case refused = 3
+    /// Another run holds the lock.
+    case locked = 4
+    /// Finished, but some paths failed (listed; nothing lost).
+    case partial = 5
+
+    /// The status for an error a run threw.
+    init(_ error: any Error) {
+        switch error {
+        case let error as SyncError:
+            if error.isRefusal {
+                self = .refused
+            } else if case .lockHeld = error {
+                self = .locked
+            } else if case .unsupportedState = error {
+                self = .badUsage
+            } else if case .localFolderNotChosen = error {
+                self = .badUsage
+            } else {
+                self = .other
+            }
+        case is ValidationError:
+            self = .badUsage
+        default:
+            self = .other
+        }
+    }
+
+    /// The status of a finished run.
+    init(_ report: SyncReport) {
+        self = report.succeeded ? .synced : .partial
+    }
+
+    /// A word for the JSON report.
+    var word: String {
+        switch self {
+        case .synced: "synced"
+        case .other: "error"
+        case .badUsage: "bad-input"
+        case .refused: "refused"
+        case .locked: "locked"
+        case .partial: "partial"
+        }
+    }
+}

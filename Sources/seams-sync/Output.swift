@@ -1,0 +1,72 @@
+import Foundation
+import Logging
+import SeamsSync
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where the CLI writes: a text summary (progress on a terminal, problems through swift-log on
+/// standard error) or, with `--json`, exactly one JSON object on standard output.
+struct Output: Sendable {
+    private struct JSONReport: Encodable {
+        var status: String
+        var exitCode: Int32
+        var local: String?
+        var container: String?
+        var error: String?
+        var report: SyncReport?
+    }
+
+    let json: Bool
+    let logger: Logger
+    private let interactive: Bool
+
+    init(json: Bool) {
+        self.json = json
+        self.interactive = !json && isatty(STDERR_FILENO) == 1
+        var logger = Logger(label: "seams-sync") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = .info
+        self.logger = logger
+    }
+
+    /// A progress callback for the engine: a line on the terminal, nothing otherwise.
+    var progress: @Sendable (Int, Int) -> Void {
+        guard interactive else { return { _, _ in } }
+        return { done, total in
+            FileHandle.standardError.write(Data("\rsyncing \(done)/\(total)\u{1B}[K".utf8))
+            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+        }
+    }
+
+    func finish(_ report: SyncReport, status: ExitStatus, local: URL, container: URL) {
+        if json {
+            emit(JSONReport(status: status.word, exitCode: status.rawValue, local: local.path, container: container.path, report: report))
+            return
+        }
+        print(report.summary)
+        if !report.failures.isEmpty {
+            logger.warning("\(report.failures.count) paths were not synced; nothing was lost. They will be retried on the next run.")
+        }
+    }
+
+    func fail(_ status: ExitStatus, _ message: String) {
+        if json {
+            emit(JSONReport(status: status.word, exitCode: status.rawValue, error: message))
+        } else {
+            logger.error("\(message)")
+        }
+    }
+
+    private func emit(_ value: JSONReport) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        if let data = try? encoder.encode(value) {
+            print(String(decoding: data, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+
+/// `seams-sync`: two-way folder sync that never loses a version.
+///
+/// Exit codes (contract): 0 synced (conflicts kept both count as success), 2 bad usage or input,
+/// 3 refused by a safety guard or an unavailable folder (nothing changed), 4 another run holds the
+/// lock, 5 finished but some paths failed (listed; nothing lost), 1 anything else.
+@main
+struct SeamsSyncTool: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "seams-sync",
+        abstract: "Two-way folder sync that never loses a version.",
+        discussion: """
+            Exit codes: 0 synced (conflicts kept both count as success); 2 bad usage or input; \
+            3 refused by a safety guard or an unavailable folder, nothing changed; 4 another run \
+            holds the lock; 5 finished, but some paths failed (listed, nothing lost); 1 anything else.
+            """,
+        subcommands: [SyncCommand.self, DemoCommand.self]
+    )
+
+    /// Parses and runs, mapping every failure to the contract's exit codes (ArgumentParser's own
+    /// usage errors would exit 64; the contract says 2).
+    static func main() async {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot()
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if code == .success {
+                print(message)
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Foundation.exit(ExitStatus.badUsage.rawValue)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var plain = command
+                try plain.run()
+            }
+            Foundation.exit(0)
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch where exitCode(for: error) == .success {
+            print(fullMessage(for: error))
+            Foundation.exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("seams-sync: \(error)\n".utf8))
+            Foundation.exit(ExitStatus.other.rawValue)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Foundation
+import Seams
+import SeamsSync
+
+/// `seams-sync sync LOCAL CONTAINER`: one two-way sync of two folders.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync LOCAL with CONTAINER, two-way; deleted and replaced versions go to .seams-trash."
+    )
+
+    @Argument(help: "The local folder.")
+    var local: String
+
+    @Argument(help: "The container folder (the other replica).")
+    var container: String
+
+    @Option(name: .customLong("state-dir"), help: "Where the sync state lives (default $XDG_STATE_HOME/seams-sync).")
+    var stateDir: String?
+
+    @Flag(name: .customLong("dry-run"), help: "Show what would change; change nothing.")
+    var dryRun = false
+
+    @Flag(help: "Print one machine-readable JSON report on standard output.")
+    var json = false
+
+    @Option(name: .customLong("max-delete"), help: "Refuse a run that deletes more than PERCENT of the known items on a side.")
+    var maxDelete = 50
+
+    @Flag(help: "Run even when a safety guard (empty side, max delete) would refuse.")
+    var force = false
+
+    func validate() throws {
+        guard (0...100).contains(maxDelete) else {
+            throw ValidationError("--max-delete must be a percentage from 0 to 100.")
+        }
+    }
+
+    func run() async throws {
+        let output = Output(json: json)
+        let localURL = Self.absolute(local)
+        let containerURL = Self.absolute(container)
+        if Self.overlap(localURL, containerURL) {
+            output.fail(ExitStatus.badUsage, "LOCAL and CONTAINER must be two separate folders, neither inside the other.")
+            throw ExitCode(ExitStatus.badUsage.rawValue)
+        }
+        var options = SyncOptions()
+        options.dryRun = dryRun
+        options.force = force
+        options.maxDeletePercent = maxDelete
+        let state = stateDir.map(Self.absolute) ?? Self.defaultStateDirectory()
+        let engine = SyncEngine(
+            directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), progress: output.progress)
+        let status: ExitStatus
+        do {
+            let report = try engine.run(local: localURL, container: containerURL, stateDirectory: state, options: options)
+            status = ExitStatus(report)
+            output.finish(report, status: status, local: localURL, container: containerURL)
+        } catch {
+            status = ExitStatus(error)
+            output.fail(status, String(describing: error))
+        }
+        if status != .synced { throw ExitCode(status.rawValue) }
+    }
+
+    static func absolute(_ path: String) -> URL {
+        URL(filePath: path, directoryHint: .isDirectory, relativeTo: URL.currentDirectory()).standardizedFileURL
+    }
+
+    static func defaultStateDirectory() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            return URL(filePath: state, directoryHint: .isDirectory).appending(path: "seams-sync")
+        }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSTemporaryDirectory()
+        return URL(filePath: home, directoryHint: .isDirectory).appending(path: ".local/state/seams-sync")
+    }
+
+    static func overlap(_ a: URL, _ b: URL) -> Bool {
+        let left = a.resolvingSymlinksInPath().path(percentEncoded: false)
+        let right = b.resolvingSymlinksInPath().path(percentEncoded: false)
+        func inside(_ x: String, _ y: String) -> Bool {
+            x == y || x.hasPrefix(y.hasSuffix("/") ? y : y + "/")
+        }
+        return inside(left, right) || inside(right, left)
+    }
+}

@@ -1,1 +1,0 @@
-print("seams-sync: not yet built")

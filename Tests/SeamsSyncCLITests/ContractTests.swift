@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@Suite struct ContractTests {
+    @Test("odd names: spaces, Unicode in both normal forms side by side, long names")
+    func oddNames() throws {
+        let w = try Workspace()
+        let nfc = "caf\u{E9} menu.txt"
+        let nfd = "cafe\u{301} menu.txt"
+        let long = String(repeating: "long name ", count: 24) + "end.txt"
+        try w.write("nfc", nfc, in: w.local)
+        try w.write("nfd", nfd, in: w.local)
+        try w.write("spaces", "  leading and trailing  ", in: w.local)
+        try w.write("long", long, in: w.local)
+        try w.write("deep", "ü folder/Ω sub/x y.txt", in: w.local)
+        let result = try w.sync()
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try w.rawNames(w.container) == w.rawNames(w.local))
+        #expect(try w.rawNames(w.container).contains(Array(nfd.utf8)))
+        #expect(try w.rawNames(w.container).contains(Array(nfc.utf8)))
+        let nfdContent = try Data(contentsOf: URL(filePath: w.container.path + "/" + nfd))
+        #expect(String(decoding: nfdContent, as: UTF8.self) == "nfd")
+        #expect(w.read("ü folder/Ω sub/x y.txt", in: w.container) == "deep")
+        #expect(try w.sync().status == 0)
+    }
+
+    @Test("the tool's own files in the folders start with .seams")
+    func ownNames() throws {
+        let w = try Workspace()
+        try w.write("1", "a.txt", in: w.local, age: 100)
+        #expect(try w.sync().status == 0)
+        try w.write("2", "a.txt", in: w.local)
+        #expect(try w.sync().status == 0)
+        for root in [w.local, w.container] {
+            for name in try FileManager.default.contentsOfDirectory(atPath: root.path) where name != "a.txt" {
+                #expect(name.hasPrefix(".seams"), "\(name)")
+            }
+        }
+    }
+
+    @Test("bad usage exits 2", arguments: [
+        ["sync"],
+        ["sync", "/tmp"],
+        ["sync", "/tmp/a", "/tmp/b", "--max-delete", "200"],
+        ["sync", "/tmp/a", "/tmp/b", "--no-such-option"],
+        ["frobnicate"],
+    ])
+    func badUsage(_ arguments: [String]) throws {
+        #expect(try CLI.run(arguments).status == 2)
+    }
+
+    @Test("LOCAL inside CONTAINER is bad input, exit 2")
+    func nested() throws {
+        let w = try Workspace()
+        let result = try CLI.run(["sync", w.local.path, w.base.path, "--state-dir", w.state.path])
+        #expect(result.status == 2)
+    }
+
+    @Test("--help exits 0 and names the exit codes")
+    func help() throws {
+        let result = try CLI.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Exit codes"))
+    }
+
+    @Test("--json prints exactly one JSON object")
+    func json() throws {
+        let w = try Workspace()
+        try w.write("x", "x.txt", in: w.local)
+        let result = try w.sync(["--json"])
+        #expect(result.status == 0)
+        let object = try result.json()
+        #expect(object["status"] as? String == "synced")
+        #expect(object["exitCode"] as? Int == 0)
+        #expect(result.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test("demo works on a fresh machine with no setup")
+    func demo() throws {
+        let result = try CLI.run(["demo"])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("identical on both sides"))
+        #expect(result.stdout.contains("1 conflicts kept both"))
+    }
+}

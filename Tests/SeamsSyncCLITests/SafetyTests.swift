@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@Suite struct SafetyTests {
+    @Test("an unavailable container exits 3 and changes nothing")
+    func unavailableContainer() throws {
+        let w = try Workspace()
+        try w.write("x", "x.txt", in: w.local)
+        let missing = w.base.appending(path: "not-mounted").path
+        let result = try CLI.run(["sync", w.local.path, missing, "--state-dir", w.state.path, "--json"])
+        #expect(result.status == 3)
+        #expect(try result.json()["status"] as? String == "refused")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+        #expect(w.tree(w.local) == ["x.txt": "x"])
+    }
+
+    @Test("an emptied container exits 3 and deletes nothing locally")
+    func emptiedContainer() throws {
+        let w = try Workspace()
+        try w.write("1", "a.txt", in: w.local)
+        try w.write("2", "b/c.txt", in: w.local)
+        #expect(try w.sync().status == 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: w.container.path) where !name.hasPrefix(".seams") {
+            try FileManager.default.removeItem(at: w.container.appending(path: name))
+        }
+        let result = try w.sync()
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("empty"))
+        #expect(w.tree(w.local) == ["a.txt": "1", "b": "/", "b/c.txt": "2"])
+    }
+
+    @Test("a lock held by a live run exits 4 and changes nothing")
+    func lockHeld() throws {
+        let w = try Workspace()
+        try w.write("x", "x.txt", in: w.local)
+        let lock = "{\"owner\":\"other-host pid 1\",\"heartbeat\":\(Date().timeIntervalSince1970)}"
+        try Data(lock.utf8).write(to: w.container.appending(path: ".seams-lock"))
+        let result = try w.sync()
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("other-host"))
+        #expect(w.tree(w.container).isEmpty)
+    }
+
+    @Test("an expired lock (a crashed run) is taken over")
+    func staleLock() throws {
+        let w = try Workspace()
+        try w.write("x", "x.txt", in: w.local)
+        let lock = "{\"owner\":\"crashed\",\"heartbeat\":\(Date().timeIntervalSince1970 - 3600)}"
+        try Data(lock.utf8).write(to: w.container.appending(path: ".seams-lock"))
+        #expect(try w.sync().status == 0)
+        #expect(w.tree(w.container) == ["x.txt": "x"])
+        #expect(!FileManager.default.fileExists(atPath: w.container.appending(path: ".seams-lock").path))
+    }
+
+    @Test("two runs at once: each finishes or exits 4, then the folders are consistent")
+    func twoRuns() throws {
+        let w = try Workspace()
+        for index in 0..<300 { try w.write(String(repeating: "\(index)", count: 50), "f/\(index).txt", in: w.local) }
+        let arguments = ["sync", w.local.path, w.container.path, "--state-dir", w.state.path]
+        let first = try CLI.start(arguments)
+        let second = try CLI.start(arguments)
+        let results = [try CLI.wait(first), try CLI.wait(second)]
+        for result in results { #expect([0, 4].contains(result.status), "\(result.stderr)") }
+        #expect(results.contains { $0.status == 0 })
+        let after = try w.sync()
+        #expect(after.status == 0)
+        #expect(w.tree(w.container) == w.tree(w.local))
+        #expect(w.tree(w.local).count == 301)
+    }
+
+    @Test("an unreadable file exits 5, the others sync, nothing is lost (run as uid 65534)")
+    func unreadableFile() throws {
+        let w = try Workspace()
+        try w.write("fine", "ok.txt", in: w.local)
+        try w.write("secret", "locked.txt", in: w.local)
+        try FileManager.default.createDirectory(at: w.state, withIntermediateDirectories: true)
+        try w.giveToNobody()
+        try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: w.local.appending(path: "locked.txt").path)
+        let result = try w.sync(["--json"], asNobody: true)
+        #expect(result.status == 5, "\(result.stdout) \(result.stderr)")
+        let report = try #require(try result.json()["report"] as? [String: Any])
+        let failures = try #require(report["failures"] as? [[String: String]])
+        #expect(failures.map { $0["path"] } == ["locked.txt"])
+        #expect(w.read("ok.txt", in: w.container) == "fine")
+        #expect(w.read("locked.txt", in: w.local) == "secret")
+        #expect(w.read("locked.txt", in: w.container) == nil)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Seams
+import SeamsSync
+import SeamsTesting
+import Testing
+
+/// Builds a scenario's starting state on a fresh `InMemoryFileSystem`, runs the engine on it, and
+/// checks the crash-consistency invariant of DESIGN.md.
+struct CrashHarness {
+    static let local = URL(filePath: "/local", directoryHint: .isDirectory)
+    static let container = URL(filePath: "/container", directoryHint: .isDirectory)
+    static let state = URL(filePath: "/state", directoryHint: .isDirectory)
+
+    let fileSystem: InMemoryFileSystem
+
+    /// A fresh file system holding the scenario's starting state, all of it durable.
+    init(_ scenario: CrashScenario) throws {
+        fileSystem = InMemoryFileSystem(enforcesPermissions: false)
+        for folder in [Self.local, Self.container, Self.state] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
+        var builder = ScenarioBuilder(harness: self)
+        try scenario.setup(&builder)
+        fileSystem.synchronizeAll()
+        fileSystem.advanceTime(by: 10)
+    }
+
+    func engine(
+        directories: any DirectoryAccessorProviding, files: any FileAccessorProviding, runID: String
+    ) -> SyncEngine {
+        let clock = fileSystem
+        return SyncEngine(directories: directories, files: files, clock: { clock.now }, owner: "test", runID: { runID })
+    }
+
+    /// One run straight on the fake.
+    @discardableResult
+    func sync(runID: String = "clean", options: SyncOptions = SyncOptions()) throws -> SyncReport {
+        try engine(directories: fileSystem, files: fileSystem, runID: runID)
+            .run(local: Self.local, container: Self.container, stateDirectory: Self.state, options: options)
+    }
+
+    /// Every file under `root` by path (compared by bytes, so NFC and NFD names stay apart),
+    /// with its bytes; `.seams…` items left out unless asked, temp files always.
+    func files(under root: URL, includingOwn: Bool = false) throws -> [SyncPath: Data] {
+        var result: [SyncPath: Data] = [:]
+        var pending: [(String, URL)] = [("", root)]
+        while let (prefix, url) = pending.popLast() {
+            for entry in try fileSystem.contentsOfDirectory(at: url) {
+                if !includingOwn, entry.name.hasPrefix(".seams") { continue }
+                if entry.name.hasPrefix(".seams-tmp") || entry.name == ".seams-lock" { continue }
+                let path = prefix.isEmpty ? entry.name : prefix + "/" + entry.name
+                let child = url.appending(path: entry.name)
+                if entry.metadata.kind == .directory {
+                    result[SyncPath(path + "/")] = Data()
+                    pending.append((path, child))
+                } else {
+                    result[SyncPath(path)] = try fileSystem.read(from: child)
+                }
+            }
+        }
+        return result
+    }
+
+    /// Every distinct file content in both folders; with `trash`, the trash included.
+    func versions(includingTrash: Bool = true) throws -> Set<Data> {
+        var all = Set<Data>()
+        for root in [Self.local, Self.container] {
+            for (path, data) in try files(under: root, includingOwn: includingTrash) where !path.rawValue.hasSuffix("/") {
+                all.insert(data)
+            }
+        }
+        return all
+    }
+
+    /// The invariant after a crash: every user path holds a whole version that existed at the
+    /// start (old or new content, never torn), and every starting version is still somewhere.
+    func violations(start: Set<Data>) throws -> [String] {
+        var problems: [String] = []
+        for root in [Self.local, Self.container] {
+            for (path, data) in try files(under: root) where !path.rawValue.hasSuffix("/") && !start.contains(data) {
+                problems.append("\(root.path)/\(path) holds content that is no starting version (\(data.count) bytes)")
+            }
+        }
+        let now = try versions()
+        for version in start where !now.contains(version) {
+            problems.append("lost version: \(String(decoding: version, as: UTF8.self).prefix(40))")
+        }
+        return problems
+    }
+
+    /// After a successful run: both sides equal, no temp file left.
+    func convergenceProblems() throws -> [String] {
+        var problems: [String] = []
+        let local = try files(under: Self.local)
+        let container = try files(under: Self.container)
+        if local != container {
+            let differing = Set(local.keys).symmetricDifference(container.keys).sorted()
+            problems.append("sides differ: \(differing.prefix(5)) \(local.count) vs \(container.count)")
+        }
+        for root in [Self.local, Self.container] {
+            for entry in try fileSystem.contentsOfDirectory(at: root) where entry.name.hasPrefix(".seams-tmp") {
+                problems.append("temp left: \(entry.name)")
+            }
+        }
+        return problems
+    }
+}

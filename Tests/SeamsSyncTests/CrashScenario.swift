@@ -1,0 +1,154 @@
+import Foundation
+import Seams
+import SeamsSync
+import SeamsTesting
+import Testing
+
+/// One starting state for the crash-consistency suite.
+struct CrashScenario: Sendable, CustomTestStringConvertible {
+    let name: String
+    let setup: @Sendable (inout ScenarioBuilder) throws -> Void
+
+    var testDescription: String { name }
+
+    init(_ name: String, _ setup: @escaping @Sendable (inout ScenarioBuilder) throws -> Void) {
+        self.name = name
+        self.setup = setup
+    }
+}
+
+extension CrashScenario {
+    /// Thirty-plus scenarios covering every decision rule, folders, conflicts and recovery.
+    static let all: [CrashScenario] = [
+        .init("first sync, local to an empty container") { b in
+            try b.write(.local, "a.txt", "alpha"); try b.write(.local, "d/b.txt", "beta"); try b.folder(.local, "empty")
+        },
+        .init("first sync, container to an empty local folder") { b in
+            try b.write(.container, "a.txt", "alpha"); try b.write(.container, "d/e/b.txt", "beta")
+        },
+        .init("first sync, different files on both sides") { b in
+            try b.write(.local, "l.txt", "from local"); try b.write(.container, "c.txt", "from container")
+        },
+        .init("first sync, same file on both sides") { b in
+            try b.write(.local, "same.txt", "identical"); try b.write(.container, "same.txt", "identical")
+        },
+        .init("first sync, same name, different content") { b in
+            try b.write(.local, "x.txt", "local x"); b.tick(); try b.write(.container, "x.txt", "container x, longer")
+        },
+        .init("edit on the local side") { b in
+            try b.write(.local, "a.txt", "v1"); try b.sync(); try b.write(.local, "a.txt", "v2 local")
+        },
+        .init("edit in the container") { b in
+            try b.write(.local, "a.txt", "v1"); try b.sync(); try b.write(.container, "a.txt", "v2 container")
+        },
+        .init("edits on both sides: conflict") { b in
+            try b.write(.local, "a.txt", "v1"); try b.sync()
+            try b.write(.local, "a.txt", "v2 local"); b.tick(); try b.write(.container, "a.txt", "v2 container!")
+        },
+        .init("edits on both sides, same size, different bytes") { b in
+            try b.write(.local, "a.txt", "v1"); try b.sync()
+            try b.write(.container, "a.txt", "AAAA"); b.tick(); try b.write(.local, "a.txt", "BBBB")
+        },
+        .init("the same edit on both sides") { b in
+            try b.write(.local, "a.txt", "v1"); try b.sync()
+            try b.write(.local, "a.txt", "same edit"); b.tick(); try b.write(.container, "a.txt", "same edit")
+        },
+        .init("delete on the local side") { b in
+            for n in 1...4 { try b.write(.local, "f\(n).txt", "file \(n)") }
+            try b.sync(); try b.remove(.local, "f2.txt")
+        },
+        .init("delete in the container") { b in
+            for n in 1...4 { try b.write(.local, "f\(n).txt", "file \(n)") }
+            try b.sync(); try b.remove(.container, "f3.txt")
+        },
+        .init("deleted locally, edited in the container") { b in
+            try b.write(.local, "a.txt", "v1"); try b.write(.local, "b.txt", "keep"); try b.sync()
+            try b.remove(.local, "a.txt"); try b.write(.container, "a.txt", "v2 container")
+        },
+        .init("a folder deleted locally") { b in
+            try b.write(.local, "d/x.txt", "x"); try b.write(.local, "d/y.txt", "y")
+            for n in 1...4 { try b.write(.local, "f\(n).txt", "file \(n)") }
+            try b.sync(); try b.remove(.local, "d")
+        },
+        .init("a folder deleted locally while the container added to it") { b in
+            try b.write(.local, "d/x.txt", "x"); try b.write(.local, "keep.txt", "k"); try b.sync()
+            try b.remove(.local, "d"); try b.write(.container, "d/new.txt", "new in container")
+        },
+        .init("a file became a folder locally") { b in
+            try b.write(.local, "t", "was a file"); try b.write(.local, "keep.txt", "k"); try b.sync()
+            try b.remove(.local, "t"); try b.write(.local, "t/inside.txt", "now a folder")
+        },
+        .init("a folder became a file in the container") { b in
+            try b.write(.local, "t/inside.txt", "was inside")
+            for n in 1...3 { try b.write(.local, "keep\(n).txt", "keep \(n)") }
+            try b.sync()
+            try b.remove(.container, "t"); try b.write(.container, "t", "now a file")
+        },
+        .init("a file here, a folder there, both new") { b in
+            try b.write(.local, "x", "local file"); try b.write(.container, "x/y.txt", "container folder")
+        },
+        .init("a new empty folder locally") { b in
+            try b.write(.local, "a.txt", "a"); try b.sync(); try b.folder(.local, "new/empty")
+        },
+        .init("an empty folder deleted in the container") { b in
+            try b.write(.local, "a.txt", "a"); try b.write(.local, "b.txt", "b"); try b.folder(.local, "e"); try b.sync()
+            try b.remove(.container, "e")
+        },
+        .init("a rename on the local side") { b in
+            try b.write(.local, "old name.txt", "renamed content"); try b.write(.local, "b.txt", "b"); try b.sync()
+            try b.remove(.local, "old name.txt"); try b.write(.local, "new name.txt", "renamed content")
+        },
+        .init("many new files on both sides") { b in
+            for n in 1...5 { try b.write(.local, "l/\(n).txt", "local \(n)"); try b.write(.container, "c/\(n).txt", "container \(n)") }
+        },
+        .init("a deep new tree") { b in
+            try b.write(.local, "a/b/c/d/e/f.txt", "deep"); try b.write(.local, "a/b/x.txt", "mid")
+        },
+        .init("edits and deletes on both sides") { b in
+            for n in 1...5 { try b.write(.local, "f\(n).txt", "file \(n)") }
+            try b.sync()
+            try b.write(.local, "f1.txt", "f1 edited"); try b.remove(.local, "f2.txt")
+            try b.write(.container, "f3.txt", "f3 edited"); try b.write(.container, "f6.txt", "new")
+        },
+        .init("a conflict the local side wins") { b in
+            try b.write(.local, "a.md", "v1"); try b.sync()
+            try b.write(.container, "a.md", "container older"); b.tick(); try b.write(.local, "a.md", "local newer, longer")
+        },
+        .init("a conflict in a subfolder") { b in
+            try b.write(.local, "p/q/a.txt", "v1"); try b.sync()
+            try b.write(.local, "p/q/a.txt", "L"); b.tick(); try b.write(.container, "p/q/a.txt", "container wins")
+        },
+        .init("a file touched, content the same") { b in
+            try b.write(.local, "a.txt", "unchanged"); try b.sync(); try b.write(.local, "a.txt", "unchanged")
+        },
+        .init("a temp file left by an interrupted run") { b in
+            try b.write(.local, "a.txt", "v1"); try b.sync()
+            try b.write(.container, ".seams-tmp-old-1", "torn leftover"); try b.write(.local, "a.txt", "v2")
+        },
+        .init("a damaged state file") { b in
+            try b.write(.local, "a.txt", "v1"); try b.sync()
+            let state = try b.harness.fileSystem.contentsOfDirectory(at: CrashHarness.state).filter { $0.name.hasPrefix("pair-") }
+            for entry in state { try b.harness.fileSystem.write(Data("garbage".utf8), to: CrashHarness.state.appending(path: entry.name)) }
+            try b.write(.local, "a.txt", "v2 local"); try b.write(.container, "b.txt", "new")
+        },
+        .init("a conflict whose copy name is taken") { b in
+            try b.write(.local, "a.txt", "v1"); try b.sync()
+            try b.write(.local, "a.txt", "L2")
+            let date = try b.harness.fileSystem.metadata(at: CrashHarness.local.appending(path: "a.txt")).modificationDate
+            b.tick(); try b.write(.container, "a.txt", "container 2")
+            let taken = ConflictNamer().conflictPath(for: SyncPath("a.txt"), origin: .local, modified: date) { _ in false }
+            try b.write(.local, taken.rawValue, "unrelated")
+        },
+        .init("an edit locally and a new folder in the container") { b in
+            try b.write(.local, "a.txt", "v1"); try b.sync()
+            try b.write(.local, "a.txt", "v2"); try b.write(.container, "n/m.txt", "nested new")
+        },
+        .init("names in NFC and NFD side by side") { b in
+            try b.write(.local, "caf\u{E9}.txt", "nfc"); try b.write(.local, "cafe\u{301}.txt", "nfd")
+        },
+        .init("deleted on both sides") { b in
+            for n in 1...4 { try b.write(.local, "f\(n).txt", "file \(n)") }
+            try b.sync(); try b.remove(.local, "f1.txt"); try b.remove(.container, "f1.txt")
+        },
+    ]
+}

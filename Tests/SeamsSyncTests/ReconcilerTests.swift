@@ -1,0 +1,100 @@
+import Foundation
+import Seams
+import Testing
+@testable import SeamsSync
+
+@Suite struct ReconcilerTests {
+    typealias F = Fixtures
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        let name: String
+        let archive: [String: FileMetadata]
+        let local: [String: FileMetadata]
+        let container: [String: FileMetadata]
+        let expected: [String: Decision]
+        var testDescription: String { name }
+    }
+
+    static let old = F.file(10, at: 100)
+    static let cases: [Case] = [
+        Case(name: "new on the local side only: copy", archive: [:], local: ["a": F.file(1, at: 5)], container: [:],
+             expected: ["a": .propagate(from: .local)]),
+        Case(name: "new in the container only: copy", archive: [:], local: [:], container: ["a": F.file(1, at: 5)],
+             expected: ["a": .propagate(from: .container)]),
+        Case(name: "unchanged on both: nothing", archive: ["a": old], local: ["a": old], container: ["a": old],
+             expected: ["a": .nothing]),
+        Case(name: "edited locally: copy to container", archive: ["a": old], local: ["a": F.file(11, at: 200)],
+             container: ["a": old], expected: ["a": .propagate(from: .local)]),
+        Case(name: "touched only (same size, new date) counts as a change", archive: ["a": old],
+             local: ["a": old], container: ["a": F.file(10, at: 300)], expected: ["a": .propagate(from: .container)]),
+        Case(name: "deleted locally, unchanged in container: delete there", archive: ["a": old], local: [:],
+             container: ["a": old], expected: ["a": .propagate(from: .local)]),
+        Case(name: "deleted locally, changed in container: keep the changed one", archive: ["a": old], local: [:],
+             container: ["a": F.file(12, at: 300)], expected: ["a": .propagate(from: .container)]),
+        Case(name: "deleted on both: nothing", archive: ["a": old], local: [:], container: [:], expected: ["a": .nothing]),
+        Case(name: "changed on both, different sizes: conflict, newer wins", archive: ["a": old],
+             local: ["a": F.file(11, at: 200)], container: ["a": F.file(12, at: 300)],
+             expected: ["a": .conflict(winner: .container)]),
+        Case(name: "changed on both, equal dates: local wins", archive: ["a": old],
+             local: ["a": F.file(11, at: 200)], container: ["a": F.file(12, at: 200)],
+             expected: ["a": .conflict(winner: .local)]),
+        Case(name: "new on both with equal size: compare content", archive: [:], local: ["a": F.file(5, at: 1)],
+             container: ["a": F.file(5, at: 2)], expected: ["a": .compare]),
+        Case(name: "new folder on both: nothing", archive: [:], local: ["d": F.folder()], container: ["d": F.folder()],
+             expected: ["d": .nothing]),
+        Case(name: "empty folder new locally: create", archive: [:], local: ["d": F.folder()], container: [:],
+             expected: ["d": .propagate(from: .local)]),
+        Case(name: "file here, folder there, both new: folder keeps the name", archive: [:],
+             local: ["x": F.file(3, at: 1)], container: ["x": F.folder()], expected: ["x": .typeConflict(fileSide: .local)]),
+        Case(name: "file became a folder locally, container unchanged: propagate", archive: ["x": old],
+             local: ["x": F.folder()], container: ["x": old], expected: ["x": .propagate(from: .local)]),
+        Case(name: "folder deleted locally, new file inside in container: folder restored", archive: ["d": F.folder(), "d/a": old],
+             local: [:], container: ["d": F.folder(), "d/a": old, "d/new": F.file(1, at: 9)],
+             expected: ["d": .propagate(from: .container), "d/a": .propagate(from: .local), "d/new": .propagate(from: .container)]),
+        Case(name: "folder replaced by a file locally, changed file inside container: conflict, folder kept",
+             archive: ["d": F.folder(), "d/a": old], local: ["d": F.file(4, at: 50)],
+             container: ["d": F.folder(), "d/a": F.file(20, at: 400)],
+             expected: ["d": .typeConflict(fileSide: .local), "d/a": .propagate(from: .container)]),
+        Case(name: "symbolic link: skipped", archive: [:], local: ["l": F.link()], container: [:],
+             expected: ["l": .skip("not a regular file or folder")]),
+    ]
+
+    @Test("decision rules", arguments: cases)
+    func rule(_ example: Case) {
+        let plan = Reconciler().plan(
+            archive: F.archive(example.archive), local: F.snapshot(example.local), container: F.snapshot(example.container))
+        for (path, decision) in example.expected {
+            #expect(plan.decisions[SyncPath(path)] == decision, "\(path)")
+        }
+    }
+
+    @Test("nothing under a folder that could not be listed is deleted on the other side")
+    func unreadableFolder() {
+        let plan = Reconciler().plan(
+            archive: F.archive(["d": F.folder(), "d/a": Self.old]),
+            local: F.snapshot(["d": F.folder()], unreadable: ["d"]),
+            container: F.snapshot(["d": F.folder(), "d/a": Self.old]))
+        #expect(plan.decisions[SyncPath("d/a")] == .skip("inside a folder that could not be read"))
+        #expect(plan.deletions(on: .container) == 0)
+    }
+
+    @Test("names in NFC and NFD are two paths, each synced")
+    func unicodeForms() {
+        let nfc = "caf\u{E9}.txt"
+        let nfd = "cafe\u{301}.txt"
+        let plan = Reconciler().plan(
+            archive: F.archive([:]), local: F.snapshot([(nfc, F.file(1, at: 1)), (nfd, F.file(2, at: 1))]), container: F.snapshot([:]))
+        #expect(plan.paths.count == 2)
+        #expect(plan.decisions[SyncPath(nfc)] == .propagate(from: .local))
+        #expect(plan.decisions[SyncPath(nfd)] == .propagate(from: .local))
+    }
+
+    @Test("deletions are counted per side for the max-delete guard")
+    func deletionCount() {
+        let plan = Reconciler().plan(
+            archive: F.archive(["a": Self.old, "b": Self.old, "c": Self.old]),
+            local: F.snapshot(["c": Self.old]), container: F.snapshot(["a": Self.old, "b": Self.old, "c": Self.old]))
+        #expect(plan.deletions(on: .container) == 2)
+        #expect(plan.deletions(on: .local) == 0)
+    }
+}
