@@ -9,25 +9,26 @@ import Testing
     let container = URL(filePath: "/virtual/container", directoryHint: .isDirectory)
     var dataURL: URL { container.appending(path: "data.json") }
 
-    @Test("a missing container stops before any file is touched")
-    func missingContainerTouchesNoFile() async {
+    @Test("a missing container stops sync and loadData before anything else is touched")
+    func missingContainerTouchesNothing() async {
         let manager = SyncManager(
             fileSystem: MockFileSystemProvider(containerURL: nil),
-            fileAccessor: UnimplementedFileAccessor()
+            fileAccessor: UnimplementedFileAccessor(),
+            directoryAccessor: UnimplementedDirectoryAccessor(),
+            bookmarkStorage: UnimplementedBookmarkStorage()
         )
         await #expect(throws: SyncError.containerNotAvailable) { try await manager.sync() }
         await #expect(throws: SyncError.containerNotAvailable) { _ = try await manager.loadData() }
     }
 
-    @Test("the manager asks for the sync container and reads data.json inside it")
+    @Test("loadData asks for the sync container and reads data.json inside it")
     func readsDataFileOfSyncContainer() async throws {
         let fileSystem = MockFileSystemProvider(containerURL: container)
         let accessor = MockFileAccessor(files: [dataURL: Data("[1,2]".utf8)])
         let manager = SyncManager(fileSystem: fileSystem, fileAccessor: accessor)
-        try await manager.sync()
         #expect(try await manager.loadData() == Data("[1,2]".utf8))
-        #expect(fileSystem.requestedPurposes == [.sync, .sync])
-        #expect(accessor.calls == [.read(dataURL), .read(dataURL)])
+        #expect(fileSystem.requestedPurposes == [.sync])
+        #expect(accessor.calls == [.read(dataURL)])
     }
 
     @Test("a read failure reaches the caller as a SyncError that keeps the underlying error")
@@ -36,7 +37,7 @@ import Testing
         accessor.readError = CocoaError(.fileReadCorruptFile)
         let manager = SyncManager(fileSystem: MockFileSystemProvider(containerURL: container), fileAccessor: accessor)
         await #expect(throws: SyncError.readFailed(dataURL, UnderlyingError(CocoaError(.fileReadCorruptFile)))) {
-            try await manager.sync()
+            _ = try await manager.loadData()
         }
         do {
             _ = try await manager.loadData()
@@ -56,25 +57,52 @@ import Testing
             fileAccessor: MockFileAccessor()
         )
         let expected = UnderlyingError(CocoaError.fileSystemError(errno: ENOENT, path: dataURL.path, writing: false))
-        await #expect(throws: SyncError.readFailed(dataURL, expected)) { try await manager.sync() }
+        await #expect(throws: SyncError.readFailed(dataURL, expected)) { _ = try await manager.loadData() }
         #expect(expected.code == CocoaError.Code.fileReadNoSuchFile.rawValue)
         #expect(expected.posixCode == .ENOENT)
     }
 
-    @Test("data.json that is not JSON is reported as corrupt", arguments: ["", "{", "not json", "\u{FFFD}"])
-    func corruptData(content: String) async {
+    @Test("with a container but no local folder chosen, sync says so and changes nothing")
+    func noLocalFolderChosen() async {
+        let bookmarks = MockBookmarkStorage()
         let manager = SyncManager(
             fileSystem: MockFileSystemProvider(containerURL: container),
-            fileAccessor: MockFileAccessor(files: [dataURL: Data(content.utf8)])
+            fileAccessor: UnimplementedFileAccessor(),
+            directoryAccessor: UnimplementedDirectoryAccessor(),
+            bookmarkStorage: bookmarks
         )
-        await #expect(throws: SyncError.corruptData(dataURL)) { try await manager.sync() }
+        await #expect(throws: SyncError.localFolderNotChosen) { try await manager.sync() }
+        #expect(bookmarks.calls.count == 1)
     }
 
-    @Test("the seed's fixture container is real and empty, so the mock serves every byte")
-    func fixtureContainerIsReal() async throws {
-        let container = seedContainer  // creates the fixture and sets XDG_DATA_HOME first
+    @Test("a bookmark store that cannot be read reaches the caller with its error")
+    func bookmarkLoadFailure() async {
+        let bookmarks = MockBookmarkStorage()
+        bookmarks.loadError = BookmarkStorageError.corruptStore(URL(filePath: "/cfg/bookmarks.json"), reason: "test")
+        let manager = SyncManager(
+            fileSystem: MockFileSystemProvider(containerURL: container),
+            fileAccessor: UnimplementedFileAccessor(),
+            directoryAccessor: UnimplementedDirectoryAccessor(),
+            bookmarkStorage: bookmarks
+        )
+        do {
+            try await manager.sync()
+            Issue.record("sync() returned despite the unreadable bookmark store")
+        } catch let SyncError.readFailed(_, underlying) {
+            #expect(underlying.error as? BookmarkStorageError == .corruptStore(URL(filePath: "/cfg/bookmarks.json"), reason: "test"))
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test("the seed's fixture isolates every default location in a fresh temporary folder")
+    func fixtureIsIsolated() async throws {
+        let container = seedContainer  // creates the fixture and sets the XDG variables first
         let provider = DefaultFileSystemProvider()
         #expect(provider.containerURL(for: .sync)?.standardizedFileURL == container.standardizedFileURL)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: seedContainer.path).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: container.path).isEmpty)
+        let root = container.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL.path
+        #expect(DefaultBookmarkStorage().storeURL.standardizedFileURL.path.hasPrefix(root))
+        #expect(SyncManager.defaultStateDirectory().standardizedFileURL.path.hasPrefix(root))
     }
 }

@@ -8,7 +8,9 @@ import Seams
 // points `XDG_DATA_HOME` at a fresh temporary folder holding `seams/container` (the Linux default
 // location), so the live provider answers with a real, empty folder and every byte of `data.json`
 // comes from the injected mock. Other suites never read the process environment: they pass their
-// own `environment:` to the live provider.
+// own `environment:` to the live provider. The same fixture points `XDG_CONFIG_HOME` and
+// `XDG_STATE_HOME` at the temporary folder too, so the live bookmark store and sync state that a
+// default-built `SyncManager` reaches are fresh and empty, never the person's own.
 
 /// The default sync container, created once per test process in a temporary folder.
 let seedContainer: URL = {
@@ -21,6 +23,8 @@ let seedContainer: URL = {
         fatalError("cannot create the seed fixture's container: \(error)")
     }
     setenv("XDG_DATA_HOME", root.path, 1)
+    setenv("XDG_CONFIG_HOME", root.appending(path: "config").path, 1)
+    setenv("XDG_STATE_HOME", root.appending(path: "state").path, 1)
     return container
 }()
 
