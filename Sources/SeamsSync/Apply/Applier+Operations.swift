@@ -30,6 +30,11 @@ extension Applier {
             createdPaths.insert(name)
             dirtyFolders[target]!.insert(destination.parent)
             report.conflicts.append(.init(path: destination.rawValue, copy: name.rawValue))
+            if let expected {
+                // As if the scanned versions had been synced: the next run sees only the target's
+                // new edit and carries it over; the incoming version lives on as the copy.
+                record(destination, source: source, sourceStamp: item.stamp, targetStamp: expected.stamp)
+            }
             throw ApplyIssue.changedDuringSync
         }
         if expected != nil {

@@ -66,7 +66,8 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// - Parameter root: The synced folder.
     /// - Returns: `root` followed by this path.
     public func url(in root: URL) -> URL {
-        URL(filePath: root.path(percentEncoded: false) + "/" + rawValue, directoryHint: .notDirectory)
+        let base = root.path(percentEncoded: false)
+        return URL(filePath: (base.hasSuffix("/") ? base : base + "/") + rawValue, directoryHint: .notDirectory)
     }
 
     /// Equal when the UTF-8 bytes are equal.
