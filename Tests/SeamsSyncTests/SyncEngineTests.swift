@@ -90,6 +90,24 @@ import Testing
         #expect(text(fileSystem, copy, in: local) == "v2 local")
     }
 
+    @Test("a file that vanishes between scan and copy (a transient temp file) is skipped, not failed")
+    func vanished() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "keep", "keep.txt", in: local)
+        try write(fileSystem, "brief", "transient.tmp", in: local)
+        let source = local.appending(path: "transient.tmp")
+        let remover = FaultInjectingFileSystem(wrapping: fileSystem)
+        remover.addRule(.calls(where: { operation, url in
+            if operation == .copyItem, url?.path == source.path { try? fileSystem.removeItem(at: source, recursively: false) }
+            return false
+        }, fail: .ioError))
+        let report = try engine(fileSystem, directories: remover).run(local: local, container: container, stateDirectory: state)
+        #expect(report.failures.isEmpty)
+        #expect(report.skipped.map(\.path) == ["transient.tmp"])
+        #expect(text(fileSystem, "keep.txt", in: container) == "keep")
+        #expect(try run(fileSystem).skipped.isEmpty)
+    }
+
     @Test("a damaged state file is rebuilt: differences are kept both, nothing is deleted")
     func corruptState() throws {
         let fileSystem = try setUp()

@@ -14,7 +14,13 @@ extension Applier {
     ) throws -> Stamp {
         let target = source.other
         let temp = temporaryURL(beside: destination, on: target)
-        try context.directories.copyItem(at: context.url(sourcePath, on: source), to: temp)
+        let sourceURL = context.url(sourcePath, on: source)
+        do {
+            try context.directories.copyItem(at: sourceURL, to: temp)
+        } catch let error as CocoaError where error.posixCode == .ENOENT {
+            if try context.currentMetadata(sourceURL) == nil { throw ApplyIssue.vanishedDuringSync }
+            throw error
+        }
         var placed = false
         defer { if !placed { try? context.directories.removeItem(at: temp, recursively: false) } }
         let copied = try context.directories.metadata(at: temp)

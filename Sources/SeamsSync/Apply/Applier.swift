@@ -74,6 +74,8 @@ struct Applier {
             case .typeConflict(let fileSide):
                 try resolveTypeConflict(path, fileSide: fileSide)
             }
+        } catch ApplyIssue.vanishedDuringSync {
+            report.skipped.append(.init(path: path.rawValue, reason: "vanished during the sync"))
         } catch ApplyIssue.changedDuringSync {
             report.failures.append(.init(path: path.rawValue, reason: "changed during the sync; it will sync next run"))
         } catch {
