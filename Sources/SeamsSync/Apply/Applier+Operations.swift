@@ -46,7 +46,7 @@ extension Applier {
         if expected != nil {
             let trash = try trashURL(for: destination, on: target)
             try context.directories.linkItem(at: destinationURL, to: trash)
-            try context.directories.synchronizeDirectory(at: trash.deletingLastPathComponent())
+            trashDirty.insert(trash.deletingLastPathComponent())
         }
         try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: expected != nil)
         placed = true
@@ -64,7 +64,7 @@ extension Applier {
         }
         let trash = try trashURL(for: path, on: side)
         try context.directories.moveItem(at: url, to: trash, replacingExisting: false)
-        try context.directories.synchronizeDirectory(at: trash.deletingLastPathComponent())
+        trashDirty.insert(trash.deletingLastPathComponent())
         dirtyFolders[side]!.insert(path.parent)
         countDeletion(on: side)
     }
@@ -110,8 +110,12 @@ extension Applier {
         }
     }
 
-    /// Flushes every folder whose entries changed, deepest first.
+    /// Flushes every folder whose entries changed, deepest first: the trash first, so that a
+    /// replaced or deleted version is durable in the trash before its old name is durably gone.
     mutating func flushFolders() throws {
+        for folder in trashDirty.sorted(by: { $0.path.utf8.count > $1.path.utf8.count }) {
+            try context.directories.synchronizeDirectory(at: folder)
+        }
         for side in Side.allCases {
             let folders = dirtyFolders[side]!.sorted { ($0?.rawValue.utf8.count ?? -1) > ($1?.rawValue.utf8.count ?? -1) }
             for folder in folders {
@@ -131,11 +135,11 @@ extension Applier {
         let folder = url.deletingLastPathComponent()
         if !trashFolders.contains(folder) {
             try context.directories.createDirectory(at: folder, withIntermediateDirectories: true)
-            // The new trash folders' names must be durable before anything is moved into them.
+            // The new trash folders' names are flushed at the end, before any replaced name.
             let root = context.root(side).standardizedFileURL.path
             var parent = folder.deletingLastPathComponent()
             while parent.standardizedFileURL.path.count >= root.count {
-                try context.directories.synchronizeDirectory(at: parent)
+                trashDirty.insert(parent)
                 parent = parent.deletingLastPathComponent()
             }
             trashFolders.insert(folder)

@@ -14,6 +14,7 @@ struct Applier {
     var report = SyncReport()
     var dirtyFolders: [Side: Set<SyncPath?>] = [.local: [], .container: []]
     var trashFolders: Set<URL> = []
+    var trashDirty: Set<URL> = []
     var createdPaths: Set<SyncPath> = []
     var temporaryCounter = 0
 
