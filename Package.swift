@@ -62,6 +62,13 @@ let package = Package(
             ]
         ),
 
+        // MARK: Benchmarks
+        .executableTarget(
+            name: "seams-fs-bench",
+            dependencies: ["Seams", "SeamsTesting"],
+            path: "Benchmarks/seams-fs-bench"
+        ),
+
         // MARK: Tests
         .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting"]),
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),

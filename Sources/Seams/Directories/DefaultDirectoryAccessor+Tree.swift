@@ -42,6 +42,27 @@ extension DefaultDirectoryAccessor {
         try Syscalls.rmdir(path)
     }
 
+    /// Copies the tree at `source`; the top call checks the destination's folder, refuses an
+    /// existing destination, and refuses a folder copied into itself (EINVAL, as `rename` does).
+    static func copyTree(_ source: String, _ destination: String) throws(Errno) {
+        let info = try Syscalls.lstat(source)
+        let parent = try Syscalls.lstat(parentPath(destination))
+        if parent.st_mode & S_IFMT != S_IFDIR { throw Errno(ENOTDIR) }
+        if exists(destination) { throw Errno(EEXIST) }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            var folder = parentPath(destination)
+            while true {
+                if let ancestor = try? Syscalls.lstat(folder), ancestor.st_ino == info.st_ino, ancestor.st_dev == info.st_dev {
+                    throw Errno(EINVAL)
+                }
+                let up = parentPath(folder)
+                if up == folder { break }
+                folder = up
+            }
+        }
+        try copy(source, destination)
+    }
+
     static func copy(_ source: String, _ destination: String) throws(Errno) {
         let info = try Syscalls.lstat(source)
         if exists(destination) { throw Errno(EEXIST) }

@@ -80,7 +80,7 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
         let from = source.path
         let to = destination.path
         do {
-            try Self.copy(from, to)
+            try Self.copyTree(from, to)
         } catch {
             // Foundation's copyItem reports a missing source as a read error (260).
             if error.rawValue == ENOENT && !Self.exists(from) {

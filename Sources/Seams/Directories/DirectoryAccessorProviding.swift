@@ -68,7 +68,8 @@ public protocol DirectoryAccessorProviding: Sendable {
     ///   - destination: A path where nothing exists; the parent must exist.
     /// - Throws: `.fileWriteFileExists` (EEXIST) when the destination exists, `.fileReadNoSuchFile`
     ///   (ENOENT) when the source is missing (as `FileManager.copyItem` reports it), `.fileNoSuchFile`
-    ///   (ENOENT) when the destination's parent is missing.
+    ///   (ENOENT) when the destination's parent is missing, `.fileWriteUnknown` (EINVAL) for a
+    ///   folder copied into itself.
     func copyItem(at source: URL, to destination: URL) throws
 
     /// Gives a file a second name (a hard link): both names share one content.

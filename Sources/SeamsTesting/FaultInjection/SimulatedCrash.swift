@@ -18,7 +18,8 @@ public struct SimulatedCrash: Error, Hashable, Sendable, CustomStringConvertible
 
     /// What stopped the process.
     public let cause: Cause
-    /// The number (counted from 1) of the call at which it happened; that call was not made.
+    /// The number of the call at which it happened, counted from 1 like `callCount` (since the
+    /// file system was made or its calls were reset); that call was not made.
     public let callNumber: Int
 
     /// Creates the error.

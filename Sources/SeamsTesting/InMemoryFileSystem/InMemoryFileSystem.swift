@@ -24,6 +24,20 @@ import Synchronization
 /// ```
 ///
 /// Race-free: all state is behind one `Mutex`; share one instance with any number of tasks.
+///
+/// Where it differs from the live file system, on purpose or because the platform forces it:
+/// - Permission bits are checked as for a non-root owner; the live run as root ignores them, so
+///   the conformance behaviours about permissions run on the fake only (`enforcesPermissions:
+///   false` makes the fake act as root).
+/// - New files get `0o644` and folders `0o755` (umask 022); live modes follow the process umask.
+/// - There are no symbolic links or special files; ``importTree(from:to:using:)`` skips them.
+/// - A folder's link count is 2 plus its subfolders (as ext4); other file systems differ.
+/// - A recursive removal that meets a folder it may not change removes nothing; the live walk
+///   removes what it reached before the error.
+/// - The power model is the worst POSIX allows: after a cut, each folder holds exactly its
+///   flushed names, so a move between two folders of which only one was flushed can leave the
+///   item under both names or neither (a journaling file system keeps the move whole).
+/// - `volumeIdentifier` is always 1.
 public final class InMemoryFileSystem: Sendable {
     struct State: Sendable {
         var tree: MemoryTree

@@ -88,14 +88,26 @@ extension MemoryTree {
         for child in node.children.values { try requireRemovable(child, path: path) }
     }
 
+    /// `rename(2)` (or `renameat2(RENAME_NOREPLACE)`), checking in the kernel's order: both
+    /// parents, the source, a refused destination, a folder into itself, a destination that
+    /// holds the source, two names of one file, permissions, then the kinds.
     mutating func move(_ source: MemoryPath, to destination: MemoryPath, replacing: Bool) throws(MemoryFailure) {
         let (fromFolder, fromName) = try parent(of: source)
-        guard let inode = nodes[fromFolder]!.children[fromName] else { throw MemoryFailure(ENOENT, source.text) }
         let (toFolder, toName) = try parent(of: destination)
+        guard let inode = nodes[fromFolder]!.children[fromName] else { throw MemoryFailure(ENOENT, source.text) }
+        let existing = nodes[toFolder]!.children[toName]
+        if existing != nil && !replacing { throw MemoryFailure(EEXIST, destination.text) }
         let moving = nodes[inode]!
-        if let existing = nodes[toFolder]!.children[toName] {
-            guard replacing else { throw MemoryFailure(EEXIST, destination.text) }
-            if existing == inode { return }  // two names of one file: rename does nothing
+        if moving.isDirectory && isOnPath(inode, to: destination.parentNames) {
+            throw MemoryFailure(EINVAL, destination.text)
+        }
+        if let existing, isOnPath(existing, to: source.parentNames) {
+            throw MemoryFailure(ENOTEMPTY, destination.text)
+        }
+        if existing == inode { return }  // two names of one file: rename does nothing
+        try requireWritable(fromFolder, path: source.text)
+        try requireWritable(toFolder, path: destination.text)
+        if let existing {
             let target = nodes[existing]!
             switch (moving.isDirectory, target.isDirectory) {
             case (false, true): throw MemoryFailure(EISDIR, destination.text)
@@ -104,11 +116,6 @@ extension MemoryTree {
             default: break
             }
         }
-        if moving.isDirectory && isAncestor(inode, of: toFolder, path: MemoryPath(destination.parentNames.isEmpty ? "/" : MemoryPath.text(of: destination.parentNames))) {
-            throw MemoryFailure(EINVAL, destination.text)
-        }
-        try requireWritable(fromFolder, path: source.text)
-        try requireWritable(toFolder, path: destination.text)
         removeEntry(fromName, in: fromFolder, release: false)
         setEntry(toName, in: toFolder, to: inode)
     }
@@ -122,6 +129,9 @@ extension MemoryTree {
         }
         let (folder, name) = try parent(of: destination)
         if nodes[folder]!.children[name] != nil { throw MemoryFailure(EEXIST, destination.text) }
+        if nodes[original]!.isDirectory && isOnPath(original, to: destination.parentNames) {
+            throw MemoryFailure(EINVAL, destination.text)
+        }
         try requireCopyable(original, path: source.text)
         try requireWritable(folder, path: destination.text)
         setEntry(name, in: folder, to: deepCopy(original))

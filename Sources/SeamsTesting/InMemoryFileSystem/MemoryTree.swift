@@ -115,14 +115,16 @@ struct MemoryTree: Sendable {
         )
     }
 
-    /// Whether `ancestor` is `inode` or holds it somewhere below.
-    func isAncestor(_ ancestor: UInt64, of inode: UInt64, path: MemoryPath) -> Bool {
-        var names = path.names[...]
-        while true {
-            guard let found = try? lookup(names, path: path.text) else { return false }
-            if found == ancestor { return true }
-            if names.isEmpty { return false }
-            names = names.dropLast()
+    /// Whether the folder `ancestor` is on the way to `names` (a move may not put a folder
+    /// inside itself).
+    func isOnPath(_ ancestor: UInt64, to names: some Collection<MemoryName>) -> Bool {
+        var current = Self.rootInode
+        if current == ancestor { return true }
+        for name in names {
+            guard let next = nodes[current]?.children[name] else { return false }
+            if next == ancestor { return true }
+            current = next
         }
+        return false
     }
 }
