@@ -95,7 +95,7 @@ public struct SyncEngine: Sendable {
             var applier = Applier(context: context, plan: plan, archive: archive)
             let newArchive = try applier.run()
             report = applier.report
-            try store.commit(newArchive, runID: runID)
+            if newArchive != archive || rebuilt { try store.commit(newArchive, runID: runID) }
             let purger = TrashPurger(directories: directories, retention: options.trashRetention)
             for root in [local, container] { purger.purge(root: root, now: start) }
         }

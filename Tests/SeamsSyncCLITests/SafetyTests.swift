@@ -60,7 +60,7 @@ import Testing
         let first = try CLI.start(arguments)
         let second = try CLI.start(arguments)
         let results = [try CLI.wait(first), try CLI.wait(second)]
-        for result in results { #expect([0, 4].contains(result.status), "\(result.stderr)") }
+        for result in results { #expect([0, 4].contains(result.status), "\(result.stdout) \(result.stderr)") }
         #expect(results.contains { $0.status == 0 })
         let after = try w.sync()
         #expect(after.status == 0)

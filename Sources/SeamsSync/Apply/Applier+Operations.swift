@@ -14,7 +14,13 @@ extension Applier {
     ) throws -> Stamp {
         let target = source.other
         let temp = temporaryURL(beside: destination, on: target)
-        try context.directories.copyItem(at: context.url(sourcePath, on: source), to: temp)
+        let sourceURL = context.url(sourcePath, on: source)
+        do {
+            try context.directories.copyItem(at: sourceURL, to: temp)
+        } catch let error as CocoaError where error.posixCode == .ENOENT {
+            if try context.currentMetadata(sourceURL) == nil { throw ApplyIssue.vanishedDuringSync }
+            throw error
+        }
         var placed = false
         defer { if !placed { try? context.directories.removeItem(at: temp, recursively: false) } }
         let copied = try context.directories.metadata(at: temp)
@@ -30,12 +36,17 @@ extension Applier {
             createdPaths.insert(name)
             dirtyFolders[target]!.insert(destination.parent)
             report.conflicts.append(.init(path: destination.rawValue, copy: name.rawValue))
+            if let expected {
+                // As if the scanned versions had been synced: the next run sees only the target's
+                // new edit and carries it over; the incoming version lives on as the copy.
+                record(destination, source: source, sourceStamp: item.stamp, targetStamp: expected.stamp)
+            }
             throw ApplyIssue.changedDuringSync
         }
         if expected != nil {
             let trash = try trashURL(for: destination, on: target)
             try context.directories.linkItem(at: destinationURL, to: trash)
-            try context.directories.synchronizeDirectory(at: trash.deletingLastPathComponent())
+            trashDirty.insert(trash.deletingLastPathComponent())
         }
         try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: expected != nil)
         placed = true
@@ -53,7 +64,7 @@ extension Applier {
         }
         let trash = try trashURL(for: path, on: side)
         try context.directories.moveItem(at: url, to: trash, replacingExisting: false)
-        try context.directories.synchronizeDirectory(at: trash.deletingLastPathComponent())
+        trashDirty.insert(trash.deletingLastPathComponent())
         dirtyFolders[side]!.insert(path.parent)
         countDeletion(on: side)
     }
@@ -99,8 +110,12 @@ extension Applier {
         }
     }
 
-    /// Flushes every folder whose entries changed, deepest first.
+    /// Flushes every folder whose entries changed, deepest first: the trash first, so that a
+    /// replaced or deleted version is durable in the trash before its old name is durably gone.
     mutating func flushFolders() throws {
+        for folder in trashDirty.sorted(by: { $0.path.utf8.count > $1.path.utf8.count }) {
+            try context.directories.synchronizeDirectory(at: folder)
+        }
         for side in Side.allCases {
             let folders = dirtyFolders[side]!.sorted { ($0?.rawValue.utf8.count ?? -1) > ($1?.rawValue.utf8.count ?? -1) }
             for folder in folders {
@@ -120,11 +135,11 @@ extension Applier {
         let folder = url.deletingLastPathComponent()
         if !trashFolders.contains(folder) {
             try context.directories.createDirectory(at: folder, withIntermediateDirectories: true)
-            // The new trash folders' names must be durable before anything is moved into them.
+            // The new trash folders' names are flushed at the end, before any replaced name.
             let root = context.root(side).standardizedFileURL.path
             var parent = folder.deletingLastPathComponent()
             while parent.standardizedFileURL.path.count >= root.count {
-                try context.directories.synchronizeDirectory(at: parent)
+                trashDirty.insert(parent)
                 parent = parent.deletingLastPathComponent()
             }
             trashFolders.insert(folder)

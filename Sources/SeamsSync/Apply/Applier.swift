@@ -14,6 +14,7 @@ struct Applier {
     var report = SyncReport()
     var dirtyFolders: [Side: Set<SyncPath?>] = [.local: [], .container: []]
     var trashFolders: Set<URL> = []
+    var trashDirty: Set<URL> = []
     var createdPaths: Set<SyncPath> = []
     var temporaryCounter = 0
 
@@ -74,6 +75,8 @@ struct Applier {
             case .typeConflict(let fileSide):
                 try resolveTypeConflict(path, fileSide: fileSide)
             }
+        } catch ApplyIssue.vanishedDuringSync {
+            report.skipped.append(.init(path: path.rawValue, reason: "vanished during the sync"))
         } catch ApplyIssue.changedDuringSync {
             report.failures.append(.init(path: path.rawValue, reason: "changed during the sync; it will sync next run"))
         } catch {

@@ -52,4 +52,6 @@ struct ApplyContext: Sendable {
 enum ApplyIssue: Error, Hashable {
     /// The item changed between the scan and the change; it is left for the next run.
     case changedDuringSync
+    /// The source disappeared between the scan and the copy (a transient file); nothing to keep.
+    case vanishedDuringSync
 }

@@ -66,22 +66,40 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// - Parameter root: The synced folder.
     /// - Returns: `root` followed by this path.
     public func url(in root: URL) -> URL {
-        URL(filePath: root.path(percentEncoded: false) + "/" + rawValue, directoryHint: .notDirectory)
+        let base = root.path(percentEncoded: false)
+        return URL(filePath: (base.hasSuffix("/") ? base : base + "/") + rawValue, directoryHint: .notDirectory)
     }
 
     /// Equal when the UTF-8 bytes are equal.
     public static func == (lhs: SyncPath, rhs: SyncPath) -> Bool {
-        lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+        guard lhs.rawValue.utf8.count == rhs.rawValue.utf8.count else { return false }
+        return compareBytes(lhs, rhs) == 0
     }
 
     /// Byte order, so a folder sorts before everything inside it.
     public static func < (lhs: SyncPath, rhs: SyncPath) -> Bool {
-        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+        compareBytes(lhs, rhs) < 0
+    }
+
+    /// `memcmp` order of the UTF-8 bytes, the shorter first on a common prefix.
+    private static func compareBytes(_ lhs: SyncPath, _ rhs: SyncPath) -> Int {
+        var left = lhs.rawValue
+        var right = rhs.rawValue
+        return left.withUTF8 { a in
+            right.withUTF8 { b in
+                let common = min(a.count, b.count)
+                for index in 0..<common where a[index] != b[index] {
+                    return Int(a[index]) - Int(b[index])
+                }
+                return a.count - b.count
+            }
+        }
     }
 
     /// Hashes the UTF-8 bytes.
     public func hash(into hasher: inout Hasher) {
-        for byte in rawValue.utf8 { hasher.combine(byte) }
+        var text = rawValue
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         hasher.combine(0xFF as UInt8)
     }
 

@@ -77,8 +77,17 @@ struct MemoryPath: Sendable {
     var names: [MemoryName]
     var text: String
 
+    /// Reads the encoded path (cheap) and decodes only when it holds an escape (`url.path`
+    /// costs several hundred nanoseconds, most of a fake call).
     init(_ url: URL) {
-        self.init(url.path)
+        let encoded = url.path(percentEncoded: true)
+        if encoded.utf8.contains(UInt8(ascii: "%")) {
+            self.init(url.path)
+        } else if encoded.utf8.count > 1 && encoded.utf8.last == UInt8(ascii: "/") {
+            self.init(String(encoded.dropLast()))
+        } else {
+            self.init(encoded)
+        }
     }
 
     init(_ path: String) {

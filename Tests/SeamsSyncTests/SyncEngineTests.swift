@@ -1,0 +1,189 @@
+import Foundation
+import Seams
+import SeamsSync
+import SeamsTesting
+import Testing
+
+@Suite struct SyncEngineTests {
+    let local = URL(filePath: "/local", directoryHint: .isDirectory)
+    let container = URL(filePath: "/container", directoryHint: .isDirectory)
+    let state = URL(filePath: "/state", directoryHint: .isDirectory)
+
+    func setUp() throws -> InMemoryFileSystem {
+        let fileSystem = InMemoryFileSystem()
+        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        return fileSystem
+    }
+
+    func engine(_ fileSystem: InMemoryFileSystem, directories: (any DirectoryAccessorProviding)? = nil) -> SyncEngine {
+        SyncEngine(directories: directories ?? fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test")
+    }
+
+    @discardableResult
+    func run(_ fileSystem: InMemoryFileSystem, _ options: SyncOptions = SyncOptions()) throws -> SyncReport {
+        try engine(fileSystem).run(local: local, container: container, stateDirectory: state, options: options)
+    }
+
+    func write(_ fileSystem: InMemoryFileSystem, _ text: String, _ path: String, in root: URL) throws {
+        try fileSystem.write(Data(text.utf8), to: root.appending(path: path))
+    }
+
+    func text(_ fileSystem: InMemoryFileSystem, _ path: String, in root: URL) -> String? {
+        (try? fileSystem.read(from: root.appending(path: path))).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    @Test("an emptied side is refused before any change, unless forced")
+    func emptySideGuard() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "1", "a.txt", in: local)
+        try run(fileSystem)
+        try fileSystem.removeItem(at: container.appending(path: "a.txt"), recursively: false)
+        fileSystem.resetCalls()
+        #expect(throws: SyncError.emptySide(.container, known: 1)) { try run(fileSystem) }
+        let userChanges = fileSystem.calls.filter { call in
+            call.operation.isWriting && !(call.url?.path ?? "").contains("/.seams") && !(call.url?.path ?? "").hasPrefix("/state")
+        }
+        #expect(userChanges.isEmpty, "only the lock and the state folder are touched")
+        #expect(text(fileSystem, "a.txt", in: local) == "1")
+        var forced = SyncOptions()
+        forced.force = true
+        try run(fileSystem, forced)
+        #expect(text(fileSystem, "a.txt", in: local) == nil)
+    }
+
+    @Test("a dry run changes nothing at all")
+    func dryRun() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "1", "a.txt", in: local)
+        fileSystem.resetCalls()
+        var options = SyncOptions()
+        options.dryRun = true
+        let report = try run(fileSystem, options)
+        #expect(report.planned.map(\.path) == ["a.txt"])
+        #expect(fileSystem.calls.filter(\.operation.isWriting).isEmpty)
+    }
+
+    @Test("a file changed between scan and replace becomes a conflict copy, never an overwrite")
+    func changedDuringRun() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "v1", "a.txt", in: local)
+        try run(fileSystem)
+        fileSystem.advanceTime(by: 10)
+        try write(fileSystem, "v2 local", "a.txt", in: local)
+        let target = container.appending(path: "a.txt").path
+        let editor = FaultInjectingFileSystem(wrapping: fileSystem)
+        // Just before the engine re-checks the target, a user edits it in the container.
+        editor.addRule(.calls(where: { operation, url in
+            if operation == .metadata, url?.path == target, text(fileSystem, "a.txt", in: container) == "v1" {
+                try? write(fileSystem, "edited during the run", "a.txt", in: container)
+            }
+            return false
+        }, fail: .ioError))
+        let report = try engine(fileSystem, directories: editor).run(local: local, container: container, stateDirectory: state)
+        #expect(text(fileSystem, "a.txt", in: container) == "edited during the run")
+        #expect(report.conflicts.count == 1)
+        let copy = try #require(report.conflicts.first?.copy)
+        #expect(text(fileSystem, copy, in: container) == "v2 local")
+        fileSystem.advanceTime(by: 10)
+        try run(fileSystem)
+        #expect(text(fileSystem, "a.txt", in: local) == "edited during the run")
+        #expect(text(fileSystem, copy, in: local) == "v2 local")
+    }
+
+    @Test("a file that vanishes between scan and copy (a transient temp file) is skipped, not failed")
+    func vanished() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "keep", "keep.txt", in: local)
+        try write(fileSystem, "brief", "transient.tmp", in: local)
+        let source = local.appending(path: "transient.tmp")
+        let remover = FaultInjectingFileSystem(wrapping: fileSystem)
+        remover.addRule(.calls(where: { operation, url in
+            if operation == .copyItem, url?.path == source.path { try? fileSystem.removeItem(at: source, recursively: false) }
+            return false
+        }, fail: .ioError))
+        let report = try engine(fileSystem, directories: remover).run(local: local, container: container, stateDirectory: state)
+        #expect(report.failures.isEmpty)
+        #expect(report.skipped.map(\.path) == ["transient.tmp"])
+        #expect(text(fileSystem, "keep.txt", in: container) == "keep")
+        #expect(try run(fileSystem).skipped.isEmpty)
+    }
+
+    @Test("a damaged state file is rebuilt: differences are kept both, nothing is deleted")
+    func corruptState() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "1", "a.txt", in: local)
+        try write(fileSystem, "2", "b.txt", in: local)
+        try run(fileSystem)
+        for entry in try fileSystem.contentsOfDirectory(at: state) where entry.name.hasPrefix("pair-") {
+            try fileSystem.write(Data("garbage".utf8), to: state.appending(path: entry.name))
+        }
+        try fileSystem.removeItem(at: local.appending(path: "a.txt"), recursively: false)
+        let report = try run(fileSystem)
+        #expect(report.rebuiltState)
+        #expect(text(fileSystem, "a.txt", in: container) == "1")
+        #expect(text(fileSystem, "a.txt", in: local) == "1", "restored, not deleted")
+    }
+
+    @Test("a state file of a newer version is refused and left untouched")
+    func newerState() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "1", "a.txt", in: local)
+        try run(fileSystem)
+        let entry = try #require(try fileSystem.contentsOfDirectory(at: state).first { $0.name.hasPrefix("pair-") })
+        let url = state.appending(path: entry.name)
+        try fileSystem.write(Data("{\"format\":\"seams-sync.archive\",\"version\":9}".utf8), to: url)
+        #expect(throws: SyncError.unsupportedState(url, version: 9)) { try run(fileSystem) }
+        #expect(try fileSystem.read(from: url) == Data("{\"format\":\"seams-sync.archive\",\"version\":9}".utf8))
+    }
+
+    @Test("a live lock refuses; an expired one is taken over")
+    func lock() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "1", "a.txt", in: local)
+        let lock = "{\"owner\":\"other\",\"heartbeat\":\(fileSystem.now.timeIntervalSince1970)}"
+        try fileSystem.write(Data(lock.utf8), to: container.appending(path: ".seams-lock"))
+        #expect(throws: SyncError.lockHeld(owner: "other")) { try run(fileSystem) }
+        fileSystem.advanceTime(by: 120)
+        try run(fileSystem)
+        #expect(text(fileSystem, "a.txt", in: container) == "1")
+        #expect(!fileSystem.fileExists(at: container.appending(path: ".seams-lock")))
+    }
+
+    @Test("a folder that cannot be listed is unknown, not empty: nothing in it is deleted elsewhere")
+    func unreadableFolder() throws {
+        let fileSystem = try setUp()
+        try fileSystem.createDirectory(at: local.appending(path: "d"), withIntermediateDirectories: false)
+        try write(fileSystem, "inside", "d/x.txt", in: local)
+        try write(fileSystem, "top", "top.txt", in: local)
+        try run(fileSystem)
+        try fileSystem.setPermissions(0o000, at: local.appending(path: "d"))
+        let report = try run(fileSystem)
+        #expect(report.skipped.map(\.path) == ["d/x.txt"])
+        #expect(text(fileSystem, "d/x.txt", in: container) == "inside")
+    }
+
+    @Test("an unreadable file fails alone; the others sync")
+    func unreadableFile() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "ok", "ok.txt", in: local)
+        try write(fileSystem, "secret", "locked.txt", in: local)
+        try fileSystem.setPermissions(0o000, at: local.appending(path: "locked.txt"))
+        let report = try run(fileSystem)
+        #expect(report.failures.map(\.path) == ["locked.txt"])
+        #expect(text(fileSystem, "ok.txt", in: container) == "ok")
+    }
+
+    @Test("trash older than the retention is purged; newer trash stays")
+    func trashRetention() throws {
+        let fileSystem = try setUp()
+        for name in ["a", "b", "c"] { try write(fileSystem, name, "\(name).txt", in: local) }
+        try run(fileSystem)
+        try fileSystem.removeItem(at: local.appending(path: "a.txt"), recursively: false)
+        try run(fileSystem)
+        let trash = container.appending(path: ".seams-trash")
+        #expect(try fileSystem.contentsOfDirectory(at: trash).count == 1)
+        fileSystem.advanceTime(by: 31 * 24 * 3600)
+        try run(fileSystem)
+        #expect(try fileSystem.contentsOfDirectory(at: trash).isEmpty)
+    }
+}

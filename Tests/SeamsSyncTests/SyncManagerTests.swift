@@ -1,0 +1,107 @@
+import Foundation
+import Seams
+import SeamsSync
+import SeamsTesting
+import Testing
+
+@Suite struct SyncManagerTests {
+    let container = URL(filePath: "/container", directoryHint: .isDirectory)
+    let local = URL(filePath: "/home/me/Notes", directoryHint: .isDirectory)
+
+    func fileSystem() throws -> InMemoryFileSystem {
+        let fileSystem = InMemoryFileSystem(containerURL: container)
+        try fileSystem.createDirectory(at: container, withIntermediateDirectories: false)
+        try fileSystem.createDirectory(at: local, withIntermediateDirectories: true)
+        return fileSystem
+    }
+
+    func manager(_ fileSystem: some FileSystemProviding & FileAccessorProviding & DirectoryAccessorProviding & BookmarkStorageProviding) -> SyncManager {
+        SyncManager(
+            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
+            stateDirectory: URL(filePath: "/state"))
+    }
+
+    @Test("seed: a missing container throws containerNotAvailable")
+    func missingContainer() async {
+        let manager = SyncManager(fileSystem: MockFileSystemProvider(containerURL: nil))
+        await #expect(throws: SyncError.containerNotAvailable) { try await manager.sync() }
+    }
+
+    @Test("seed: a read failure reaches the caller as a SyncError")
+    func readError() async {
+        let accessor = MockFileAccessor()
+        accessor.readError = CocoaError(.fileReadCorruptFile)
+        let manager = SyncManager(fileAccessor: accessor)
+        await #expect(throws: SyncError.self) { try await manager.sync() }
+    }
+
+    @Test("a read failure in the container keeps the underlying error")
+    func readFailureKept() async throws {
+        let fileSystem = try fileSystem()
+        let manager = manager(fileSystem)
+        try await manager.chooseLocalFolder(local)
+        try fileSystem.write(Data("x".utf8), to: local.appending(path: "a.txt"))
+        try await manager.sync()
+        let faulty = FaultInjectingFileSystem(wrapping: fileSystem)
+        faulty.addRule(.operation(.read, fails: .ioError))
+        let failing = SyncManager(
+            fileSystem: fileSystem, fileAccessor: faulty, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
+            stateDirectory: URL(filePath: "/state"))
+        do {
+            try await failing.sync()
+            Issue.record("expected a failure")
+        } catch let error as SyncError {
+            guard case .readFailed(_, let underlying) = error else {
+                Issue.record("expected readFailed, got \(error)")
+                return
+            }
+            #expect(underlying.posixCode == .EIO)
+        }
+    }
+
+    @Test("seed: loadData returns data.json from the container")
+    func loadData() async throws {
+        let fileSystem = try fileSystem()
+        try fileSystem.write(Data("{\"a\":1}".utf8), to: container.appending(path: "data.json"))
+        #expect(try await manager(fileSystem).loadData() == Data("{\"a\":1}".utf8))
+    }
+
+    @Test("without a chosen local folder, sync says so")
+    func notChosen() async throws {
+        await #expect(throws: SyncError.localFolderNotChosen) { try await manager(try fileSystem()).sync() }
+    }
+
+    @Test("the chosen folder is remembered and synced both ways")
+    func syncsChosenFolder() async throws {
+        let fileSystem = try fileSystem()
+        try await manager(fileSystem).chooseLocalFolder(local)
+        try fileSystem.write(Data("local".utf8), to: local.appending(path: "l.txt"))
+        try fileSystem.write(Data("container".utf8), to: container.appending(path: "c.txt"))
+        let report = try await manager(fileSystem).sync()
+        #expect(report.copiedToContainer == 1 && report.copiedToLocal == 1)
+        #expect(try fileSystem.read(from: container.appending(path: "l.txt")) == Data("local".utf8))
+        #expect(try fileSystem.read(from: local.appending(path: "c.txt")) == Data("container".utf8))
+    }
+
+    @Test("a replaced local folder reads as stale, not as empty")
+    func staleFolder() async throws {
+        let fileSystem = try fileSystem()
+        let manager = manager(fileSystem)
+        try fileSystem.write(Data("x".utf8), to: local.appending(path: "a.txt"))
+        try await manager.chooseLocalFolder(local)
+        try await manager.sync()
+        try fileSystem.removeItem(at: local, recursively: true)
+        try fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+        await #expect(throws: SyncError.staleLocalFolder(local)) { try await manager.sync() }
+        #expect(try fileSystem.read(from: container.appending(path: "a.txt")) == Data("x".utf8))
+    }
+
+    @Test("a moved local folder reads as not available")
+    func movedFolder() async throws {
+        let fileSystem = try fileSystem()
+        let manager = manager(fileSystem)
+        try await manager.chooseLocalFolder(local)
+        try fileSystem.moveItem(at: local, to: URL(filePath: "/home/me/Moved"), replacingExisting: false)
+        await #expect(throws: SyncError.folderNotAvailable(local)) { try await manager.sync() }
+    }
+}
