@@ -70,12 +70,12 @@ public final class FaultInjectingFileSystem: Sendable {
     ///
     /// - Parameter rule: Which calls to fail and how.
     public func addRule(_ rule: FaultRule) {
-        state.withLock { $0.rules.append(ActiveRule(rule: rule)) }
+        SanitizerSupport.withLock(state, token: self) { $0.rules.append(ActiveRule(rule: rule)) }
     }
 
     /// Removes every rule and any crash, scheduled or happened.
     public func removeAllFaults() {
-        state.withLock {
+        SanitizerSupport.withLock(state, token: self) {
             $0.rules.removeAll()
             $0.callsUntilCrash = nil
             $0.crashed = nil
@@ -88,17 +88,17 @@ public final class FaultInjectingFileSystem: Sendable {
     /// - Parameter call: Which call, counted from 1.
     public func scheduleCrash(atCall call: Int) {
         precondition(call >= 1, "calls are counted from 1")
-        state.withLock { $0.callsUntilCrash = call }
+        SanitizerSupport.withLock(state, token: self) { $0.callsUntilCrash = call }
     }
 
     /// Whether a crash has happened and ``restart()`` was not called yet.
     public var hasCrashed: Bool {
-        state.withLock { $0.crashed != nil }
+        SanitizerSupport.withLock(state, token: self) { $0.crashed != nil }
     }
 
     /// Lets calls through again after a crash (rules stay).
     public func restart() {
-        state.withLock {
+        SanitizerSupport.withLock(state, token: self) {
             $0.crashed = nil
             $0.callsUntilCrash = nil
         }
@@ -106,17 +106,17 @@ public final class FaultInjectingFileSystem: Sendable {
 
     /// Every call received, failed or not, in order.
     public var calls: [FileSystemCall] {
-        state.withLock { $0.calls }
+        SanitizerSupport.withLock(state, token: self) { $0.calls }
     }
 
     /// How many calls were received since creation or ``resetCalls()``.
     public var callCount: Int {
-        state.withLock { $0.callCount }
+        SanitizerSupport.withLock(state, token: self) { $0.callCount }
     }
 
     /// Forgets the recorded calls and restarts the count (rule counters stay).
     public func resetCalls() {
-        state.withLock {
+        SanitizerSupport.withLock(state, token: self) {
             $0.calls.removeAll()
             $0.callCount = 0
         }
