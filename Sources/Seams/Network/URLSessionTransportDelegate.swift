@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 /// The session delegate of ``URLSessionHTTPTransport``: it gathers each task's body, answers
 /// redirects by the transport's policy, and resumes the waiting caller when the task completes.
@@ -16,7 +15,7 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     }
 
     private let followsRedirects: Bool
-    private let exchanges = Mutex<[Int: Exchange]>([:])
+    private let exchanges = LockedValue<[Int: Exchange]>([:])
 
     init(followsRedirects: Bool) {
         self.followsRedirects = followsRedirects

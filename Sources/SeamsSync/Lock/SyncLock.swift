@@ -1,6 +1,5 @@
 import Foundation
 import Seams
-import Synchronization
 
 /// The cross-process lock of a container: a file `.seams-lock` holding the owner and a heartbeat.
 ///
@@ -22,7 +21,7 @@ final class SyncLock: Sendable {
     private let runID: String
     private let clock: @Sendable () -> Date
     private let expiry: TimeInterval
-    private let lastBeat: Mutex<Date>
+    private let lastBeat: LockedValue<Date>
 
     init(
         in folder: URL, owner: String, runID: String, directories: any DirectoryAccessorProviding,
@@ -35,7 +34,7 @@ final class SyncLock: Sendable {
         self.files = files
         self.clock = clock
         self.expiry = expiry
-        self.lastBeat = Mutex(clock())
+        self.lastBeat = LockedValue(clock())
     }
 
     private var url: URL { folder.appending(path: Self.fileName, directoryHint: .notDirectory) }

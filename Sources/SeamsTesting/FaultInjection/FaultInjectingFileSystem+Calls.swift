@@ -7,7 +7,7 @@ extension FaultInjectingFileSystem {
     func perform<T>(
         _ operation: FileSystemOperation, _ url: URL?, _ destination: URL? = nil, _ body: () throws -> T
     ) throws -> T {
-        if let failure = SanitizerSupport.withLock(state, token: self, { Self.failure(for: operation, url, destination, in: &$0) }) {
+        if let failure = state.withLock({ Self.failure(for: operation, url, destination, in: &$0) }) {
             record(operation, url, destination, .failure(UnderlyingError(failure)))
             throw failure
         }
@@ -23,7 +23,7 @@ extension FaultInjectingFileSystem {
 
     private func record(_ operation: FileSystemOperation, _ url: URL?, _ destination: URL?, _ outcome: FileSystemCall.Outcome) {
         let call = FileSystemCall(operation: operation, url: url, destination: destination, outcome: outcome)
-        SanitizerSupport.withLock(state, token: self) { $0.calls.append(call) }
+        state.withLock { $0.calls.append(call) }
     }
 
     /// Counts the call and decides whether it fails, under the lock.

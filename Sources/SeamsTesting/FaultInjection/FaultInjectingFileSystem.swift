@@ -1,6 +1,5 @@
 import Foundation
 public import Seams
-import Synchronization
 
 /// A decorator that fails chosen calls of any file-system implementation (live or fake) with
 /// realistic Foundation errors, "crashes" at a chosen call, and records every call.
@@ -35,7 +34,7 @@ public final class FaultInjectingFileSystem: Sendable {
     let directories: any DirectoryAccessorProviding
     let containers: (any FileSystemProviding)?
     let bookmarks: (any BookmarkStorageProviding)?
-    let state = Mutex(State())
+    let state = LockedValue(State())
 
     /// Wraps separate implementations of each protocol.
     ///
@@ -70,12 +69,12 @@ public final class FaultInjectingFileSystem: Sendable {
     ///
     /// - Parameter rule: Which calls to fail and how.
     public func addRule(_ rule: FaultRule) {
-        SanitizerSupport.withLock(state, token: self) { $0.rules.append(ActiveRule(rule: rule)) }
+        state.withLock { $0.rules.append(ActiveRule(rule: rule)) }
     }
 
     /// Removes every rule and any crash, scheduled or happened.
     public func removeAllFaults() {
-        SanitizerSupport.withLock(state, token: self) {
+        state.withLock {
             $0.rules.removeAll()
             $0.callsUntilCrash = nil
             $0.crashed = nil
@@ -88,17 +87,17 @@ public final class FaultInjectingFileSystem: Sendable {
     /// - Parameter call: Which call, counted from 1.
     public func scheduleCrash(atCall call: Int) {
         precondition(call >= 1, "calls are counted from 1")
-        SanitizerSupport.withLock(state, token: self) { $0.callsUntilCrash = call }
+        state.withLock { $0.callsUntilCrash = call }
     }
 
     /// Whether a crash has happened and ``restart()`` was not called yet.
     public var hasCrashed: Bool {
-        SanitizerSupport.withLock(state, token: self) { $0.crashed != nil }
+        state.withLock { $0.crashed != nil }
     }
 
     /// Lets calls through again after a crash (rules stay).
     public func restart() {
-        SanitizerSupport.withLock(state, token: self) {
+        state.withLock {
             $0.crashed = nil
             $0.callsUntilCrash = nil
         }
@@ -106,17 +105,17 @@ public final class FaultInjectingFileSystem: Sendable {
 
     /// Every call received, failed or not, in order.
     public var calls: [FileSystemCall] {
-        SanitizerSupport.withLock(state, token: self) { $0.calls }
+        state.withLock { $0.calls }
     }
 
     /// How many calls were received since creation or ``resetCalls()``.
     public var callCount: Int {
-        SanitizerSupport.withLock(state, token: self) { $0.callCount }
+        state.withLock { $0.callCount }
     }
 
     /// Forgets the recorded calls and restarts the count (rule counters stay).
     public func resetCalls() {
-        SanitizerSupport.withLock(state, token: self) {
+        state.withLock {
             $0.calls.removeAll()
             $0.callCount = 0
         }

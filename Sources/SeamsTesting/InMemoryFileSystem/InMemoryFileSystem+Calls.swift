@@ -11,7 +11,7 @@ extension InMemoryFileSystem {
         _ destination: URL? = nil,
         _ body: (inout MemoryTree) throws(MemoryFailure) -> T
     ) throws -> T {
-        let result: Result<T, any Error> = SanitizerSupport.withLock(state, token: self) { state in
+        let result: Result<T, any Error> = state.withLock { state in
             state.callCount += 1
             let result: Result<T, any Error>
             if let crash = Self.powerCheck(&state) {
@@ -74,7 +74,7 @@ extension InMemoryFileSystem: FileAccessorProviding {
 extension InMemoryFileSystem: FileSystemProviding {
     /// The configured container while it exists here as a folder, otherwise `nil`.
     public func containerURL(for purpose: Purpose) -> URL? {
-        let candidate = SanitizerSupport.withLock(state, token: self) { $0.containers[purpose] ?? $0.container }
+        let candidate = state.withLock { $0.containers[purpose] ?? $0.container }
         guard let candidate else { return nil }
         let isFolder =
             (try? perform(.containerURL, candidate) { tree throws(MemoryFailure) in
@@ -88,13 +88,13 @@ extension InMemoryFileSystem: BookmarkStorageProviding {
     /// Keeps the bytes in memory under `key`.
     public func saveBookmark(_ data: Data, for key: String) throws {
         try perform(.saveBookmark, Self.bookmarkURL(key)) { _ throws(MemoryFailure) in () }
-        SanitizerSupport.withLock(state, token: self) { $0.bookmarks[key] = data }
+        state.withLock { $0.bookmarks[key] = data }
     }
 
     /// The bytes saved under `key`, or `nil`.
     public func loadBookmark(for key: String) throws -> Data? {
         try perform(.loadBookmark, Self.bookmarkURL(key)) { _ throws(MemoryFailure) in () }
-        return SanitizerSupport.withLock(state, token: self) { $0.bookmarks[key] }
+        return state.withLock { $0.bookmarks[key] }
     }
 
     /// How a bookmark key appears in ``calls``: `bookmark:<key>`.

@@ -1,6 +1,5 @@
 public import Foundation
 public import Seams
-import Synchronization
 
 /// A file system in memory with the semantics of Linux's: one fake for every file-related
 /// protocol of `Seams` (``FileSystemProviding``, ``FileAccessorProviding``,
@@ -51,7 +50,7 @@ public final class InMemoryFileSystem: Sendable {
         var poweredOff: SimulatedCrash?
     }
 
-    let state: Mutex<State>
+    let state: LockedValue<State>
 
     /// Creates an empty file system holding only the root folder `/`.
     ///
@@ -67,7 +66,7 @@ public final class InMemoryFileSystem: Sendable {
         now: Date = Date(timeIntervalSince1970: 1_700_000_000),
         recordsCalls: Bool = true
     ) {
-        state = Mutex(
+        state = LockedValue(
             State(
                 tree: MemoryTree(now: now, enforcesPermissions: enforcesPermissions),
                 container: containerURL,
@@ -79,32 +78,32 @@ public final class InMemoryFileSystem: Sendable {
 
     /// The date the next change is stamped with.
     public var now: Date {
-        get { SanitizerSupport.withLock(state, token: self) { $0.tree.now } }
-        set { SanitizerSupport.withLock(state, token: self) { $0.tree.now = FileTimestamp.quantized(newValue) } }
+        get { state.withLock { $0.tree.now } }
+        set { state.withLock { $0.tree.now = FileTimestamp.quantized(newValue) } }
     }
 
     /// Moves the clock forward.
     ///
     /// - Parameter seconds: How far; fractions are kept to the nanosecond.
     public func advanceTime(by seconds: TimeInterval) {
-        SanitizerSupport.withLock(state, token: self) { $0.tree.now = FileTimestamp.quantized($0.tree.now.addingTimeInterval(seconds)) }
+        state.withLock { $0.tree.now = FileTimestamp.quantized($0.tree.now.addingTimeInterval(seconds)) }
     }
 
     // MARK: - Calls
 
     /// Every call received, in order (while `recordsCalls` is on).
     public var calls: [FileSystemCall] {
-        SanitizerSupport.withLock(state, token: self) { $0.calls }
+        state.withLock { $0.calls }
     }
 
     /// How many calls were received since creation or ``resetCalls()``.
     public var callCount: Int {
-        SanitizerSupport.withLock(state, token: self) { $0.callCount }
+        state.withLock { $0.callCount }
     }
 
     /// Forgets the recorded calls and restarts the count.
     public func resetCalls() {
-        SanitizerSupport.withLock(state, token: self) {
+        state.withLock {
             $0.calls.removeAll()
             $0.callCount = 0
         }
@@ -118,7 +117,7 @@ public final class InMemoryFileSystem: Sendable {
     /// folder's names as of its last `synchronizeDirectory`. Unflushed new files come back empty
     /// or not at all; unflushed renames and removals are undone.
     public func cutPower() {
-        SanitizerSupport.withLock(state, token: self) { $0.tree.cutPower() }
+        state.withLock { $0.tree.cutPower() }
     }
 
     /// Cuts the power at a later call: the `call`-th call from now (1 is the next) is not made,
@@ -128,17 +127,17 @@ public final class InMemoryFileSystem: Sendable {
     /// - Parameter call: Which call, counted from 1.
     public func schedulePowerCut(atCall call: Int) {
         precondition(call >= 1, "calls are counted from 1")
-        SanitizerSupport.withLock(state, token: self) { $0.callsUntilPowerCut = call }
+        state.withLock { $0.callsUntilPowerCut = call }
     }
 
     /// Whether a scheduled power cut has happened and ``restart()`` was not called yet.
     public var isPoweredOff: Bool {
-        SanitizerSupport.withLock(state, token: self) { $0.poweredOff != nil }
+        state.withLock { $0.poweredOff != nil }
     }
 
     /// Turns the power back on after a scheduled cut (and cancels one not yet reached).
     public func restart() {
-        SanitizerSupport.withLock(state, token: self) {
+        state.withLock {
             $0.poweredOff = nil
             $0.callsUntilPowerCut = nil
         }
@@ -146,7 +145,7 @@ public final class InMemoryFileSystem: Sendable {
 
     /// Flushes everything, as `sync(2)` does: what exists now survives any later power cut.
     public func synchronizeAll() {
-        SanitizerSupport.withLock(state, token: self) { $0.tree.flushAll() }
+        state.withLock { $0.tree.flushAll() }
     }
 
     // MARK: - Containers
@@ -157,6 +156,6 @@ public final class InMemoryFileSystem: Sendable {
     ///   - url: The folder, or `nil` to fall back to the one given at init.
     ///   - purpose: The purpose it answers.
     public func setContainerURL(_ url: URL?, for purpose: Purpose) {
-        SanitizerSupport.withLock(state, token: self) { $0.containers[purpose] = url }
+        state.withLock { $0.containers[purpose] = url }
     }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import Seams
 
 /// A clock whose sleeps return at once and move its time forward, so that code which waits
 /// (a retry back-off, a mock's delay) runs instantly and deterministically in tests.
@@ -46,7 +46,7 @@ public final class ImmediateClock: Clock, Sendable {
         var sleeps: [Duration] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Creates a clock at its start.
     public init() {}

@@ -1,7 +1,6 @@
 public import Foundation
 public import HTTPTypes
 public import Seams
-import Synchronization
 public import Testing
 
 /// An ``HTTPTransportProviding`` for tests that answers by rules, records every request, and
@@ -65,7 +64,7 @@ public final class MockHTTPTransport: HTTPTransportProviding {
     /// The clock that delays run on.
     public let clock: any Clock<Duration>
     private let sourceLocation: SourceLocation
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     /// Creates a mock with no rules.
     ///
