@@ -13,8 +13,6 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case readFailed(URL, UnderlyingError)
     /// A file could not be written; the boundary's error is kept.
     case writeFailed(URL, UnderlyingError)
-    /// `data.json` in the container is not valid JSON.
-    case corruptData(URL)
     /// No local folder was chosen yet (``SyncManager/chooseLocalFolder(_:)``).
     case localFolderNotChosen
     /// A folder of the pair does not exist or is not a folder (an unmounted volume); nothing changed.
@@ -49,8 +47,6 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
             "Could not read \(url.path): \(underlying)"
         case .writeFailed(let url, let underlying):
             "Could not write \(url.path): \(underlying)"
-        case .corruptData(let url):
-            "\(url.path) is not valid JSON."
         case .localFolderNotChosen:
             "No local folder was chosen yet."
         case .folderNotAvailable(let url):

@@ -14,7 +14,7 @@ public import Seams
 /// ```
 ///
 /// A failed or crashed call never reaches the wrapped implementation. `fileExists(at:)` cannot
-/// throw: when failed it answers `false`. Race-free: state is behind a `Mutex`.
+/// throw: when failed it answers `false`. Race-free: state is behind a lock (`LockedValue`).
 public final class FaultInjectingFileSystem: Sendable {
     struct ActiveRule: Sendable {
         var rule: FaultRule

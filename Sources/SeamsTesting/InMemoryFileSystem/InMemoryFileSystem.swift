@@ -22,7 +22,7 @@ public import Seams
 /// let manager = SyncManager(fileSystem: fileSystem, fileAccessor: fileSystem)
 /// ```
 ///
-/// Race-free: all state is behind one `Mutex`; share one instance with any number of tasks.
+/// Race-free: all state is behind one lock (`LockedValue`, a `Mutex` the thread sanitizer can see); share one instance with any number of tasks.
 ///
 /// Where it differs from the live file system, on purpose or because the platform forces it:
 /// - Permission bits are checked as for a non-root owner; the live run as root ignores them, so

@@ -11,7 +11,7 @@ import Seams
 /// ```
 ///
 /// A sleep in a cancelled task throws `CancellationError`, as a real clock's does. State sits
-/// behind a `Mutex`: one clock may be shared by any number of tasks.
+/// behind a lock (`LockedValue`): one clock may be shared by any number of tasks.
 public final class ImmediateClock: Clock, Sendable {
     /// A point in the clock's time: how long after its start.
     public struct Instant: InstantProtocol, Hashable, Sendable {
