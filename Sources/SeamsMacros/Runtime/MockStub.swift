@@ -23,10 +23,14 @@ public struct MockStub<Arguments, Output, Failure: Error, Handler> {
     }
 
     /// Every call's arguments, in order (closure arguments are not recorded).
-    public private(set) var calls: [Arguments] = []
+    public var calls: [Arguments] { recordedCalls }
     /// How the stub answers; `nil` when unconfigured.
-    public private(set) var behavior: Behavior?
-    private var sequenceIndex = 0
+    public var behavior: Behavior? { configured }
+
+    // Stored as `@usableFromInline` so that `record(_:)` inlines and specializes into the mock.
+    @usableFromInline var recordedCalls: [Arguments] = []
+    @usableFromInline var configured: Behavior?
+    @usableFromInline var sequenceIndex = 0
 
     /// Creates an unconfigured stub with no calls.
     public init() {}
@@ -34,8 +38,9 @@ public struct MockStub<Arguments, Output, Failure: Error, Handler> {
     /// Sets how the stub answers from now on.
     ///
     /// - Parameter behavior: The answer; `nil` makes the stub unconfigured.
+    @inlinable
     public mutating func configure(_ behavior: Behavior?) {
-        self.behavior = behavior
+        configured = behavior
         sequenceIndex = 0
     }
 
@@ -43,9 +48,10 @@ public struct MockStub<Arguments, Output, Failure: Error, Handler> {
     ///
     /// - Parameter arguments: The call's recorded arguments.
     /// - Returns: The action for this call.
+    @inlinable
     public mutating func record(_ arguments: Arguments) -> MockAction<Output, Failure, Handler> {
-        calls.append(arguments)
-        switch behavior {
+        recordedCalls.append(arguments)
+        switch configured {
         case .none:
             return .unconfigured
         case .value(let value):
@@ -63,7 +69,7 @@ public struct MockStub<Arguments, Output, Failure: Error, Handler> {
 
     /// Forgets the calls and the configuration.
     public mutating func reset() {
-        calls.removeAll()
+        recordedCalls.removeAll()
         configure(nil)
     }
 }
