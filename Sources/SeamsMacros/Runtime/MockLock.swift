@@ -1,5 +1,5 @@
-import Foundation
-import Synchronization
+public import Foundation
+public import Synchronization
 
 /// The lock that holds a generated mock's state: a `Mutex` in a class, so that generated code
 /// needs no `import Synchronization` in the test file and a mock type can keep its static state in
@@ -17,14 +17,18 @@ import Synchronization
 /// #expect(lock.withLock { $0 } == 1)
 /// ```
 public final class MockLock<Value: Sendable>: Sendable {
-    private let mutex: Mutex<Value>
-    private let sanitizerVisibleLock = NSLock()
+    @usableFromInline
+    let mutex: Mutex<Value>
+
+    @usableFromInline
+    let sanitizerVisibleLock: NSLock
 
     /// Creates a lock holding `value`.
     ///
     /// - Parameter value: The initial state.
     public init(_ value: Value) {
         mutex = Mutex(value)
+        sanitizerVisibleLock = NSLock()
     }
 
     /// Runs `body` with the state under the lock.
@@ -32,6 +36,7 @@ public final class MockLock<Value: Sendable>: Sendable {
     /// - Parameter body: Reads or changes the state.
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws.
+    @inlinable
     public func withLock<Result: Sendable, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
