@@ -26,7 +26,8 @@
 ///   protocol) conforming to the protocol and to `Sendable`. Its state sits behind one
 ///   `Mutex` per instance (``MockLock``); there is no global registry, so parallel tests never
 ///   share a mock's state. Static requirements keep their state in one lock per mock type.
-/// - `stubs` gives one ``MockStubHandle`` per requirement, named after the requirement and its
+/// - `stubs` gives one ``MockStubHandle`` per requirement (``MockNonSendableStubHandle`` with
+///   `sendable: false`; both have the API of ``MockStubHandling``), named after the requirement and its
 ///   argument labels (`read(from:)` → `stubs.readFrom`, a property `name` → `stubs.name` and, when
 ///   settable, `stubs.setName`). Overloads with the same labels add their parameter types. A generic
 ///   method's handle is a function of the generic types: `stubs.decodeFrom(User.self)`.
