@@ -60,13 +60,8 @@ let package = Package(
         .target(name: "SeamsMacros", dependencies: ["SeamsMacrosPlugin"]),
         // The seed's mock names (`MockFileAccessor` for `FileAccessorProviding`), which the macro
         // cannot declare at global scope: a build plugin writes them as typealiases.
-        .executableTarget(
-            name: "seams-mock-names",
-            dependencies: [
-                .product(name: "SwiftParser", package: "swift-syntax"),
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
-            ]
-        ),
+        // No swift-syntax: the tool of a plugin the package applies is built before anything else.
+        .executableTarget(name: "seams-mock-names"),
         .plugin(name: "SeamsMockNames", capability: .buildTool(), dependencies: ["seams-mock-names"]),
 
         // MARK: Command-line tool

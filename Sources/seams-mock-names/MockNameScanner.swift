@@ -1,6 +1,3 @@
-import SwiftParser
-import SwiftSyntax
-
 /// Finds the `@Mockable` protocols of a target whose name ends in `Providing` and writes the
 /// seed's name for each mock: `typealias MockFileAccessor = MockFileAccessorProviding`.
 ///
@@ -13,6 +10,10 @@ import SwiftSyntax
 /// scanner.scan(source: "@Mockable protocol FileAccessorProviding: Sendable {}")
 /// print(scanner.generatedSource())   // … typealias MockFileAccessor = MockFileAccessorProviding …
 /// ```
+///
+/// It reads top-level declarations with ``SwiftLexer``, not swift-syntax: a package that applies
+/// the plugin builds its tool before anything else, and a tool on swift-syntax would make even
+/// `swift run seams-sync demo` compile swift-syntax first.
 struct MockNameScanner {
     /// One alias to write: `MockFileAccessor` for `MockFileAccessorProviding`.
     struct Alias: Equatable {
@@ -23,19 +24,50 @@ struct MockNameScanner {
     private var candidates: [Alias] = []
     private var declaredNames: Set<String> = []
 
-    /// Reads one source file's top-level declarations.
+    private static let declarationKeywords: Set<String> = ["typealias", "class", "struct", "enum", "actor", "protocol"]
+    private static let modifiers: Set<String> = [
+        "public", "package", "internal", "fileprivate", "private", "open", "final", "nonisolated", "indirect",
+    ]
+
+    /// Reads one source file's top-level declarations: those outside any braces and any `#if`.
     ///
     /// - Parameter source: The file's text.
     mutating func scan(source: String) {
-        for statement in Parser.parse(source: source).statements {
-            guard let decl = statement.item.as(DeclSyntax.self) else { continue }
-            if let name = Self.declaredName(decl) { declaredNames.insert(name) }
-            guard let proto = decl.as(ProtocolDeclSyntax.self), Self.isMockable(proto),
-                !Self.isFilePrivate(proto)
-            else { continue }
-            let name = proto.name.text
-            guard name.hasSuffix("Providing"), name.count > "Providing".count else { continue }
-            candidates.append(Alias(name: "Mock" + name.dropLast("Providing".count), mock: "Mock" + name))
+        var lexer = SwiftLexer(source)
+        var attributes: [String] = []
+        var modifiers: Set<String> = []
+        var braceDepth = 0
+        var conditionDepth = 0
+        while let token = lexer.next() {
+            let topLevel = braceDepth == 0 && conditionDepth == 0
+            switch token {
+            case .openBrace:
+                braceDepth += 1
+            case .closeBrace:
+                braceDepth = max(0, braceDepth - 1)
+            case .directive(let name):
+                if name == "if" { conditionDepth += 1 }
+                if name == "endif" { conditionDepth = max(0, conditionDepth - 1) }
+            case .attribute(let name) where topLevel:
+                attributes.append(name)
+                continue
+            case .identifier(let word) where topLevel && Self.modifiers.contains(word):
+                modifiers.insert(word)
+                continue
+            case .identifier(let word) where topLevel && Self.declarationKeywords.contains(word):
+                guard case .identifier(let name)? = lexer.next() else { break }
+                declaredNames.insert(name)
+                if word == "protocol", attributes.contains("Mockable") || attributes.contains("SeamsMacros.Mockable"),
+                    modifiers.isDisjoint(with: ["private", "fileprivate"]),
+                    name.hasSuffix("Providing"), name.count > "Providing".count
+                {
+                    candidates.append(Alias(name: "Mock" + name.dropLast("Providing".count), mock: "Mock" + name))
+                }
+            default:
+                break
+            }
+            attributes = []
+            modifiers = []
         }
     }
 
@@ -60,28 +92,5 @@ struct MockNameScanner {
         }
         lines.append("#endif")
         return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func isMockable(_ proto: ProtocolDeclSyntax) -> Bool {
-        proto.attributes.contains { element in
-            guard let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription else { return false }
-            return name == "Mockable" || name == "SeamsMacros.Mockable"
-        }
-    }
-
-    private static func isFilePrivate(_ proto: ProtocolDeclSyntax) -> Bool {
-        proto.modifiers.contains {
-            $0.name.tokenKind == .keyword(.private) || $0.name.tokenKind == .keyword(.fileprivate)
-        }
-    }
-
-    private static func declaredName(_ decl: DeclSyntax) -> String? {
-        if let alias = decl.as(TypeAliasDeclSyntax.self) { return alias.name.text }
-        if let type = decl.as(ClassDeclSyntax.self) { return type.name.text }
-        if let type = decl.as(StructDeclSyntax.self) { return type.name.text }
-        if let type = decl.as(EnumDeclSyntax.self) { return type.name.text }
-        if let type = decl.as(ActorDeclSyntax.self) { return type.name.text }
-        if let type = decl.as(ProtocolDeclSyntax.self) { return type.name.text }
-        return nil
     }
 }

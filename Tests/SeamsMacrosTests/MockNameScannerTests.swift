@@ -30,6 +30,34 @@ import Testing
         #expect(Self.aliases("enum Boundaries { @Mockable protocol InnerProviding {} }").isEmpty)
     }
 
+    @Test("comments, strings, #if blocks and braces do not fool it")
+    func lexing() {
+        #expect(Self.aliases(#"""
+            // @Mockable protocol CommentProviding {}
+            /* @Mockable protocol BlockProviding {} /* nested */ @Mockable protocol StillCommentProviding {} */
+            let text = "@Mockable protocol StringProviding {} \(value) \("}")"
+            let multi = """
+                @Mockable protocol MultiLineProviding {} "quoted" \(x)
+                """
+            let raw = #"@Mockable protocol RawProviding {} \(not interpolation "#
+            #if DEBUG
+            @Mockable protocol ConditionalProviding {}
+            #endif
+            struct Outer { @Mockable protocol NestedProviding {} }
+            @Mockable // the attribute, then a comment
+            @MainActor
+            public protocol RealProviding {}
+            """#) == ["MockReal = MockRealProviding"])
+    }
+
+    @Test("attributes with arguments, strings and qualified names")
+    func attributeArguments() {
+        #expect(Self.aliases(#"@available(*, deprecated, message: "a ) in here") @Mockable(sendable: false) protocol AProviding {}"#) == [
+            "MockA = MockAProviding"
+        ])
+        #expect(Self.aliases("@Other protocol BProviding {}\n@Mockable protocol `CProviding` {}") == ["MockC = MockCProviding"])
+    }
+
     @Test("a name the target declares itself, in any file, is left to it")
     func declaredByHand() {
         #expect(Self.aliases(
