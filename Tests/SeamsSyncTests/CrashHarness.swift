@@ -29,7 +29,10 @@ struct CrashHarness {
         directories: any DirectoryAccessorProviding, files: any FileAccessorProviding, runID: String
     ) -> SyncEngine {
         let clock = fileSystem
-        return SyncEngine(directories: directories, files: files, clock: { clock.now }, owner: "test", runID: { runID })
+        // Scans one side after the other, so "crash at call N" names the same call every run.
+        return SyncEngine(
+            directories: directories, files: files, clock: { clock.now }, owner: "test", runID: { runID },
+            scansConcurrently: false)
     }
 
     /// One run straight on the fake.

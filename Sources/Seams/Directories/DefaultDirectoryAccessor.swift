@@ -29,12 +29,26 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
     public func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
         let path = url.path
         do {
-            return try DirectoryReader.entries(of: path)
-                .map { DirectoryEntry(name: $0.name, metadata: Self.metadata(from: $0.info)) }
-                .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            var entries = try DirectoryReader.entries(of: path).map {
+                DirectoryEntry(name: $0.name, metadata: Self.metadata(from: $0.info))
+            }
+            entries.sort { Self.bytesPrecede($0.name, $1.name) }
+            return entries
         } catch {
             throw CocoaError.fileSystemError(errno: error.rawValue, path: path, writing: false)
         }
+    }
+
+    /// Whether `lhs` sorts before `rhs` by their UTF-8 bytes (`memcmp`, the shorter first).
+    static func bytesPrecede(_ lhs: String, _ rhs: String) -> Bool {
+        let order = lhs.utf8.withContiguousStorageIfAvailable { a in
+            rhs.utf8.withContiguousStorageIfAvailable { b in
+                let common = min(a.count, b.count)
+                let result = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+                return result != 0 ? result < 0 : a.count < b.count
+            }
+        }
+        return (order ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
     /// `lstat`.
