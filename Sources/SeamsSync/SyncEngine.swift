@@ -82,6 +82,7 @@ public struct SyncEngine: Sendable {
                 in: container, owner: owner + " run " + runID, runID: runID, directories: directories, files: files,
                 clock: clock, expiry: options.lockExpiry)
             try taken.acquire()
+            taken.startHeartbeat()
             lock = taken
         }
         defer { lock?.release() }
@@ -90,6 +91,7 @@ public struct SyncEngine: Sendable {
             store, local: local, container: container, moveAside: !options.dryRun, now: start)
         let (archive, rebuilt) = (loaded.archive, loaded.rebuilt)
         let plan = Reconciler().plan(archive: archive, local: localScan, container: containerScan)
+        try lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
         if !options.force { try checkGuards(plan, archive: archive, options: options) }
         var report: SyncReport
         if options.dryRun {

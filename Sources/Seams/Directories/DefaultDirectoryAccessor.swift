@@ -125,6 +125,31 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
         try Self.flush(url.path, flags: O_RDONLY | O_DIRECTORY)
     }
 
+    /// Opens every item (so a missing one throws as ``synchronizeFile(at:)`` would), then one
+    /// `syncfs` per file system they are on; `fsync` per item where `syncfs` is unavailable.
+    public func synchronize(files: [URL], directories: [URL]) throws {
+        guard let syncfs = LinuxExtras.syncfs else {
+            for file in files { try synchronizeFile(at: file) }
+            for folder in directories { try synchronizeDirectory(at: folder) }
+            return
+        }
+        var descriptors: [Int32] = []
+        defer { descriptors.forEach(Syscalls.close) }
+        var devices: [UInt64: (descriptor: Int32, path: String)] = [:]
+        let items = files.map { ($0.path, O_RDONLY) } + directories.map { ($0.path, O_RDONLY | O_DIRECTORY) }
+        for (path, flags) in items {
+            let descriptor = try Self.run(path, writing: false) { path throws(Errno) in try Syscalls.open(path, flags) }
+            descriptors.append(descriptor)
+            let info = try Self.run(path, writing: false) { _ throws(Errno) in try Syscalls.fstat(descriptor) }
+            if devices[UInt64(info.st_dev)] == nil { devices[UInt64(info.st_dev)] = (descriptor, path) }
+        }
+        for (descriptor, path) in devices.values {
+            try Self.run(path, writing: true) { _ throws(Errno) in
+                if syncfs(descriptor) != 0 { throw Errno.current }
+            }
+        }
+    }
+
     /// `chmod`.
     public func setPermissions(_ permissions: UInt16, at url: URL) throws {
         try Self.run(url.path, writing: true) { path throws(Errno) in

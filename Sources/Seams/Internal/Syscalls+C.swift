@@ -53,6 +53,8 @@ enum LinuxExtras {
 
     static let renameat2: RenameAt2? = symbol("renameat2", as: RenameAt2.self)
     static let copyFileRange: CopyFileRange? = symbol("copy_file_range", as: CopyFileRange.self)
+    typealias SyncFS = @convention(c) (Int32) -> Int32
+    static let syncfs: SyncFS? = symbol("syncfs", as: SyncFS.self)
 
     private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
         #if os(Linux)

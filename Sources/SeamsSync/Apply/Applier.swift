@@ -17,6 +17,10 @@ struct Applier {
     var trashDirty: Set<URL> = []
     var createdPaths: Set<SyncPath> = []
     var temporaryCounter = 0
+    /// Copies written to temp files and waiting for one flush and their renames.
+    var staged: [StagedCopy] = []
+    /// The bytes in `staged`.
+    var stagedBytes: Int64 = 0
     /// Whether `archive` now differs from the one the run started with.
     private(set) var archiveChanged = false
 
@@ -35,13 +39,20 @@ struct Applier {
         for phase in 0..<3 {
             let ordered = phase == 1 ? Array(entries.indices.reversed()) : Array(entries.indices)
             for index in ordered where phases[index] == phase {
-                apply(entries[index])
+                if phase == 0, let source = Self.plainCopySource(entries[index]) {
+                    stage(entries[index], from: source)
+                    if staged.count >= Self.batchCount || stagedBytes >= Self.batchBytes { placeStaged() }
+                } else {
+                    apply(entries[index])
+                }
                 done += 1
                 if done % 64 == 0 {
                     try context.heartbeat()
                     context.progress(done, entries.count)
                 }
             }
+            // Every copy of the first phase is in place before anything is deleted.
+            placeStaged()
         }
         try flushFolders()
         context.progress(entries.count, entries.count)
@@ -78,11 +89,19 @@ struct Applier {
             case .typeConflict(let fileSide):
                 try resolveTypeConflict(path, fileSide: fileSide)
             }
-        } catch ApplyIssue.vanishedDuringSync {
-            report.skipped.append(.init(path: path.rawValue, reason: "vanished during the sync"))
-        } catch ApplyIssue.changedDuringSync {
-            report.failures.append(.init(path: path.rawValue, reason: "changed during the sync; it will sync next run"))
         } catch {
+            recordFailure(error, at: path)
+        }
+    }
+
+    /// Reports why `path` was not carried out: skipped when it vanished, failed otherwise.
+    mutating func recordFailure(_ error: any Error, at path: SyncPath) {
+        switch error {
+        case ApplyIssue.vanishedDuringSync:
+            report.skipped.append(.init(path: path.rawValue, reason: "vanished during the sync"))
+        case ApplyIssue.changedDuringSync:
+            report.failures.append(.init(path: path.rawValue, reason: "changed during the sync; it will sync next run"))
+        default:
             report.failures.append(.init(path: path.rawValue, reason: String(describing: UnderlyingError(error))))
         }
     }
