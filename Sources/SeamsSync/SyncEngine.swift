@@ -137,10 +137,14 @@ public struct SyncEngine: Sendable {
             results.withLock { $0[index] = result }
         }
         if scansConcurrently {
-            let background = DispatchGroup()
-            DispatchQueue.global().async(group: background) { scanOne(1) }
+            // A thread of its own: a Dispatch worker may be slow to come when the pool is busy.
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                scanOne(1)
+                done.signal()
+            }
             scanOne(0)
-            background.wait()
+            done.wait()
         } else {
             scanOne(0)
             scanOne(1)

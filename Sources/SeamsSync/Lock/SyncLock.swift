@@ -107,13 +107,14 @@ final class SyncLock: Sendable {
     /// Starts a background thread that refreshes the heartbeat every `interval` until
     /// ``release()``; a failure is kept and thrown by the next ``heartbeat()``.
     ///
-    /// It runs on a Dispatch thread, not in the Swift concurrency pool, so a run that blocks
-    /// that pool with file system work cannot starve it.
+    /// It runs on a thread of its own, neither in the Swift concurrency pool nor on a Dispatch
+    /// queue, so a run that blocks those with file system work cannot starve it, and it
+    /// cannot take a worker that the run's own work waits for.
     ///
     /// - Parameter interval: Real seconds between refreshes; a third of the expiry by default.
     func startHeartbeat(every interval: TimeInterval? = nil) {
         let interval = interval ?? expiry / 3
-        DispatchQueue.global().async { [self] in
+        Thread.detachNewThread { [self] in
             while stop.wait(timeout: .now() + interval) == .timedOut {
                 do {
                     try refresh(force: true)
