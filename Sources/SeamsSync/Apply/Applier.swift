@@ -73,9 +73,10 @@ struct Applier {
             switch decision {
             case .nothing:
                 if let local, let container, local.kind == container.kind {
-                    setEntry(Archive.Entry(kind: local.kind, local: local.stamp, container: container.stamp), at: path)
+                    let synced = Archive.Entry(kind: local.kind, local: local.stamp, container: container.stamp)
+                    if entry.archived != synced { setEntry(synced, at: path) }
                     report.inSync += 1
-                } else if local == nil, container == nil {
+                } else if local == nil, container == nil, entry.archived != nil {
                     setEntry(nil, at: path)
                 }
             case .skip(let reason):

@@ -34,7 +34,9 @@ public struct Reconciler: Sendable {
         }
         restoreNeededFolders(&rows)
         return SyncPlan(
-            entries: rows.map { .init(path: $0.path, local: $0.local, container: $0.container, decision: $0.decision) },
+            entries: rows.map {
+                .init(path: $0.path, local: $0.local, container: $0.container, archived: $0.archived, decision: $0.decision)
+            },
             local: local, container: container)
     }
 

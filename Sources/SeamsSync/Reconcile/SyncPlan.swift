@@ -11,14 +11,20 @@ public struct SyncPlan: Sendable {
         public var local: FileMetadata?
         /// The container's item, if there is one.
         public var container: FileMetadata?
+        /// What the archive remembered of the path, if anything.
+        public var archived: Archive.Entry?
         /// What the run does.
         public var decision: Decision
 
         /// Creates an entry.
-        public init(path: SyncPath, local: FileMetadata?, container: FileMetadata?, decision: Decision) {
+        public init(
+            path: SyncPath, local: FileMetadata?, container: FileMetadata?, archived: Archive.Entry? = nil,
+            decision: Decision
+        ) {
             self.path = path
             self.local = local
             self.container = container
+            self.archived = archived
             self.decision = decision
         }
 
