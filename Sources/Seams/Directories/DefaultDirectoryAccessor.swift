@@ -29,8 +29,8 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
     public func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
         let path = url.path
         do {
-            var entries = try DirectoryReader.entries(of: path).map {
-                DirectoryEntry(name: $0.name, metadata: Self.metadata(from: $0.info))
+            var entries = try DirectoryReader.entries(of: path) {
+                DirectoryEntry(name: $0, metadata: Self.metadata(from: $1))
             }
             entries.sort { Self.bytesPrecede($0.name, $1.name) }
             return entries
