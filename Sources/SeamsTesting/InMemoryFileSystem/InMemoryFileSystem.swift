@@ -25,9 +25,9 @@ public import Seams
 /// Race-free: all state is behind one lock (`LockedValue`, a `Mutex` the thread sanitizer can see); share one instance with any number of tasks.
 ///
 /// Where it differs from the live file system, on purpose or because the platform forces it:
-/// - Permission bits are checked as for a non-root owner; the live run as root ignores them, so
-///   the conformance behaviours about permissions run on the fake only (`enforcesPermissions:
-///   false` makes the fake act as root).
+/// - Permission bits are checked as for a non-root owner; a live process running as root ignores
+///   them, so the conformance behaviours about permissions need a live process that is not root
+///   (`enforcesPermissions: false` makes the fake act as root).
 /// - New files get `0o644` and folders `0o755` (umask 022); live modes follow the process umask.
 /// - There are no symbolic links or special files; ``importTree(from:to:using:)`` skips them.
 /// - A folder's link count is 2 plus its subfolders (as ext4); other file systems differ.
