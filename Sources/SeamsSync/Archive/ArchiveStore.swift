@@ -100,7 +100,7 @@ struct ArchiveStore: Sendable {
     ///   - runID: This run's id, for the temp name.
     ///   - removingLegacyFile: Whether a version 1 file was read and is now superseded.
     func commit(_ archive: Archive, runID: String, removingLegacyFile: Bool = false) throws {
-        let temp = stateDirectory.appending(path: Snapshot.temporaryPrefix + "archive-" + runID, directoryHint: .notDirectory)
+        let temp = temporaryURL(runID: runID)
         do {
             try files.write(ArchiveCodec.encode(archive), to: temp)
             try directories.synchronizeFile(at: temp)
@@ -115,12 +115,14 @@ struct ArchiveStore: Sendable {
         }
     }
 
-    /// Creates the state folder if needed.
+    /// Creates the state folder if needed and removes what crashed commits of this pair left
+    /// there. Called only by a run that holds the container's lock.
     func prepare() throws {
         do {
             try directories.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
         } catch {
             throw SyncError.writeFailed(stateDirectory, UnderlyingError(error))
         }
+        removeLeftoverTemporaries()
     }
 }

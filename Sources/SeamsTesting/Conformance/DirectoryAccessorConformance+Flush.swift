@@ -95,8 +95,8 @@ extension DirectoryAccessorConformance {
     ) -> ConformanceBehaviour {
         behaviour(
             name, requires: [.permissionEnforcement],
-            platformNote: "Root ignores permission bits, so the live run as root (CI, these machines) skips it; "
-                + "the codes were measured as uid 65534 (DESIGN.md).",
+            platformNote: "Root ignores permission bits, so a live run as root cannot check it; "
+                + "this package's tests run it on the live implementations as uid 65534 (setpriv).",
             { s in
                 // Give the test runner back a tree it can clean up, whatever happens.
                 defer { try? Self.restoreModes(s, at: s.root) }
