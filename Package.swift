@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SeamsTesting", targets: ["SeamsTesting"]),
         .library(name: "SeamsSync", targets: ["SeamsSync"]),
         .library(name: "SeamsMacros", targets: ["SeamsMacros"]),
+        .plugin(name: "SeamsMockNames", targets: ["SeamsMockNames"]),
         .library(name: "SeamsAsyncHTTPClient", targets: ["SeamsAsyncHTTPClient"]),
         .executable(name: "seams-sync", targets: ["seams-sync"]),
     ],
@@ -57,6 +58,16 @@ let package = Package(
             ]
         ),
         .target(name: "SeamsMacros", dependencies: ["SeamsMacrosPlugin"]),
+        // The seed's mock names (`MockFileAccessor` for `FileAccessorProviding`), which the macro
+        // cannot declare at global scope: a build plugin writes them as typealiases.
+        .executableTarget(
+            name: "seams-mock-names",
+            dependencies: [
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]
+        ),
+        .plugin(name: "SeamsMockNames", capability: .buildTool(), dependencies: ["seams-mock-names"]),
 
         // MARK: Command-line tool
         .executableTarget(
@@ -104,6 +115,7 @@ let package = Package(
             name: "SeamsMacrosTests",
             dependencies: [
                 "SeamsMacrosPlugin",
+                "seams-mock-names",
                 .product(name: "SwiftSyntax", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
@@ -111,13 +123,17 @@ let package = Package(
                 .product(name: "SwiftDiagnostics", package: "swift-syntax"),
             ]
         ),
-        .testTarget(name: "SeamsMacrosBehaviorTests", dependencies: ["SeamsMacros", "Seams"]),
+        .testTarget(
+            name: "SeamsMacrosBehaviorTests",
+            dependencies: ["SeamsMacros", "Seams"],
+            plugins: ["SeamsMockNames"]
+        ),
         .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync"]),
     ]
 )
 
 // Strict settings for every target of ours (swift-log, swift-clocks do the same).
-for target in package.targets {
+for target in package.targets where target.type != .plugin {
     var settings: [SwiftSetting] = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     settings.append(.enableUpcomingFeature("MemberImportVisibility"))

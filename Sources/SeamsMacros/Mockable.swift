@@ -1,6 +1,7 @@
 /// Writes a race-free mock of the protocol it is attached to, as a peer type named `Mock` followed
 /// by the protocol's name: `WeatherService` gives `MockWeatherService`, `FileAccessorProviding`
-/// gives `MockFileAccessorProviding`.
+/// gives `MockFileAccessorProviding` (and `MockFileAccessor` with the `SeamsMockNames` plugin, see
+/// "Names" below).
 ///
 /// ```swift
 /// import SeamsMacros
@@ -25,7 +26,8 @@
 ///   protocol) conforming to the protocol and to `Sendable`. Its state sits behind one
 ///   `Mutex` per instance (``MockLock``); there is no global registry, so parallel tests never
 ///   share a mock's state. Static requirements keep their state in one lock per mock type.
-/// - `stubs` gives one ``MockStubHandle`` per requirement, named after the requirement and its
+/// - `stubs` gives one ``MockStubHandle`` per requirement (``MockNonSendableStubHandle`` with
+///   `sendable: false`; both have the API of ``MockStubHandling``), named after the requirement and its
 ///   argument labels (`read(from:)` → `stubs.readFrom`, a property `name` → `stubs.name` and, when
 ///   settable, `stubs.setName`). Overloads with the same labels add their parameter types. A generic
 ///   method's handle is a function of the generic types: `stubs.decodeFrom(User.self)`.
@@ -51,14 +53,45 @@
 /// The mock is wrapped in `#if DEBUG || SEAMS_MOCKS`: it is not compiled in release builds unless
 /// the target defines `SEAMS_MOCKS` (`swiftSettings: [.define("SEAMS_MOCKS")]`), as a benchmark does.
 ///
-/// ## Why `Providing` is not dropped from the name
+/// ## Names
 ///
-/// The seed names `FileAccessorProviding`'s mock `MockFileAccessor`. A macro must declare the
-/// names it introduces, and at global scope Swift 6.3 rejects `names: arbitrary` for peer macros
-/// ("'peer' macros are not allowed to introduce arbitrary names at global scope") and rejects a
-/// generated name that no `prefixed`/`suffixed`/`named` pattern covers. `prefixed(Mock)` covers
-/// only `Mock` + the full name. For the seed's spelling, add one line beside the protocol:
-/// `typealias MockFileAccessor = MockFileAccessorProviding`.
+/// The seed names `FileAccessorProviding`'s mock `MockFileAccessor`. A macro cannot declare that
+/// name: a macro must announce the names it introduces, and at global scope Swift (6.3) accepts
+/// only names made from the declaration's own name by a fixed prefix or suffix
+/// (`prefixed(Mock)` gives `MockFileAccessorProviding`); `names: arbitrary` is rejected there
+/// ("'peer' macros are not allowed to introduce arbitrary names at global scope"), and so is
+/// every other kind of macro that could name a global type. Two ways to get the seed's name:
+///
+/// - Apply the `SeamsMockNames` build plugin to the target that declares the protocols. For every
+///   top-level `@Mockable` protocol named `…Providing` that is not private, it adds
+///   `typealias MockFileAccessor = MockFileAccessorProviding` (skipped where the target declares
+///   that name itself):
+///   `.testTarget(name: "MyAppTests", dependencies: [...], plugins: [.plugin(name: "SeamsMockNames", package: "seams")])`
+/// - Or write that one line beside the protocol yourself.
+///
+/// ## Protocols that are not `Sendable`
+///
+/// The mock hands recorded arguments and configured results between threads, so their types
+/// must be `Sendable`; the mock's first member names them all, so a non-`Sendable` one is
+/// reported there, under a comment that says so. For a protocol that is not `Sendable` (nor
+/// `Actor` or `@MainActor`), `@Mockable(sendable: false)` writes a mock that is not `Sendable`
+/// either: a `final class` whose state sits in a plain ``MockBox`` (the compiler keeps the mock
+/// in one isolation domain, so it needs no lock), whose handlers are not `@Sendable`, and whose
+/// arguments, results and generic parameters may be any type. Its handles are
+/// ``MockNonSendableStubHandle``s with the same API. Static requirements keep locked, `Sendable`
+/// state in both kinds of mock, so their types must be `Sendable`. The price: such a mock cannot
+/// be shared with another task or actor, and code under test cannot either, since the protocol
+/// is not `Sendable`.
+///
+/// ```swift
+/// @Mockable(sendable: false)
+/// protocol DocumentStoreProviding {
+///     func open(named name: String) throws -> Document     // Document is a non-Sendable class
+/// }
+///
+/// let store = MockDocumentStoreProviding()
+/// store.stubs.openNamed.handle { name in Document(name: name) }
+/// ```
 ///
 /// ## Requirements it mocks
 ///
@@ -66,9 +99,14 @@
 /// overloads, `get` and `get set` properties (with `async`/`throws` getters), static members,
 /// initializers, `inout` parameters (the handler may change them), closure parameters (passed to
 /// the handler, not recorded), associated types (the mock becomes generic over them), `Sendable`,
-/// `Actor` and `@MainActor` protocols. Arguments and results must be `Sendable`. Anything else
+/// `Actor` and `@MainActor` protocols. Arguments and results must be `Sendable` unless the mock
+/// is written with `sendable: false` (see above). Anything else
 /// (subscripts, variadic or `some` parameters, `rethrows`, operators, parameter packs, inherited
 /// protocols other than `Sendable`/`Actor`/`AnyObject`, `where` clauses on the protocol or its
 /// associated types) is an error at its declaration.
+///
+/// - Parameter sendable: `true` (the default) for a `Sendable` mock whose state is behind a lock;
+///   `false` for a mock that is not `Sendable`, of a protocol that is not `Sendable`, whose
+///   arguments and results may be non-`Sendable`.
 @attached(peer, names: prefixed(Mock))
-public macro Mockable() = #externalMacro(module: "SeamsMacrosPlugin", type: "MockableMacro")
+public macro Mockable(sendable: Bool = true) = #externalMacro(module: "SeamsMacrosPlugin", type: "MockableMacro")

@@ -16,6 +16,8 @@ enum MockableDiagnostic: String, DiagnosticMessage {
     case unknownInheritance
     case reservedName
     case untypedProperty
+    case sendableArgumentNotLiteral
+    case nonSendableMockOfSendableProtocol
 
     var message: String {
         switch self {
@@ -47,6 +49,10 @@ enum MockableDiagnostic: String, DiagnosticMessage {
             "@Mockable reserves the names 'stubs', 'staticStubs' and 'resetMock' for the mock's own API"
         case .untypedProperty:
             "@Mockable needs a type annotation on every property requirement"
+        case .sendableArgumentNotLiteral:
+            "@Mockable's 'sendable:' takes the literal 'true' or 'false'"
+        case .nonSendableMockOfSendableProtocol:
+            "@Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
         }
     }
 

@@ -3,8 +3,9 @@ public import SwiftSyntax
 public import SwiftSyntaxMacros
 import SwiftSyntaxBuilder
 
-/// `@Mockable`: reads a protocol and writes, beside it, a race-free mock named `Mock` + its name.
-/// Unsupported requirements are reported at their declaration and nothing is generated.
+/// `@Mockable`: reads a protocol and writes, beside it, a race-free mock named `Mock` + its name
+/// (`@Mockable(sendable: false)`: a mock that is not `Sendable`). Unsupported requirements are
+/// reported at their declaration and nothing is generated.
 public struct MockableMacro: PeerMacro {
     public static func expansion(
         of node: AttributeSyntax,
@@ -16,11 +17,31 @@ public struct MockableMacro: PeerMacro {
             return []
         }
         var failed = false
-        let model = ProtocolModel(decl) { node, message in
+        let diagnose = { (node: any SyntaxProtocol, message: MockableDiagnostic) in
             failed = true
             context.diagnose(Diagnostic(node: node, message: message))
         }
+        let sendable = sendableArgument(of: node, diagnose: diagnose)
+        let model = ProtocolModel(decl, sendable: sendable ?? true, diagnose: diagnose)
+        if sendable == false, model.isSendable || model.isActor || model.isMainActor {
+            diagnose(node, .nonSendableMockOfSendableProtocol)
+        }
         guard !failed else { return [] }
         return [DeclSyntax(stringLiteral: MockGenerator(model: model).generate())]
+    }
+
+    /// The literal value of `sendable:`, or `nil` when it is not given (or not a literal, which is
+    /// reported).
+    private static func sendableArgument(
+        of node: AttributeSyntax, diagnose: (any SyntaxProtocol, MockableDiagnostic) -> Void
+    ) -> Bool? {
+        guard case .argumentList(let arguments) = node.arguments,
+            let argument = arguments.first(where: { $0.label?.text == "sendable" })
+        else { return nil }
+        guard let literal = argument.expression.as(BooleanLiteralExprSyntax.self) else {
+            diagnose(argument.expression, .sendableArgumentNotLiteral)
+            return nil
+        }
+        return literal.literal.tokenKind == .keyword(.true)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ConcurrencyTests {
     @Test("calls and configuration from many threads at once: every call is recorded")
     func manyThreads() {
-        let mock = MockFileAccessing()
+        let mock = MockFileAccessor()
         mock.stubs.fileExistsAt.returns(true)
         DispatchQueue.concurrentPerform(iterations: 1_000) { index in
             _ = mock.fileExists(at: URL(fileURLWithPath: "/tmp/\(index)"))

@@ -5,7 +5,7 @@ import Testing
 
 /// Code under test written against Seams' real boundary.
 private struct SettingsLoader {
-    let accessor: any FileAccessorProviding
+    let accessor: any Seams.FileAccessorProviding
 
     func load(from url: URL) throws -> Data {
         guard accessor.fileExists(at: url) else { return Data("{}".utf8) }

@@ -58,6 +58,26 @@ import Testing
             source: "@Mockable\nprotocol P {\n    var stubs: Int { get }\n}",
             diagnostic: "3:9: @Mockable reserves the names 'stubs', 'staticStubs' and 'resetMock' for the mock's own API"
         ),
+        Case(
+            source: "@Mockable(sendable: false)\nprotocol P: Sendable {\n    func f()\n}",
+            diagnostic: "1:1: @Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
+        ),
+        Case(
+            source: "@Mockable(sendable: false)\nprotocol P: Actor {\n    func f()\n}",
+            diagnostic: "1:1: @Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
+        ),
+        Case(
+            source: "@Mockable(sendable: false)\n@MainActor\nprotocol P {\n    func f()\n}",
+            diagnostic: "1:1: @Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
+        ),
+        Case(
+            source: "@Mockable(sendable: isSendable)\nprotocol P {\n    func f()\n}",
+            diagnostic: "1:21: @Mockable's 'sendable:' takes the literal 'true' or 'false'"
+        ),
+        Case(
+            source: "@Mockable(sendable: false)\nprotocol P {\n    static func f<T>(_ x: T)\n}",
+            diagnostic: "3:19: @Mockable needs every generic parameter of a method constrained to 'Sendable', so its mock can record calls safely"
+        ),
     ]
 
     @Test("an unsupported shape is reported at its declaration", arguments: cases)

@@ -17,6 +17,29 @@ import Testing
         #expect(!expansion.contains("@unchecked"))
     }
 
+    @Test("the first member names every recorded or returned type, so a non-Sendable one is reported under a comment that says what to do")
+    func sendableCheck() {
+        let expansion = Self.expand("""
+            init(capacity: Int)
+            func read(from url: URL, _ body: (Data) -> Void) throws -> Data
+            func decode<T: Sendable>(_ type: T.Type) -> [T]
+            func copy() -> Self
+            var name: String { get }
+            func adjust(_ value: inout Int)
+            """)
+        let check = "private typealias _MockArgumentAndResultTypesMustBeSendable = MockRequiresSendable<(String, URL, Data, Self, Int)>"
+        #expect(!expansion.contains(check))
+        #expect(expansion.contains("private typealias _MockArgumentAndResultTypesMustBeSendable = MockRequiresSendable<(String, URL, Data, Int)>"))
+        #expect(expansion.contains("// For a protocol that is not Sendable, `@Mockable(sendable: false)` writes a mock that takes any types."))
+        #expect(expansion.contains("final class MockP: P, Sendable { // Every argument and result type of a Sendable mock must be Sendable"))
+    }
+
+    @Test("a protocol whose requirements record and return nothing has no Sendable check")
+    func noSendableCheck() {
+        let expansion = Self.expand("func ping()")
+        #expect(!expansion.contains("MockRequiresSendable"))
+    }
+
     @Test("async throws: an async throwing handler, untyped fallback error")
     func asyncThrows() {
         let expansion = Self.expand("func temperature(in city: String) async throws -> Double")

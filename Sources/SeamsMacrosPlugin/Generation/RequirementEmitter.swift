@@ -7,11 +7,20 @@ struct RequirementEmitter {
     let isolation: String
     /// `nonisolated ` for main-actor mocks (an actor's initializers are nonisolated already).
     let initializerIsolation: String
+    /// Where instance state lives (static state is always locked).
+    let instanceStorage: StateStorage
+
+    func storage(isStatic: Bool) -> StateStorage {
+        isStatic ? .locked : instanceStorage
+    }
 
     // MARK: Types
 
-    static func stubType(arguments: String, output: String, effects: Effects, handlerParameters: [String]) -> String {
-        let handler = "@Sendable (\(handlerParameters.joined(separator: ", ")))\(effects.clause) -> \(output)"
+    static func stubType(
+        arguments: String, output: String, effects: Effects, handlerParameters: [String], storage: StateStorage
+    ) -> String {
+        let parameters = handlerParameters.joined(separator: ", ")
+        let handler = "\(storage.handlerAttribute)(\(parameters))\(effects.clause) -> \(output)"
         return "MockStub<\(arguments), \(output), \(effects.throwsKind.failureType), \(handler)>"
     }
 
@@ -33,15 +42,15 @@ struct RequirementEmitter {
         }
     }
 
-    static func methodStubType(_ method: MethodRequirement) -> String {
+    static func methodStubType(_ method: MethodRequirement, storage: StateStorage) -> String {
         stubType(
             arguments: recordedType(method.parameters), output: method.returnType ?? "Void",
-            effects: method.effects, handlerParameters: method.parameters.map(\.type)
+            effects: method.effects, handlerParameters: method.parameters.map(\.type), storage: storage
         )
     }
 
-    static func handleType(_ stubType: String) -> String {
-        "MockStubHandle" + stubType.dropFirst("MockStub".count)
+    static func handleType(_ stubType: String, storage: StateStorage) -> String {
+        storage.handle + stubType.dropFirst("MockStub".count)
     }
 
     static func signature(_ parameters: [Parameter]) -> String {
@@ -51,13 +60,16 @@ struct RequirementEmitter {
 
     // MARK: Handles
 
-    func handle(id: String, stubType: String, genericClause: String, genericNames: [String], whereClause: String) -> String {
-        let handle = Self.handleType(stubType)
+    func handle(
+        id: String, stubType: String, genericClause: String, genericNames: [String], whereClause: String,
+        storage: StateStorage
+    ) -> String {
+        let handle = Self.handleType(stubType, storage: storage)
         guard !genericNames.isEmpty else {
             return """
                 \(access)var \(id): \(handle) {
                     let state = self.state
-                    return MockStubHandle { body in state.withLock { body(&$0.\(id)) } }
+                    return \(storage.handle) { body in state.\(storage.accessor) { body(&$0.\(id)) } }
                 }
                 """
         }
@@ -65,7 +77,7 @@ struct RequirementEmitter {
         return """
             \(access)func \(id)\(genericClause)(\(parameters.joined(separator: ", "))) -> \(handle)\(whereClause) {
                 let state = self.state
-                return MockStubHandle { body in state.withLock { $0.\(id).access(ObjectIdentifier(\(Self.key(genericNames)).self), body) } }
+                return \(storage.handle) { body in state.\(storage.accessor) { $0.\(id).access(ObjectIdentifier(\(Self.key(genericNames)).self), body) } }
             }
             """
     }
@@ -78,7 +90,7 @@ struct RequirementEmitter {
 
     /// The body shared by methods and getters: record under the lock, then answer outside it.
     static func body(
-        display: String, recordExpression: String, lock: String, report: String,
+        display: String, recordExpression: String, state: String, report: String,
         handlerCall: String, effects: Effects, returnType: String?
     ) -> String {
         let returnsVoid = returnType == nil || returnType == "Void" || returnType == "()"
@@ -101,7 +113,7 @@ struct RequirementEmitter {
             (fallback, always) = ("fatalError(\"Unconfigured mock call: \(display) has no return value, sequence, handler or error\")", true)
         }
         return """
-            let _mockAction = \(lock).withLock { \(recordExpression) }
+            let _mockAction = \(state) { \(recordExpression) }
             switch _mockAction {
             \(valueCase)
             \(errorCase)
@@ -114,17 +126,18 @@ struct RequirementEmitter {
     }
 
     func method(_ method: MethodRequirement) -> String {
-        let lock = method.isStatic ? "Self._mockStaticState" : "_mockState"
+        let storage = storage(isStatic: method.isStatic)
+        let lock = (method.isStatic ? "Self._mockStaticState." : "_mockState.") + storage.accessor
         let report = method.isStatic ? "Self._mockStaticReport" : "_mockReport"
         let record = Self.recordedValue(method.parameters)
         let recordExpression = method.genericNames.isEmpty
             ? "$0.\(method.stubID).record(\(record))"
-            : "$0.\(method.stubID).access(ObjectIdentifier(\(Self.key(method.genericNames)).self)) { (stub: inout \(Self.methodStubType(method))) in stub.record(\(record)) }"
+            : "$0.\(method.stubID).access(ObjectIdentifier(\(Self.key(method.genericNames)).self)) { (stub: inout \(Self.methodStubType(method, storage: storage))) in stub.record(\(record)) }"
         let arguments = method.parameters.map { ($0.isInout ? "&" : "") + $0.name }.joined(separator: ", ")
         let signature = Self.signature(method.parameters)
         let returnClause = method.returnType.map { " -> \($0)" } ?? ""
         let body = Self.body(
-            display: method.displayName, recordExpression: recordExpression, lock: lock, report: report,
+            display: method.displayName, recordExpression: recordExpression, state: lock, report: report,
             handlerCall: "_mockHandler(\(arguments))", effects: method.effects, returnType: method.returnType
         )
         return """
@@ -135,14 +148,15 @@ struct RequirementEmitter {
     }
 
     func property(_ property: PropertyRequirement) -> String {
-        let lock = property.isStatic ? "Self._mockStaticState" : "_mockState"
+        let storage = storage(isStatic: property.isStatic)
+        let lock = (property.isStatic ? "Self._mockStaticState." : "_mockState.") + storage.accessor
         let report = property.isStatic ? "Self._mockStaticReport" : "_mockReport"
         let body = Self.body(
-            display: property.name, recordExpression: "$0.\(property.stubID).record(())", lock: lock,
+            display: property.name, recordExpression: "$0.\(property.stubID).record(())", state: lock,
             report: report, handlerCall: "_mockHandler()", effects: property.getterEffects, returnType: property.type
         )
         let setter = property.hasSetter
-            ? "set { \(lock).withLock { _ = $0.\(property.setterStubID).record(newValue); $0.\(property.stubID).configure(.value(newValue)) } }"
+            ? "set { \(lock) { _ = $0.\(property.setterStubID).record(newValue); $0.\(property.stubID).configure(.value(newValue)) } }"
             : ""
         return """
             \(access)\(property.isolation)\(property.isStatic ? "static " : "")var \(property.name): \(property.type) {
@@ -158,10 +172,10 @@ struct RequirementEmitter {
         let signature = Self.signature(initializer.parameters)
         return """
             \(access)\(initializerIsolation)init\(initializer.optionalMark)(\(signature))\(initializer.effects.clause) {
-                self._mockState = MockLock(State())
+                self._mockState = \(instanceStorage.container)(State())
                 self._mockStrict = false
                 self._mockSourceLocation = SourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
-                _ = _mockState.withLock { $0.\(initializer.stubID).record(\(Self.recordedValue(initializer.parameters))) }
+                _ = _mockState.\(instanceStorage.accessor) { $0.\(initializer.stubID).record(\(Self.recordedValue(initializer.parameters))) }
             }
             """
     }

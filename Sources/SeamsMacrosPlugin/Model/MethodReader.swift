@@ -4,7 +4,9 @@ import SwiftSyntax
 enum MethodReader {
     typealias Diagnose = (any SyntaxProtocol, MockableDiagnostic) -> Void
 
-    static func method(_ decl: FunctionDeclSyntax, diagnose: Diagnose) -> MethodRequirement? {
+    /// - Parameter sendableMock: Whether the method's stubs live in a `Sendable` mock (or static
+    ///   state), whose generic parameters must be `Sendable`.
+    static func method(_ decl: FunctionDeclSyntax, sendableMock: Bool, diagnose: Diagnose) -> MethodRequirement? {
         guard case .identifier = decl.name.tokenKind else {
             diagnose(decl.name, .operatorRequirement)
             return nil
@@ -24,7 +26,7 @@ enum MethodReader {
             }
             genericNames.append(generic.name.text)
             let inherited = generic.inheritedType?.trimmedDescription ?? ""
-            if !mentionsSendable(inherited), !whereText.contains("\(generic.name.text): Sendable"),
+            if sendableMock || isStatic(decl.modifiers), !mentionsSendable(inherited), !whereText.contains("\(generic.name.text): Sendable"),
                 !whereText.contains("\(generic.name.text) : Sendable")
             {
                 diagnose(generic, .nonSendableGenericParameter)

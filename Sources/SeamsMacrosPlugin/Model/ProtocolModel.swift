@@ -8,6 +8,9 @@ struct ProtocolModel {
     var isActor = false
     var isMainActor = false
     var isSendable = false
+    /// Whether the mock is `Sendable` with its state behind a lock (the default), or, with
+    /// `@Mockable(sendable: false)`, a non-`Sendable` class whose state needs no lock.
+    var isSendableMock = true
     var associatedTypes: [AssociatedType] = []
     var methods: [MethodRequirement] = []
     var properties: [PropertyRequirement] = []
@@ -21,8 +24,9 @@ struct ProtocolModel {
         methods.contains(where: \.isStatic) || properties.contains(where: \.isStatic)
     }
 
-    init(_ decl: ProtocolDeclSyntax, diagnose: (any SyntaxProtocol, MockableDiagnostic) -> Void) {
+    init(_ decl: ProtocolDeclSyntax, sendable: Bool, diagnose: (any SyntaxProtocol, MockableDiagnostic) -> Void) {
         name = decl.name.text
+        isSendableMock = sendable
         access = Self.access(of: decl.modifiers)
         isMainActor = decl.attributes.contains { attribute in
             attribute.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
@@ -47,7 +51,7 @@ struct ProtocolModel {
 
     private mutating func read(_ decl: DeclSyntax, diagnose: (any SyntaxProtocol, MockableDiagnostic) -> Void) {
         if let function = decl.as(FunctionDeclSyntax.self) {
-            if let method = MethodReader.method(function, diagnose: diagnose) { methods.append(method) }
+            if let method = MethodReader.method(function, sendableMock: isSendableMock, diagnose: diagnose) { methods.append(method) }
         } else if let variable = decl.as(VariableDeclSyntax.self) {
             properties += MethodReader.properties(variable, diagnose: diagnose)
         } else if let initializer = decl.as(InitializerDeclSyntax.self) {
