@@ -88,7 +88,7 @@ let package = Package(
         ),
 
         // MARK: Tests
-        .executableTarget(name: "seams-live-probe", dependencies: ["Seams"], path: "Tests/LiveProbe"),
+        .executableTarget(name: "seams-live-probe", dependencies: ["Seams", "SeamsTesting"], path: "Tests/LiveProbe"),
         .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting", "seams-live-probe"]),
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
         .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),

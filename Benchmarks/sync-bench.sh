@@ -5,6 +5,7 @@
 #   Benchmarks/sync-bench.sh            # from the package root; WORK=/some/dir to choose the scratch dir
 #
 # Phases: cold copy into an empty folder, a re-run with no change, a re-run after --modify 100.
+# Each phase runs COLD_RUNS (3) or RUNS (7) times, the tools taking turns; medians are compared.
 # Peers: rsync -a (and rsync -a --fsync for the cold copy, since seams-sync flushes every file),
 # unison -batch. Prints seconds, peak RSS (from /usr/bin/time -v) and the ratios to the goals:
 # no-change and modified runs no slower than rsync, cold copy within 1.2x of rsync --fsync,
@@ -27,12 +28,11 @@ swift build -c release --product seams-sync >&2
 BIN=$PWD/.build/release/seams-sync
 
 SRC=$WORK/src
-rm -rf "$SRC" "$WORK"/dst-* "$WORK/state" "$WORK/unison-home"
+rm -rf "$SRC" "$WORK"/dst-* "$WORK/state" "$WORK/unison-home" "$WORK"/result-*
 python3 "$MAKE_TREE" "$SRC" >/dev/null
 export UNISON=$WORK/unison-home
-mkdir -p "$UNISON"
 
-# run NAME PHASE COMMAND...: prints nothing, records "seconds peak-KiB" in $WORK/result-NAME-PHASE
+# run NAME PHASE COMMAND...: prints nothing, appends "seconds peak-KiB" to $WORK/result-NAME-PHASE
 run() {
     local name=$1 phase=$2
     shift 2
@@ -43,9 +43,10 @@ run() {
     local secs kib
     secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$WORK/time.txt")
     kib=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.txt")
-    echo "$secs $kib" >"$WORK/result-$name-$phase"
+    echo "$secs $kib" >>"$WORK/result-$name-$phase"
 }
 
+# phase PHASE: every tool once, one after the other, on its own copy
 phase() {
     local phase=$1
     run seams "$phase" "$BIN" sync "$SRC" "$WORK/dst-seams" --state-dir "$WORK/state" --max-delete 100
@@ -59,20 +60,38 @@ phase() {
     return 0
 }
 
-mkdir -p "$WORK/dst-seams" "$WORK/dst-unison"
-phase cold
-phase nochange
-python3 "$MAKE_TREE" "$SRC" --modify 100 >/dev/null
-phase modify100
+# Each phase runs several times, the tools taking turns, and the median counts: one slow run
+# on a busy machine does not decide a ratio.
+COLD_RUNS=${COLD_RUNS:-3}
+RUNS=${RUNS:-7}
+for i in $(seq "$COLD_RUNS"); do
+    rm -rf "$WORK"/dst-* "$WORK/state" "$UNISON"
+    mkdir -p "$WORK/dst-seams" "$WORK/dst-unison" "$UNISON"
+    phase cold
+done
+for i in $(seq "$RUNS"); do phase nochange; done
+for i in $(seq "$RUNS"); do
+    python3 "$MAKE_TREE" "$SRC" --modify 100 >/dev/null
+    phase modify100
+done
 
-value() { [ -f "$WORK/result-$1-$2" ] && cut -d' ' -f"$3" "$WORK/result-$1-$2" || echo "-"; }
+# value TOOL PHASE COLUMN: the median seconds (column 1) or the largest peak (column 2)
+value() {
+    local file="$WORK/result-$1-$2"
+    [ -f "$file" ] || { echo "-"; return; }
+    if [ "$3" = 1 ]; then
+        cut -d' ' -f1 "$file" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+    else
+        cut -d' ' -f2 "$file" | sort -n | tail -1
+    fi
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 
-printf "\n%-10s %-12s %10s %12s\n" phase tool seconds "peak MiB"
+printf "\n%-10s %-12s %6s %16s %12s\n" phase tool runs "median seconds" "peak MiB"
 for phase in cold nochange modify100; do
     for tool in seams rsync rsync-fsync unison; do
         [ -f "$WORK/result-$tool-$phase" ] || continue
-        printf "%-10s %-12s %10s %12s\n" "$phase" "$tool" "$(value $tool $phase 1)" \
+        printf "%-10s %-12s %6s %16s %12s\n" "$phase" "$tool" "$(wc -l <"$WORK/result-$tool-$phase")" "$(value $tool $phase 1)" \
             "$(awk -v k="$(value $tool $phase 2)" 'BEGIN { printf "%.1f", k / 1024 }')"
     done
 done

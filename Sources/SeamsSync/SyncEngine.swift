@@ -1,5 +1,6 @@
 public import Foundation
 public import Seams
+import Dispatch
 
 /// One sync of two folders: lock, load state, scan, decide, guard, apply, commit.
 ///
@@ -16,6 +17,7 @@ public struct SyncEngine: Sendable {
     private let owner: String
     private let makeRunID: @Sendable () -> String
     private let progress: @Sendable (Int, Int) -> Void
+    private let scansConcurrently: Bool
 
     /// Creates an engine.
     ///
@@ -26,14 +28,19 @@ public struct SyncEngine: Sendable {
     ///   - owner: Who runs, written into the lock (host and process by default).
     ///   - runID: Makes a short id per run for temp and trash names.
     ///   - progress: Told now and then how many of how many paths are done.
+    ///   - scansConcurrently: Whether the two folders are scanned at the same time (the default).
+    ///     Turn it off where the order of I/O calls must be the same every run, as when a fault is
+    ///     injected at the n-th call.
     public init(
         directories: any DirectoryAccessorProviding,
         files: any FileAccessorProviding,
         clock: @escaping @Sendable () -> Date = { Date() },
         owner: String = "\(ProcessInfo.processInfo.hostName) pid \(ProcessInfo.processInfo.processIdentifier)",
         runID: @escaping @Sendable () -> String = { String(UInt32.random(in: 0...UInt32.max), radix: 36) },
-        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }
+        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+        scansConcurrently: Bool = true
     ) {
+        self.scansConcurrently = scansConcurrently
         self.progress = progress
         self.directories = directories
         self.files = files
@@ -75,12 +82,16 @@ public struct SyncEngine: Sendable {
                 in: container, owner: owner + " run " + runID, runID: runID, directories: directories, files: files,
                 clock: clock, expiry: options.lockExpiry)
             try taken.acquire()
+            taken.startHeartbeat()
             lock = taken
         }
         defer { lock?.release() }
         if !options.dryRun { try store.prepare() }
-        let (archive, rebuilt) = try store.load(moveAside: !options.dryRun, now: start)
-        let plan = Reconciler().plan(archive: archive, local: try scan(local), container: try scan(container))
+        let (loaded, localScan, containerScan) = try loadAndScan(
+            store, local: local, container: container, moveAside: !options.dryRun, now: start)
+        let (archive, rebuilt) = (loaded.archive, loaded.rebuilt)
+        let plan = Reconciler().plan(archive: archive, local: localScan, container: containerScan)
+        try lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
         if !options.force { try checkGuards(plan, archive: archive, options: options) }
         var report: SyncReport
         if options.dryRun {
@@ -95,7 +106,9 @@ public struct SyncEngine: Sendable {
             var applier = Applier(context: context, plan: plan, archive: archive)
             let newArchive = try applier.run()
             report = applier.report
-            if newArchive != archive || rebuilt { try store.commit(newArchive, runID: runID) }
+            if applier.archiveChanged || rebuilt || loaded.fromLegacyFile {
+                try store.commit(newArchive, runID: runID, removingLegacyFile: loaded.fromLegacyFile)
+            }
             let purger = TrashPurger(directories: directories, retention: options.trashRetention)
             for root in [local, container] { purger.purge(root: root, now: start) }
         }
@@ -103,12 +116,41 @@ public struct SyncEngine: Sendable {
         return report
     }
 
-    private func scan(_ root: URL) throws -> Snapshot {
-        do {
-            return try Scanner(directories: directories).scan(root)
-        } catch {
-            throw SyncError.folderNotAvailable(root)
+    /// Loads the archive, then scans both folders, the two at the same time when
+    /// `scansConcurrently` (they only read, and each mostly waits on the file system).
+    private func loadAndScan(
+        _ store: ArchiveStore, local: URL, container: URL, moveAside: Bool, now: Date
+    ) throws -> (ArchiveStore.Loaded, Snapshot, Snapshot) {
+        let loaded = try store.load(moveAside: moveAside, now: now)
+        let roots = [local, container]
+        let results = LockedValue<[Result<Snapshot, SyncError>?]>([nil, nil])
+        let scanner = Scanner(directories: directories)
+        let expected = loaded.archive.entries.count
+        let scanOne = { @Sendable (index: Int) in
+            let result = Result { () throws(SyncError) -> Snapshot in
+                do {
+                    return try scanner.scan(roots[index], expectedCount: expected)
+                } catch {
+                    throw SyncError.folderNotAvailable(roots[index])
+                }
+            }
+            results.withLock { $0[index] = result }
         }
+        if scansConcurrently {
+            // A thread of its own: a Dispatch worker may be slow to come when the pool is busy.
+            let done = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                scanOne(1)
+                done.signal()
+            }
+            scanOne(0)
+            done.wait()
+        } else {
+            scanOne(0)
+            scanOne(1)
+        }
+        let scans = results.withLock { $0 }
+        return (loaded, try scans[0]!.get(), try scans[1]!.get())
     }
 
     private func checkGuards(_ plan: SyncPlan, archive: Archive, options: SyncOptions) throws {

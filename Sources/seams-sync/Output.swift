@@ -62,6 +62,12 @@ struct Output: Sendable {
         }
     }
 
+    /// Whether a command line asks for the JSON report: `--json` before any `--`. Read from the
+    /// raw arguments, so a command line that does not parse still gets its report as JSON.
+    static func requestsJSON(_ arguments: some Sequence<String>) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--json")
+    }
+
     private func emit(_ value: JSONReport) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]

@@ -20,7 +20,9 @@ struct SeamsSyncTool: AsyncParsableCommand {
     )
 
     /// Parses and runs, mapping every failure to the contract's exit codes (ArgumentParser's own
-    /// usage errors would exit 64; the contract says 2).
+    /// usage errors would exit 64; the contract says 2). A usage error on a command line that asks
+    /// for `--json` is reported as the JSON report, so a script reading standard output always
+    /// gets one JSON object.
     static func main() async {
         let command: any ParsableCommand
         do {
@@ -32,7 +34,11 @@ struct SeamsSyncTool: AsyncParsableCommand {
                 print(message)
                 Foundation.exit(0)
             }
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+            if Output.requestsJSON(CommandLine.arguments.dropFirst()) {
+                Output(json: true).fail(.badUsage, self.message(for: error))
+            } else {
+                FileHandle.standardError.write(Data((message + "\n").utf8))
+            }
             Foundation.exit(ExitStatus.badUsage.rawValue)
         }
         do {

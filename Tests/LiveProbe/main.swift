@@ -3,10 +3,60 @@
 //
 //   seams-live-probe read PATH | write PATH TEXT | exists PATH
 //   seams-live-probe bookmark-save STORE KEY TEXT | bookmark-load STORE KEY
+//   seams-live-probe conformance ROOT BEHAVIOUR
 //
 // It prints `ok [TEXT]` or `error DOMAIN CODE ERRNO`, and exits 0 either way (64 on bad usage).
+// `conformance` runs one behaviour of SeamsTesting's conformance suites (named as its
+// `description`, `Suite: name`) on the live implementations in the empty folder ROOT, and prints
+// one JSON object: `{"behaviour", "userID", "outcome": "passed" | "failed" | "threw", "message"}`.
 import Foundation
 import Seams
+import SeamsTesting
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What `conformance` prints.
+struct ConformanceOutcome: Encodable {
+    var behaviour: String
+    var userID: UInt32
+    var outcome: String
+    var message: String?
+}
+
+/// Runs one conformance behaviour on the live implementations, rooted at `root`.
+func conformance(root: URL, behaviour name: String) -> String {
+    let all =
+        DirectoryAccessorConformance.behaviours + FileAccessorConformance.behaviours
+        + FileSystemProviderConformance.behaviours + BookmarkStorageConformance.behaviours
+    var result = ConformanceOutcome(behaviour: name, userID: geteuid(), outcome: "passed")
+    if let behaviour = all.first(where: { $0.description == name }) {
+        let subject = ConformanceSubject(
+            root: root,
+            files: DefaultFileAccessor(),
+            directories: DefaultDirectoryAccessor(),
+            enforcesPermissions: geteuid() != 0,
+            makeContainerProvider: { DefaultFileSystemProvider(containerDirectory: $0) },
+            makeBookmarkStorage: { DefaultBookmarkStorage(storeURL: root.appending(path: "bookmarks.json")) }
+        )
+        do {
+            try behaviour.run(on: subject)
+        } catch let failure as ConformanceFailure {
+            result.outcome = "failed"
+            result.message = failure.message
+        } catch {
+            result.outcome = "threw"
+            result.message = report(error)
+        }
+    } else {
+        result.outcome = "threw"
+        result.message = "no behaviour is named \(name)"
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return (try? encoder.encode(result)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+}
 
 func report(_ error: any Error) -> String {
     let nsError = error as NSError
@@ -30,11 +80,13 @@ do {
     case ("bookmark-save", 4):
         try DefaultBookmarkStorage(storeURL: url(1)).saveBookmark(Data(arguments[3].utf8), for: arguments[2])
         output = "ok"
+    case ("conformance", 3):
+        output = conformance(root: url(1), behaviour: arguments[2])
     case ("bookmark-load", 3):
         let data = try DefaultBookmarkStorage(storeURL: url(1)).loadBookmark(for: arguments[2])
         output = "ok " + (data.map { String(decoding: $0, as: UTF8.self) } ?? "nil")
     default:
-        FileHandle.standardError.write(Data("usage: seams-live-probe read|write|exists|bookmark-save|bookmark-load ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: seams-live-probe read|write|exists|bookmark-save|bookmark-load|conformance ...\n".utf8))
         exit(64)
     }
 } catch {

@@ -3,10 +3,31 @@ import Testing
 
 /// Runs the built `seams-sync` binary as a user would, on real folders in a temp dir.
 enum CLI {
+    /// Where one of the tool's output streams goes.
+    enum Stream {
+        /// A file, read once the tool has ended (what a pipe or a redirection gives the tool).
+        case file
+        /// A pseudo-terminal, as in a terminal window; its text is in ``Result/terminal``.
+        case terminal
+    }
+
+    /// A started run: wait for it with ``CLI/wait(_:)``.
+    struct Started {
+        let process: Process
+        let out: URL
+        let err: URL
+        let terminal: PseudoTerminal?
+    }
+
     struct Result {
         var status: Int32
+        /// What went to standard output, when it was a file.
         var stdout: String
+        /// What went to standard error, when it was a file.
         var stderr: String
+        /// What went to the pseudo-terminal (stdout and/or stderr, interleaved), with the
+        /// terminal's `\r\n` line ends.
+        var terminal: String = ""
 
         /// The `--json` report as a dictionary.
         func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
@@ -33,12 +54,18 @@ enum CLI {
     /// - Parameters:
     ///   - arguments: The command line after `seams-sync`.
     ///   - asNobody: Runs it as uid 65534 through `setpriv`, so permission bits count (tests run as root).
-    static func run(_ arguments: [String], asNobody: Bool = false) throws -> Result {
-        try wait(start(arguments, asNobody: asNobody))
+    ///   - stdout: Where standard output goes.
+    ///   - stderr: Where standard error goes.
+    static func run(
+        _ arguments: [String], asNobody: Bool = false, stdout: Stream = .file, stderr: Stream = .file
+    ) throws -> Result {
+        try wait(start(arguments, asNobody: asNobody, stdout: stdout, stderr: stderr))
     }
 
     /// Starts the tool without waiting.
-    static func start(_ arguments: [String], asNobody: Bool = false) throws -> (Process, URL, URL) {
+    static func start(
+        _ arguments: [String], asNobody: Bool = false, stdout: Stream = .file, stderr: Stream = .file
+    ) throws -> Started {
         let process = Process()
         if asNobody {
             process.executableURL = URL(filePath: "/usr/bin/setpriv")
@@ -56,21 +83,23 @@ enum CLI {
         let err = base.appendingPathExtension("err")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
+        let terminal = stdout == .terminal || stderr == .terminal ? try PseudoTerminal() : nil
+        process.standardOutput = try terminal.flatMap { stdout == .terminal ? $0.follower : nil } ?? FileHandle(forWritingTo: out)
+        process.standardError = try terminal.flatMap { stderr == .terminal ? $0.follower : nil } ?? FileHandle(forWritingTo: err)
         try process.run()
-        return (process, out, err)
+        return Started(process: process, out: out, err: err, terminal: terminal)
     }
 
-    static func wait(_ started: (Process, URL, URL)) throws -> Result {
-        let (process, out, err) = started
+    static func wait(_ started: Started) throws -> Result {
+        let process = started.process
         process.waitUntilExit()
-        let stdout = try Data(contentsOf: out)
-        let stderr = try Data(contentsOf: err)
-        try? FileManager.default.removeItem(at: out)
-        try? FileManager.default.removeItem(at: err)
+        let terminal = try started.terminal?.finish() ?? ""
+        let stdout = try Data(contentsOf: started.out)
+        let stderr = try Data(contentsOf: started.err)
+        try? FileManager.default.removeItem(at: started.out)
+        try? FileManager.default.removeItem(at: started.err)
         return Result(
             status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self))
+            stderr: String(decoding: stderr, as: UTF8.self), terminal: terminal)
     }
 }

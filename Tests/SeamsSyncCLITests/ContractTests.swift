@@ -49,6 +49,62 @@ import Testing
         #expect(try CLI.run(arguments).status == 2)
     }
 
+    @Test("bad usage without --json prints text on standard error, nothing on standard output")
+    func badUsageText() throws {
+        let result = try CLI.run(["sync", "/tmp/a"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("Usage: seams-sync sync"), "\(result.stderr)")
+    }
+
+    @Test("bad usage with --json prints one JSON report on standard output, exit 2", arguments: [
+        ["sync", "--json"],
+        ["sync", "/tmp", "--json"],
+        ["sync", "/tmp/a", "/tmp/b", "--json", "--max-delete", "200"],
+        ["sync", "--json", "/tmp/a", "/tmp/b", "--no-such-option"],
+        ["frobnicate", "--json"],
+        ["demo", "--json"],
+    ])
+    func badUsageJSON(_ arguments: [String]) throws {
+        let result = try CLI.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout.split(separator: "\n").count == 1, "\(result.stdout)")
+        let object = try result.json()
+        #expect(object["status"] as? String == "bad-input")
+        #expect(object["exitCode"] as? Int == 2)
+        let error = try #require(object["error"] as? String)
+        #expect(!error.isEmpty)
+        #expect(object["report"] == nil)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+
+    @Test("the JSON usage error says what was wrong")
+    func badUsageJSONMessage() throws {
+        let range = try CLI.run(["sync", "/tmp/a", "/tmp/b", "--max-delete", "200", "--json"]).json()
+        #expect((range["error"] as? String)?.contains("--max-delete must be a percentage from 0 to 100") == true, "\(range)")
+        let unknown = try CLI.run(["sync", "/tmp/a", "/tmp/b", "--json", "--no-such-option"]).json()
+        #expect((unknown["error"] as? String)?.contains("--no-such-option") == true, "\(unknown)")
+    }
+
+    @Test("a --json after -- is an argument, not the flag: the usage error stays text")
+    func jsonAfterTerminator() throws {
+        let result = try CLI.run(["sync", "/tmp/a", "--", "--json", "extra"])
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test("LOCAL inside CONTAINER with --json is a JSON report, exit 2")
+    func nestedJSON() throws {
+        let w = try Workspace()
+        let result = try CLI.run(["sync", w.local.path, w.base.path, "--state-dir", w.state.path, "--json"])
+        #expect(result.status == 2)
+        let object = try result.json()
+        #expect(object["status"] as? String == "bad-input")
+        #expect(object["exitCode"] as? Int == 2)
+        #expect(result.stdout.split(separator: "\n").count == 1)
+    }
+
     @Test("LOCAL inside CONTAINER is bad input, exit 2")
     func nested() throws {
         let w = try Workspace()

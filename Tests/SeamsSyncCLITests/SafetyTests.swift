@@ -85,4 +85,23 @@ import Testing
         #expect(w.read("locked.txt", in: w.local) == "secret")
         #expect(w.read("locked.txt", in: w.container) == nil)
     }
+
+    @Test("a temp archive a crashed run left in the state folder is removed by the next run; a dry run keeps it")
+    func leftoverTempArchive() throws {
+        let w = try Workspace()
+        try w.write("1", "a.txt", in: w.local)
+        #expect(try w.sync().status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: w.state.path)
+        let pair = try #require(names.first { $0.hasPrefix("pair-") }, "\(names)")
+        let stem = URL(filePath: pair).deletingPathExtension().lastPathComponent
+        let leftover = w.state.appending(path: ".seams-tmp-archive-\(stem)-crashed")
+        let otherPair = w.state.appending(path: ".seams-tmp-archive-pair-0123456789abcdef-crashed")
+        for url in [leftover, otherPair] { try Data("torn".utf8).write(to: url) }
+
+        #expect(try w.sync(["--dry-run"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: leftover.path))
+        #expect(try w.sync().status == 0)
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        #expect(FileManager.default.fileExists(atPath: otherPair.path), "another pair's file is not this run's to remove")
+    }
 }

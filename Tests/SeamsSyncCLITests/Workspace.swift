@@ -24,8 +24,12 @@ final class Workspace {
     }
 
     /// `sync LOCAL CONTAINER --state-dir STATE` plus `extra`.
-    func sync(_ extra: [String] = [], asNobody: Bool = false) throws -> CLI.Result {
-        try CLI.run(["sync", local.path, container.path, "--state-dir", state.path] + extra, asNobody: asNobody)
+    func sync(
+        _ extra: [String] = [], asNobody: Bool = false, stdout: CLI.Stream = .file, stderr: CLI.Stream = .file
+    ) throws -> CLI.Result {
+        try CLI.run(
+            ["sync", local.path, container.path, "--state-dir", state.path] + extra, asNobody: asNobody,
+            stdout: stdout, stderr: stderr)
     }
 
     func write(_ text: String, _ path: String, in root: URL, age: TimeInterval = 0) throws {

@@ -10,40 +10,102 @@ import Testing
         archive.entries[SyncPath("caf\u{E9}")] = .init(kind: .file, local: Stamp(size: 1, modified: 5), container: Stamp(size: 1, modified: 6))
         archive.entries[SyncPath("cafe\u{301}")] = .init(kind: .file, local: Stamp(size: 2, modified: 7), container: Stamp(size: 2, modified: 7))
         archive.entries[SyncPath("d")] = .init(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
-        let decoded = try ArchiveCodec.decode(try ArchiveCodec.encode(archive))
+        let decoded = try ArchiveCodec.decode(ArchiveCodec.encode(archive))
         #expect(decoded == archive)
         #expect(decoded.entries.count == 3)
     }
 
-    @Test("the file names its format and version")
+    @Test("the file starts with its magic and version, and the same archive always gives the same bytes")
     func header() throws {
-        let data = try ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b"))
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(object["format"] as? String == "seams-sync.archive")
-        #expect(object["version"] as? Int == 1)
+        var archive = Archive(localRoot: "/a", containerRoot: "/b")
+        for name in ["z", "a", "a/b", "a-c", "m"] {
+            archive.entries[SyncPath(name)] = .init(kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 2))
+        }
+        let data = ArchiveCodec.encode(archive)
+        #expect(Array(data.prefix(8)) == Array("SEAMSARC".utf8))
+        #expect(Array(data[8..<12]) == [2, 0, 0, 0])
+        var shuffled = Archive(localRoot: "/a", containerRoot: "/b")
+        for (path, entry) in archive.entries.shuffled() { shuffled.entries[path] = entry }
+        #expect(ArchiveCodec.encode(shuffled) == data)
     }
 
-    @Test("damaged or foreign files read as corrupt", arguments: [
+    @Test("a version 1 (JSON) archive is still read")
+    func version1() throws {
+        let text = #"{"format":"seams-sync.archive","version":1,"local":"/a","container":"/b","entries":["#
+            + #"{"p":"d","k":"directory","ls":0,"lm":0,"cs":0,"cm":0},"#
+            + #"{"p":"d/café.txt","k":"file","ls":3,"lm":1763782345000000001,"cs":3,"cm":1763782345000000002}]}"#
+        let archive = try ArchiveCodec.decode(Data(text.utf8))
+        #expect(archive.localRoot == "/a")
+        #expect(archive.entries[SyncPath("d")]?.kind == .directory)
+        #expect(archive.entries[SyncPath("d/caf\u{E9}.txt")] == .init(
+            kind: .file, local: Stamp(size: 3, modified: 1_763_782_345_000_000_001),
+            container: Stamp(size: 3, modified: 1_763_782_345_000_000_002)))
+    }
+
+    @Test("damaged or foreign JSON reads as corrupt", arguments: [
         "", "not json", "{\"version\":1}", "{\"format\":\"something-else\",\"version\":1}",
         "{\"format\":\"seams-sync.archive\",\"version\":1,\"local\":\"/a\",\"container\":\"/b\",\"entries\":[{\"p\":\"/abs\",\"k\":\"file\",\"ls\":0,\"lm\":0,\"cs\":0,\"cm\":0}]}",
         "{\"format\":\"seams-sync.archive\",\"version\":1,\"local\":\"/a\"}",
     ])
     func corrupt(_ text: String) {
-        #expect(throws: ArchiveCodec.DecodeFailure.self) { try ArchiveCodec.decode(Data(text.utf8)) }
-        do {
-            _ = try ArchiveCodec.decode(Data(text.utf8))
-        } catch {
-            guard case .corrupt = error else {
-                Issue.record("expected corrupt, got \(error)")
-                return
-            }
-        }
+        expectCorrupt(Data(text.utf8))
     }
 
-    @Test("a newer version is refused, not read")
+    @Test("every torn or altered binary archive reads as corrupt: each truncation and each flipped byte")
+    func damagedBinary() throws {
+        var archive = Archive(localRoot: "/home/me", containerRoot: "/mnt/c")
+        archive.entries[SyncPath("a.txt")] = .init(kind: .file, local: Stamp(size: 1, modified: 5), container: Stamp(size: 1, modified: 6))
+        archive.entries[SyncPath("d")] = .init(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
+        let data = ArchiveCodec.encode(archive)
+        for length in 0..<data.count {
+            expectCorrupt(data.prefix(length), "cut to \(length) bytes")
+        }
+        // Bytes 8..<12 are the version: a changed one reads as a newer version, refused untouched.
+        for offset in Array(0..<8) + Array(12..<data.count) {
+            var altered = data
+            altered[offset] ^= 0x20
+            expectCorrupt(altered, "byte \(offset) flipped")
+        }
+        expectCorrupt(data + Data([0]), "a byte appended")
+    }
+
+    @Test("paths that could reach outside the folder are refused even with a valid checksum", arguments: [
+        "", "/abs", "a//b", "a/", "..", "a/../b", ".", "./a", "a/.", "nul\u{0}byte",
+    ])
+    func unsafePaths(_ path: String) {
+        var archive = Archive(localRoot: "/a", containerRoot: "/b")
+        archive.entries[SyncPath(path)] = .init(kind: .file, local: Stamp(size: 1, modified: 1), container: Stamp(size: 1, modified: 1))
+        expectCorrupt(ArchiveCodec.encode(archive), "path '\(path)'")
+    }
+
+    @Test("names made only of dots beyond '..' are ordinary names")
+    func dottedNames() throws {
+        var archive = Archive(localRoot: "/a", containerRoot: "/b")
+        for name in ["...", ".hidden", "a/..b", "..c/d"] {
+            archive.entries[SyncPath(name)] = .init(kind: .file, local: Stamp(size: 1, modified: 1), container: Stamp(size: 1, modified: 1))
+        }
+        #expect(try ArchiveCodec.decode(ArchiveCodec.encode(archive)) == archive)
+    }
+
+    @Test("a newer version is refused, not read: binary and JSON")
     func newerVersion() {
         let text = "{\"format\":\"seams-sync.archive\",\"version\":2,\"future\":true}"
         #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(2)) { try ArchiveCodec.decode(Data(text.utf8)) }
+        var binary = ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b"))
+        binary[8] = 3
+        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(3)) { try ArchiveCodec.decode(binary) }
+    }
+
+    private func expectCorrupt(_ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+        do {
+            let archive = try ArchiveCodec.decode(data)
+            Issue.record("decoded \(archive.entries.count) entries; expected corrupt. \(comment.map(String.init(describing:)) ?? "")", sourceLocation: sourceLocation)
+        } catch {
+            guard case .corrupt = error else {
+                Issue.record("expected corrupt, got \(error). \(comment.map(String.init(describing:)) ?? "")", sourceLocation: sourceLocation)
+                return
+            }
+        }
     }
 
     @Test("an unchanged item matches its archived stamp; a different size or date does not")

@@ -29,7 +29,10 @@ struct CrashHarness {
         directories: any DirectoryAccessorProviding, files: any FileAccessorProviding, runID: String
     ) -> SyncEngine {
         let clock = fileSystem
-        return SyncEngine(directories: directories, files: files, clock: { clock.now }, owner: "test", runID: { runID })
+        // Scans one side after the other, so "crash at call N" names the same call every run.
+        return SyncEngine(
+            directories: directories, files: files, clock: { clock.now }, owner: "test", runID: { runID },
+            scansConcurrently: false)
     }
 
     /// One run straight on the fake.
@@ -88,7 +91,8 @@ struct CrashHarness {
         return problems
     }
 
-    /// After a successful run: both sides equal, no temp file left.
+    /// After a successful run: both sides equal, no temp file left in either folder or in the
+    /// state folder (a crashed commit's temp archive is removed by the next run).
     func convergenceProblems() throws -> [String] {
         var problems: [String] = []
         let local = try files(under: Self.local)
@@ -97,7 +101,7 @@ struct CrashHarness {
             let differing = Set(local.keys).symmetricDifference(container.keys).sorted()
             problems.append("sides differ: \(differing.prefix(5)) \(local.count) vs \(container.count)")
         }
-        for root in [Self.local, Self.container] {
+        for root in [Self.local, Self.container, Self.state] {
             for entry in try fileSystem.contentsOfDirectory(at: root) where entry.name.hasPrefix(".seams-tmp") {
                 problems.append("temp left: \(entry.name)")
             }

@@ -124,6 +124,33 @@ import Testing
         #expect(text(fileSystem, "a.txt", in: local) == "1", "restored, not deleted")
     }
 
+    @Test("state from a version 1 build (JSON) carries over: a deletion propagates, then the file is replaced by version 2")
+    func legacyState() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "1", "a.txt", in: local)
+        try write(fileSystem, "2", "b.txt", in: local)
+        try run(fileSystem)
+        let entry = try #require(try fileSystem.contentsOfDirectory(at: state).first { $0.name.hasPrefix("pair-") })
+        #expect(entry.name.hasSuffix(".archive"))
+        let current = state.appending(path: entry.name)
+        let archive = try ArchiveCodec.decode(try fileSystem.read(from: current))
+        let rows = archive.entries.sorted { $0.key < $1.key }.map { path, entry in
+            #"{"p":"\#(path.rawValue)","k":"\#(entry.kind.rawValue)","ls":\#(entry.local.size),"lm":\#(entry.local.modified),"cs":\#(entry.container.size),"cm":\#(entry.container.modified)}"#
+        }
+        let json = #"{"format":"seams-sync.archive","version":1,"local":"\#(archive.localRoot)","container":"\#(archive.containerRoot)","entries":[\#(rows.joined(separator: ","))]}"#
+        let legacy = state.appending(path: entry.name.replacingOccurrences(of: ".archive", with: ".json"))
+        try fileSystem.write(Data(json.utf8), to: legacy)
+        try fileSystem.removeItem(at: current, recursively: false)
+        try fileSystem.removeItem(at: local.appending(path: "a.txt"), recursively: false)
+
+        let report = try run(fileSystem)
+        #expect(!report.rebuiltState)
+        #expect(report.deletedContainer == 1, "the old archive knew a.txt, so its deletion propagates")
+        #expect(text(fileSystem, "a.txt", in: container) == nil)
+        #expect(!fileSystem.fileExists(at: legacy))
+        #expect(try ArchiveCodec.decode(try fileSystem.read(from: current)).entries.keys.map(\.rawValue).sorted() == ["b.txt"])
+    }
+
     @Test("a state file of a newer version is refused and left untouched")
     func newerState() throws {
         let fileSystem = try setUp()

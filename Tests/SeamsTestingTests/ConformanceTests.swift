@@ -15,7 +15,9 @@ import Glibc
         DirectoryAccessorConformance.behaviours + FileAccessorConformance.behaviours
         + FileSystemProviderConformance.behaviours + BookmarkStorageConformance.behaviours
 
-    /// Root ignores permission bits, so the live run skips the behaviours that need them.
+    /// Root ignores permission bits, so this in-process live run skips the behaviours that need
+    /// them when the tests run as root; `LivePermissionConformanceTests` (SeamsTests) runs those
+    /// on the live implementations in a child process as uid 65534.
     static let liveEnforcesPermissions = geteuid() != 0
     static let live = all.filter { !$0.requirements.contains(.permissionEnforcement) || liveEnforcesPermissions }
 

@@ -49,6 +49,18 @@ import Testing
         #expect(try text(file) == "new")
     }
 
+    @Test("a batch flush keeps exactly what it lists: the listed file's content and the listed folder's names")
+    func batchFlush() throws {
+        let other = folder.appending(path: "other")
+        try fs.write(Data("listed".utf8), to: file)
+        try fs.write(Data("not listed".utf8), to: other)
+        try fs.synchronize(files: [file], directories: [folder])
+        #expect(fs.calls.map(\.operation) == [.write, .write, .synchronizeFile, .synchronizeDirectory])
+        fs.cutPower()
+        #expect(try text(file) == "listed")
+        #expect(try fs.read(from: other) == Data(), "its name was flushed with the folder, its content was not")
+    }
+
     @Test("an unflushed rename is undone; a flushed one stays", arguments: [false, true])
     func renames(flushFolder: Bool) throws {
         try fs.write(Data("old".utf8), to: file)

@@ -29,12 +29,26 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
     public func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
         let path = url.path
         do {
-            return try DirectoryReader.entries(of: path)
-                .map { DirectoryEntry(name: $0.name, metadata: Self.metadata(from: $0.info)) }
-                .sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+            var entries = try DirectoryReader.entries(of: path) {
+                DirectoryEntry(name: $0, metadata: Self.metadata(from: $1))
+            }
+            entries.sort { Self.bytesPrecede($0.name, $1.name) }
+            return entries
         } catch {
             throw CocoaError.fileSystemError(errno: error.rawValue, path: path, writing: false)
         }
+    }
+
+    /// Whether `lhs` sorts before `rhs` by their UTF-8 bytes (`memcmp`, the shorter first).
+    static func bytesPrecede(_ lhs: String, _ rhs: String) -> Bool {
+        let order = lhs.utf8.withContiguousStorageIfAvailable { a in
+            rhs.utf8.withContiguousStorageIfAvailable { b in
+                let common = min(a.count, b.count)
+                let result = common == 0 ? 0 : memcmp(a.baseAddress!, b.baseAddress!, common)
+                return result != 0 ? result < 0 : a.count < b.count
+            }
+        }
+        return (order ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
     /// `lstat`.
@@ -109,6 +123,31 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
     /// `open(O_DIRECTORY)` and `fsync`.
     public func synchronizeDirectory(at url: URL) throws {
         try Self.flush(url.path, flags: O_RDONLY | O_DIRECTORY)
+    }
+
+    /// Opens every item (so a missing one throws as ``synchronizeFile(at:)`` would), then one
+    /// `syncfs` per file system they are on; `fsync` per item where `syncfs` is unavailable.
+    public func synchronize(files: [URL], directories: [URL]) throws {
+        guard let syncfs = LinuxExtras.syncfs else {
+            for file in files { try synchronizeFile(at: file) }
+            for folder in directories { try synchronizeDirectory(at: folder) }
+            return
+        }
+        var descriptors: [Int32] = []
+        defer { descriptors.forEach(Syscalls.close) }
+        var devices: [UInt64: (descriptor: Int32, path: String)] = [:]
+        let items = files.map { ($0.path, O_RDONLY) } + directories.map { ($0.path, O_RDONLY | O_DIRECTORY) }
+        for (path, flags) in items {
+            let descriptor = try Self.run(path, writing: false) { path throws(Errno) in try Syscalls.open(path, flags) }
+            descriptors.append(descriptor)
+            let info = try Self.run(path, writing: false) { _ throws(Errno) in try Syscalls.fstat(descriptor) }
+            if devices[UInt64(info.st_dev)] == nil { devices[UInt64(info.st_dev)] = (descriptor, path) }
+        }
+        for (descriptor, path) in devices.values {
+            try Self.run(path, writing: true) { _ throws(Errno) in
+                if syncfs(descriptor) != 0 { throw Errno.current }
+            }
+        }
     }
 
     /// `chmod`.

@@ -93,6 +93,26 @@ public protocol DirectoryAccessorProviding: Sendable {
     /// - Throws: `.fileReadNoSuchFile` (ENOENT) when missing.
     func synchronizeDirectory(at url: URL) throws
 
+    /// Flushes many items as one batch: every file's content and every folder's entries are
+    /// durable when it returns, as if each had been passed to ``synchronizeFile(at:)`` or
+    /// ``synchronizeDirectory(at:)``.
+    ///
+    /// The default implementation does exactly that, one item after another. The live accessor
+    /// flushes each file system once (`syncfs` on Linux) after checking every item, which costs
+    /// one device flush instead of one per item: a sync that writes a hundred files waits for the
+    /// disk twice, not two hundred times.
+    ///
+    /// ```swift
+    /// try directories.synchronize(files: temporaryCopies, directories: [])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - files: Files whose content must be durable.
+    ///   - directories: Folders whose entries must be durable.
+    /// - Throws: What the one-item calls throw for the first item that fails; a missing item is
+    ///   `.fileReadNoSuchFile` (ENOENT).
+    func synchronize(files: [URL], directories: [URL]) throws
+
     /// Sets an item's POSIX permission bits.
     ///
     /// - Parameters:
@@ -108,4 +128,12 @@ public protocol DirectoryAccessorProviding: Sendable {
     ///   - url: The item.
     /// - Throws: `.fileNoSuchFile` (ENOENT) when missing.
     func setModificationDate(_ date: Date, at url: URL) throws
+}
+
+extension DirectoryAccessorProviding {
+    /// Flushes each file, then each folder, one call per item.
+    public func synchronize(files: [URL], directories: [URL]) throws {
+        for file in files { try synchronizeFile(at: file) }
+        for folder in directories { try synchronizeDirectory(at: folder) }
+    }
 }

@@ -53,6 +53,8 @@ enum LinuxExtras {
 
     static let renameat2: RenameAt2? = symbol("renameat2", as: RenameAt2.self)
     static let copyFileRange: CopyFileRange? = symbol("copy_file_range", as: CopyFileRange.self)
+    typealias SyncFS = @convention(c) (Int32) -> Int32
+    static let syncfs: SyncFS? = symbol("syncfs", as: SyncFS.self)
 
     private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
         #if os(Linux)
@@ -68,10 +70,15 @@ enum LinuxExtras {
 /// the open folder, so a listing costs one open per folder.
 enum DirectoryReader {
     static func entries(of path: String) throws(Errno) -> [(name: String, info: stat)] {
+        try entries(of: path) { ($0, $1) }
+    }
+
+    /// Each entry made into a `T` as it is read, so no list of `stat` buffers is built.
+    static func entries<T>(of path: String, _ make: (String, stat) -> T) throws(Errno) -> [T] {
         guard let stream = opendir(path) else { throw Errno.current }
         defer { closedir(stream) }
         let descriptor = dirfd(stream)
-        var result: [(name: String, info: stat)] = []
+        var result: [T] = []
         while true {
             errno = 0
             guard let entry = readdir(stream) else {
@@ -87,7 +94,7 @@ enum DirectoryReader {
                 if errno == ENOENT { continue }  // removed while we listed
                 throw Errno.current
             }
-            result.append((name, info))
+            result.append(make(name, info))
         }
         return result
     }

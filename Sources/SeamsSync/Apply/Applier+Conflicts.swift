@@ -32,7 +32,7 @@ extension Applier {
         try makeFolder(path, on: fileSide)
         report.foldersCreated -= 1
         let zero = Stamp(size: 0, modified: 0)
-        archive.entries[path] = Archive.Entry(kind: .directory, local: zero, container: zero)
+        setEntry(Archive.Entry(kind: .directory, local: zero, container: zero), at: path)
         let stamp = try copy(copyPath, from: fileSide, item: fileItem, to: copyPath, expected: nil)
         record(copyPath, source: fileSide, sourceStamp: fileItem.stamp, targetStamp: stamp)
     }

@@ -2,18 +2,32 @@ import Foundation
 import Seams
 
 extension Applier {
-    /// Copies a file to the other side atomically: copy to a temp file beside the target, check
-    /// the copy against the scan, flush, re-check the target, keep the version it replaces in the
-    /// trash (a hard link), rename. A target changed during the run is not overwritten: the
-    /// incoming version becomes a conflict copy beside it.
+    /// Copies a file to the other side atomically: ``stageCopy(_:from:item:to:)``, flush,
+    /// ``placeCopy(_:stamp:from:item:to:expected:)``.
     ///
     /// - Returns: The stamp of the new file.
     mutating func copy(
         _ sourcePath: SyncPath, from source: Side, item: FileMetadata, to destination: SyncPath,
         expected: FileMetadata?
     ) throws -> Stamp {
-        let target = source.other
-        let temp = temporaryURL(beside: destination, on: target)
+        let (temp, stamp) = try stageCopy(sourcePath, from: source, item: item, to: destination)
+        do {
+            try context.directories.synchronizeFile(at: temp)
+        } catch {
+            try? context.directories.removeItem(at: temp, recursively: false)
+            throw error
+        }
+        return try placeCopy(temp, stamp: stamp, from: source, item: item, to: destination, expected: expected)
+    }
+
+    /// The first half of a copy: the content in a temp file beside the target, checked against
+    /// the scan (a source changed since is not copied). Not yet flushed.
+    ///
+    /// - Returns: The temp file and its stamp.
+    mutating func stageCopy(
+        _ sourcePath: SyncPath, from source: Side, item: FileMetadata, to destination: SyncPath
+    ) throws -> (temp: URL, stamp: Stamp) {
+        let temp = temporaryURL(beside: destination, on: source.other)
         let sourceURL = context.url(sourcePath, on: source)
         do {
             try context.directories.copyItem(at: sourceURL, to: temp)
@@ -21,11 +35,28 @@ extension Applier {
             if try context.currentMetadata(sourceURL) == nil { throw ApplyIssue.vanishedDuringSync }
             throw error
         }
+        do {
+            let copied = try context.directories.metadata(at: temp)
+            guard copied.size == item.size, copied.stamp == item.stamp else { throw ApplyIssue.changedDuringSync }
+            return (temp, copied.stamp)
+        } catch {
+            try? context.directories.removeItem(at: temp, recursively: false)
+            throw error
+        }
+    }
+
+    /// The second half of a copy, once the temp file is flushed: re-check the target, keep the
+    /// version it replaces in the trash (a hard link), rename. A target changed during the run is
+    /// not overwritten: the incoming version becomes a conflict copy beside it.
+    ///
+    /// - Returns: The stamp of the new file.
+    mutating func placeCopy(
+        _ temp: URL, stamp: Stamp, from source: Side, item: FileMetadata, to destination: SyncPath,
+        expected: FileMetadata?
+    ) throws -> Stamp {
+        let target = source.other
         var placed = false
         defer { if !placed { try? context.directories.removeItem(at: temp, recursively: false) } }
-        let copied = try context.directories.metadata(at: temp)
-        guard copied.size == item.size, copied.stamp == item.stamp else { throw ApplyIssue.changedDuringSync }
-        try context.directories.synchronizeFile(at: temp)
         let destinationURL = context.url(destination, on: target)
         let current = try context.currentMetadata(destinationURL)
         guard ApplyContext.sameItem(current, expected) else {
@@ -53,7 +84,7 @@ extension Applier {
         dirtyFolders[target]!.insert(destination.parent)
         createdPaths.insert(destination)
         if target == .local { report.copiedToLocal += 1 } else { report.copiedToContainer += 1 }
-        return copied.stamp
+        return stamp
     }
 
     /// Moves a file into this run's trash after checking it is still what the scan saw.
@@ -110,18 +141,17 @@ extension Applier {
         }
     }
 
-    /// Flushes every folder whose entries changed, deepest first: the trash first, so that a
+    /// Flushes every folder whose entries changed, in two batches: the trash first, so that a
     /// replaced or deleted version is durable in the trash before its old name is durably gone.
     mutating func flushFolders() throws {
-        for folder in trashDirty.sorted(by: { $0.path.utf8.count > $1.path.utf8.count }) {
-            try context.directories.synchronizeDirectory(at: folder)
-        }
+        try context.directories.synchronize(
+            files: [], directories: trashDirty.sorted { $0.path.utf8.count > $1.path.utf8.count })
+        var folders: [URL] = []
         for side in Side.allCases {
-            let folders = dirtyFolders[side]!.sorted { ($0?.rawValue.utf8.count ?? -1) > ($1?.rawValue.utf8.count ?? -1) }
-            for folder in folders {
-                try context.directories.synchronizeDirectory(at: context.folderURL(folder, on: side))
-            }
+            let sorted = dirtyFolders[side]!.sorted { ($0?.rawValue.utf8.count ?? -1) > ($1?.rawValue.utf8.count ?? -1) }
+            folders += sorted.map { context.folderURL($0, on: side) }
         }
+        try context.directories.synchronize(files: [], directories: folders)
     }
 
     private mutating func temporaryURL(beside path: SyncPath, on side: Side) -> URL {

@@ -17,6 +17,12 @@ struct Applier {
     var trashDirty: Set<URL> = []
     var createdPaths: Set<SyncPath> = []
     var temporaryCounter = 0
+    /// Copies written to temp files and waiting for one flush and their renames.
+    var staged: [StagedCopy] = []
+    /// The bytes in `staged`.
+    var stagedBytes: Int64 = 0
+    /// Whether `archive` now differs from the one the run started with.
+    private(set) var archiveChanged = false
 
     init(context: ApplyContext, plan: SyncPlan, archive: Archive) {
         self.context = context
@@ -27,42 +33,51 @@ struct Applier {
     /// Runs every phase and flushes the touched folders.
     mutating func run() throws -> Archive {
         removeLeftovers()
-        let changes = plan.paths.map { ($0, plan.decisions[$0] ?? .nothing) }
+        let entries = plan.entries
+        let phases = entries.map(Self.phase)
         var done = 0
         for phase in 0..<3 {
-            let ordered = phase == 1 ? changes.reversed() : changes
-            for (path, decision) in ordered where phaseOf(path, decision) == phase {
-                apply(decision, at: path)
+            let ordered = phase == 1 ? Array(entries.indices.reversed()) : Array(entries.indices)
+            for index in ordered where phases[index] == phase {
+                if phase == 0, let source = Self.plainCopySource(entries[index]) {
+                    stage(entries[index], from: source)
+                    if staged.count >= Self.batchCount || stagedBytes >= Self.batchBytes { placeStaged() }
+                } else {
+                    apply(entries[index])
+                }
                 done += 1
                 if done % 64 == 0 {
                     try context.heartbeat()
-                    context.progress(done, changes.count)
+                    context.progress(done, entries.count)
                 }
             }
+            // Every copy of the first phase is in place before anything is deleted.
+            placeStaged()
         }
         try flushFolders()
-        context.progress(changes.count, changes.count)
+        context.progress(entries.count, entries.count)
         return archive
     }
 
-    private func phaseOf(_ path: SyncPath, _ decision: Decision) -> Int {
-        guard case .propagate(let from) = decision else { return 0 }
-        guard let source = plan.snapshot(from).items[path] else { return 1 }
-        let target = plan.snapshot(from.other).items[path]
-        return source.kind == .file && target?.kind == .directory ? 2 : 0
+    /// 0: creations, copies and everything else, parents first; 1: deletions, children first;
+    /// 2: files that replace a deleted folder.
+    private static func phase(_ entry: SyncPlan.Entry) -> Int {
+        guard case .propagate(let from) = entry.decision else { return 0 }
+        guard let source = entry.item(on: from) else { return 1 }
+        return source.kind == .file && entry.item(on: from.other)?.kind == .directory ? 2 : 0
     }
 
-    private mutating func apply(_ decision: Decision, at path: SyncPath) {
-        let local = plan.local.items[path]
-        let container = plan.container.items[path]
+    private mutating func apply(_ entry: SyncPlan.Entry) {
+        let (path, decision, local, container) = (entry.path, entry.decision, entry.local, entry.container)
         do {
             switch decision {
             case .nothing:
                 if let local, let container, local.kind == container.kind {
-                    archive.entries[path] = Archive.Entry(kind: local.kind, local: local.stamp, container: container.stamp)
+                    let synced = Archive.Entry(kind: local.kind, local: local.stamp, container: container.stamp)
+                    if entry.archived != synced { setEntry(synced, at: path) }
                     report.inSync += 1
-                } else if local == nil, container == nil {
-                    archive.entries[path] = nil
+                } else if local == nil, container == nil, entry.archived != nil {
+                    setEntry(nil, at: path)
                 }
             case .skip(let reason):
                 report.skipped.append(.init(path: path.rawValue, reason: reason))
@@ -75,11 +90,19 @@ struct Applier {
             case .typeConflict(let fileSide):
                 try resolveTypeConflict(path, fileSide: fileSide)
             }
-        } catch ApplyIssue.vanishedDuringSync {
-            report.skipped.append(.init(path: path.rawValue, reason: "vanished during the sync"))
-        } catch ApplyIssue.changedDuringSync {
-            report.failures.append(.init(path: path.rawValue, reason: "changed during the sync; it will sync next run"))
         } catch {
+            recordFailure(error, at: path)
+        }
+    }
+
+    /// Reports why `path` was not carried out: skipped when it vanished, failed otherwise.
+    mutating func recordFailure(_ error: any Error, at path: SyncPath) {
+        switch error {
+        case ApplyIssue.vanishedDuringSync:
+            report.skipped.append(.init(path: path.rawValue, reason: "vanished during the sync"))
+        case ApplyIssue.changedDuringSync:
+            report.failures.append(.init(path: path.rawValue, reason: "changed during the sync; it will sync next run"))
+        default:
             report.failures.append(.init(path: path.rawValue, reason: String(describing: UnderlyingError(error))))
         }
     }
@@ -91,14 +114,14 @@ struct Applier {
         switch (item?.kind, existing?.kind) {
         case (nil, .file?):
             try moveToTrash(path, on: target, expected: existing!)
-            archive.entries[path] = nil
+            setEntry(nil, at: path)
         case (nil, _):
             if existing != nil { try removeFolder(path, on: target) }
-            archive.entries[path] = nil
+            setEntry(nil, at: path)
         case (.directory?, let kind):
             if kind == .file { try moveToTrash(path, on: target, expected: existing!) }
             if kind != .directory { try makeFolder(path, on: target) }
-            archive.entries[path] = Archive.Entry(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
+            setEntry(Archive.Entry(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0)), at: path)
         case (_, let kind):
             if kind == .directory { try removeFolder(path, on: target) }
             let stamp = try copy(path, from: source, item: item!, to: path, expected: kind == .file ? existing : nil)
@@ -110,7 +133,7 @@ struct Applier {
         let left = try context.files.read(from: context.url(path, on: .local))
         let right = try context.files.read(from: context.url(path, on: .container))
         if left == right {
-            archive.entries[path] = Archive.Entry(kind: .file, local: local.stamp, container: container.stamp)
+            setEntry(Archive.Entry(kind: .file, local: local.stamp, container: container.stamp), at: path)
             report.inSync += 1
         } else {
             try resolveConflict(path, winner: Reconciler.newer(local: local, container: container))
@@ -118,10 +141,23 @@ struct Applier {
     }
 
     mutating func record(_ path: SyncPath, source: Side, sourceStamp: Stamp, targetStamp: Stamp) {
-        archive.entries[path] = Archive.Entry(
-            kind: .file,
-            local: source == .local ? sourceStamp : targetStamp,
-            container: source == .container ? sourceStamp : targetStamp)
+        setEntry(
+            Archive.Entry(
+                kind: .file,
+                local: source == .local ? sourceStamp : targetStamp,
+                container: source == .container ? sourceStamp : targetStamp),
+            at: path)
+    }
+
+    /// Records what `path` looks like now on both sides (`nil`: gone from both).
+    mutating func setEntry(_ entry: Archive.Entry?, at path: SyncPath) {
+        let old: Archive.Entry?
+        if let entry {
+            old = archive.entries.updateValue(entry, forKey: path)
+        } else {
+            old = archive.entries.removeValue(forKey: path)
+        }
+        if old != entry { archiveChanged = true }
     }
 
     /// Whether a path is in use on either side (for conflict names).

@@ -1,94 +1,220 @@
 public import Foundation
 import Seams
 
-/// The archive's file format: JSON with a format name and a version.
+/// The archive's file format: a small versioned binary file with a checksum.
 ///
-/// ```json
-/// {"format":"seams-sync.archive","version":1,"local":"/home/me/Notes","container":"/mnt/sync",
-///  "entries":[{"p":"a.txt","k":"file","ls":12,"lm":1763782345000000000,"cs":12,"cm":1763782345000000000}]}
+/// A no-change run reads the whole archive, so the format is built to be read fast: every
+/// field has a fixed size or a length before it, and nothing is parsed character by character.
+/// All integers are little-endian.
+///
+/// ```text
+/// "SEAMSARC"  8 bytes     magic
+/// version     UInt32      2
+/// flags       UInt32      0 (reserved)
+/// local       string      the local folder's path
+/// container   string      the container's path
+/// count       UInt64      number of entries
+/// entries     count × (path: string, kind: UInt8 (0 file, 1 folder),
+///                      local size, local mtime, container size, container mtime: Int64 each)
+/// checksum    UInt64      FNV-1a 64 of every byte before it
 /// ```
 ///
-/// `p` is the path (its bytes kept exactly, so NFC and NFD names stay distinct; entries are a
-/// list, never a dictionary keyed by `String`), `k` the kind, `ls`/`lm` the local size and
-/// modification time (nanoseconds since 1970), `cs`/`cm` the container's.
+/// A string is a `UInt32` byte count and the UTF-8 bytes, kept exactly, so NFC and NFD names
+/// stay distinct. Entries are written sorted by path bytes, so the same archive always gives
+/// the same file. Version 1 archives (JSON, see ``decodeVersion1(_:)``) are still read; the next
+/// commit writes version 2.
 public enum ArchiveCodec {
-    /// The `format` value every archive carries.
+    /// The `format` value a version 1 (JSON) archive carries.
     public static let formatName = "seams-sync.archive"
-    /// The version this build writes and reads.
-    public static let currentVersion = 1
+    /// The version this build writes; it reads this one and every earlier one.
+    public static let currentVersion = 2
+    /// The first eight bytes of every binary archive.
+    static let magic = Array("SEAMSARC".utf8)
 
     /// Why a state file could not be read as an archive.
     public enum DecodeFailure: Error, Hashable, Sendable {
-        /// Not JSON, or not an archive (a foreign or damaged file).
+        /// Not an archive, or a damaged one (a foreign file, a torn or altered one).
         case corrupt(String)
         /// An archive of a newer format version.
         case unsupportedVersion(Int)
     }
 
-    private struct Header: Codable {
-        var format: String
-        var version: Int
-    }
-
-    private struct Row: Codable {
-        var p: String
-        var k: FileMetadata.Kind
-        var ls: Int64
-        var lm: Int64
-        var cs: Int64
-        var cm: Int64
-    }
-
-    private struct File: Codable {
-        var format: String
-        var version: Int
-        var local: String
-        var container: String
-        var entries: [Row]
-    }
-
     /// The bytes of `archive`, entries sorted by path.
     ///
     /// - Parameter archive: The archive.
-    /// - Returns: JSON.
-    public static func encode(_ archive: Archive) throws -> Data {
-        let rows = archive.entries.sorted { $0.key < $1.key }.map { path, entry in
-            Row(
-                p: path.rawValue, k: entry.kind, ls: entry.local.size, lm: entry.local.modified,
-                cs: entry.container.size, cm: entry.container.modified)
+    /// - Returns: The file's bytes.
+    public static func encode(_ archive: Archive) -> Data {
+        var writer = Writer(capacity: 64 + archive.entries.count * 80)
+        writer.append(magic)
+        writer.append(UInt32(currentVersion))
+        writer.append(UInt32(0))
+        writer.append(string: archive.localRoot)
+        writer.append(string: archive.containerRoot)
+        writer.append(UInt64(archive.entries.count))
+        for (path, entry) in archive.entries.sorted(by: { $0.key < $1.key }) {
+            writer.append(string: path.rawValue)
+            writer.append(entry.kind == .directory ? 1 as UInt8 : 0)
+            writer.append(UInt64(bitPattern: entry.local.size))
+            writer.append(UInt64(bitPattern: entry.local.modified))
+            writer.append(UInt64(bitPattern: entry.container.size))
+            writer.append(UInt64(bitPattern: entry.container.modified))
         }
-        let file = File(
-            format: formatName, version: currentVersion, local: archive.localRoot,
-            container: archive.containerRoot, entries: rows)
-        return try JSONEncoder().encode(file)
+        writer.append(Checksum.fnv1a(writer.bytes[...]))
+        return Data(writer.bytes)
     }
 
-    /// The archive in `data`.
+    /// The archive in `data`, of any version this build knows.
     ///
     /// - Parameter data: A state file's bytes.
     /// - Returns: The archive.
     /// - Throws: ``DecodeFailure``.
     public static func decode(_ data: Data) throws(DecodeFailure) -> Archive {
-        let decoder = JSONDecoder()
-        guard let header = try? decoder.decode(Header.self, from: data), header.format == formatName
-        else { throw .corrupt("not a seams-sync archive") }
-        guard header.version <= currentVersion else { throw .unsupportedVersion(header.version) }
-        let file: File
-        do {
-            file = try decoder.decode(File.self, from: data)
-        } catch {
-            throw .corrupt("damaged entries: \(error)")
+        if data.starts(with: magic) {
+            let result = data.withUnsafeBytes { raw in Result { () throws(DecodeFailure) in try decodeBinary(raw) } }
+            return try result.get()
         }
+        return try decodeVersion1(data)
+    }
+
+    private static func decodeBinary(_ raw: UnsafeRawBufferPointer) throws(DecodeFailure) -> Archive {
+        var reader = Reader(raw)
+        reader.offset = magic.count
+        let version = Int(try reader.uint32())
+        guard version <= currentVersion else { throw .unsupportedVersion(version) }
+        guard version == currentVersion else { throw .corrupt("unknown binary version \(version)") }
+        guard raw.count >= reader.offset + 4 + 8 else { throw .corrupt("truncated") }
+        let body = raw.count - 8
+        let stored = Reader(raw, at: body).peekUInt64()
+        guard stored == Checksum.fnv1a(UnsafeRawBufferPointer(rebasing: raw[..<body])) else {
+            throw .corrupt("checksum mismatch")
+        }
+        reader.end = body
+        _ = try reader.uint32()  // flags
+        let local = try reader.string()
+        let container = try reader.string()
+        let count = try reader.uint64()
+        // Each entry takes at least 38 bytes; a count the file cannot hold is damage.
+        guard count <= UInt64(body - reader.offset) / 38 else { throw .corrupt("entry count \(count) too large") }
         var entries: [SyncPath: Archive.Entry] = [:]
-        entries.reserveCapacity(file.entries.count)
-        for row in file.entries {
-            guard !row.p.isEmpty, !row.p.hasPrefix("/"), row.k == .file || row.k == .directory else {
-                throw .corrupt("invalid entry '\(row.p)'")
+        entries.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            let path = try reader.string()
+            try validate(path)
+            let kind: FileMetadata.Kind
+            switch try reader.uint8() {
+            case 0: kind = .file
+            case 1: kind = .directory
+            case let other: throw .corrupt("unknown kind \(other) at '\(path)'")
             }
-            entries[SyncPath(row.p)] = Archive.Entry(
-                kind: row.k, local: Stamp(size: row.ls, modified: row.lm),
-                container: Stamp(size: row.cs, modified: row.cm))
+            let entry = Archive.Entry(
+                kind: kind,
+                local: Stamp(size: Int64(bitPattern: try reader.uint64()), modified: Int64(bitPattern: try reader.uint64())),
+                container: Stamp(size: Int64(bitPattern: try reader.uint64()), modified: Int64(bitPattern: try reader.uint64())))
+            guard entries.updateValue(entry, forKey: SyncPath(path)) == nil else { throw .corrupt("'\(path)' appears twice") }
         }
-        return Archive(localRoot: file.local, containerRoot: file.container, entries: entries)
+        guard reader.offset == body else { throw .corrupt("\(body - reader.offset) bytes after the entries") }
+        return Archive(localRoot: local, containerRoot: container, entries: entries)
+    }
+
+    /// Refuses a path that could reach outside the synced folder or name nothing.
+    static func validate(_ path: String) throws(DecodeFailure) {
+        var component = 0
+        var dots = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                guard component > 0, !(dots == component && dots <= 2) else { throw .corrupt("invalid entry '\(path)'") }
+                component = 0
+                dots = 0
+            } else {
+                guard byte != 0 else { throw .corrupt("invalid entry '\(path)'") }
+                component += 1
+                if byte == UInt8(ascii: ".") { dots += 1 }
+            }
+        }
+        guard component > 0, !(dots == component && dots <= 2) else { throw .corrupt("invalid entry '\(path)'") }
+    }
+}
+
+/// FNV-1a, 64 bits: cheap, and enough to tell a torn or altered archive from a whole one.
+enum Checksum {
+    static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3
+        }
+        return hash
+    }
+
+    static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        fnv1a(bytes.bindMemory(to: UInt8.self))
+    }
+}
+
+/// Appends little-endian fields to a byte buffer.
+private struct Writer {
+    var bytes: [UInt8] = []
+
+    init(capacity: Int) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func append(_ raw: [UInt8]) {
+        bytes.append(contentsOf: raw)
+    }
+
+    mutating func append(_ value: some FixedWidthInteger) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(string: String) {
+        var text = string
+        text.withUTF8 { utf8 in
+            append(UInt32(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
+    }
+}
+
+/// Reads little-endian fields, every read checked against the end.
+private struct Reader {
+    let raw: UnsafeRawBufferPointer
+    var offset: Int
+    var end: Int
+
+    init(_ raw: UnsafeRawBufferPointer, at offset: Int = 0) {
+        self.raw = raw
+        self.offset = offset
+        self.end = raw.count
+    }
+
+    private mutating func take(_ count: Int) throws(ArchiveCodec.DecodeFailure) -> UnsafeRawBufferPointer {
+        guard count >= 0, count <= end - offset else { throw .corrupt("truncated at byte \(offset)") }
+        defer { offset += count }
+        return UnsafeRawBufferPointer(rebasing: raw[offset..<offset + count])
+    }
+
+    func peekUInt64() -> UInt64 {
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+
+    mutating func uint8() throws(ArchiveCodec.DecodeFailure) -> UInt8 {
+        try take(1)[0]
+    }
+
+    mutating func uint32() throws(ArchiveCodec.DecodeFailure) -> UInt32 {
+        UInt32(littleEndian: try take(4).loadUnaligned(as: UInt32.self))
+    }
+
+    mutating func uint64() throws(ArchiveCodec.DecodeFailure) -> UInt64 {
+        UInt64(littleEndian: try take(8).loadUnaligned(as: UInt64.self))
+    }
+
+    mutating func string() throws(ArchiveCodec.DecodeFailure) -> String {
+        let count = Int(try uint32())
+        let bytes = try take(count)
+        guard let text = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
+            throw .corrupt("a name that is not UTF-8 at byte \(offset - count)")
+        }
+        return text
     }
 }

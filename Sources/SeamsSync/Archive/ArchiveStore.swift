@@ -14,15 +14,21 @@ struct ArchiveStore: Sendable {
     let localRoot: URL
     let containerRoot: URL
 
-    /// The archive file of this pair: `pair-<hash>.json`, the hash of both roots' paths.
-    var url: URL {
+    /// The archive file of this pair: `pair-<hash>.archive`, the hash of both roots' paths.
+    var url: URL { stateFile(extension: "archive") }
+
+    /// Where version 1 (JSON) kept the pair's archive; read when `url` does not exist yet, and
+    /// removed by the next commit.
+    var legacyURL: URL { stateFile(extension: "json") }
+
+    private func stateFile(extension suffix: String) -> URL {
         let key = localRoot.standardizedFileURL.path + "\u{0}" + containerRoot.standardizedFileURL.path
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in key.utf8 {
             hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3
         }
         let hex = String(hash, radix: 16)
-        let name = "pair-" + String(repeating: "0", count: 16 - hex.count) + hex + ".json"
+        let name = "pair-" + String(repeating: "0", count: 16 - hex.count) + hex + "." + suffix
         return stateDirectory.appending(path: name, directoryHint: .notDirectory)
     }
 
@@ -30,23 +36,46 @@ struct ArchiveStore: Sendable {
         Archive(localRoot: localRoot.path, containerRoot: containerRoot.path)
     }
 
+    /// What ``load(moveAside:now:)`` found.
+    struct Loaded {
+        /// The archive to sync against.
+        var archive: Archive
+        /// Whether the stored one was damaged or foreign, so this one was rebuilt from nothing.
+        var rebuilt: Bool
+        /// Whether it came from a version 1 file at ``legacyURL``, which the next commit removes.
+        var fromLegacyFile: Bool
+    }
+
     /// The stored archive, an empty one on the first run, or a rebuilt (empty) one.
     ///
     /// - Parameter moveAside: Whether a damaged file is renamed out of the way (not in a dry run).
-    /// - Returns: The archive and whether it was rebuilt.
-    func load(moveAside: Bool, now: Date) throws -> (Archive, rebuilt: Bool) {
-        let data: Data
+    /// - Returns: The archive, whether it was rebuilt, and where it came from.
+    func load(moveAside: Bool, now: Date) throws -> Loaded {
+        if let data = try read(url) {
+            return try decode(data, at: url, moveAside: moveAside, now: now, legacy: false)
+        }
+        if let data = try read(legacyURL) {
+            return try decode(data, at: legacyURL, moveAside: moveAside, now: now, legacy: true)
+        }
+        return Loaded(archive: emptyArchive, rebuilt: false, fromLegacyFile: false)
+    }
+
+    /// The file's bytes, or `nil` when there is no such file.
+    private func read(_ url: URL) throws -> Data? {
         do {
-            data = try files.read(from: url)
+            return try files.read(from: url)
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile {
-            return (emptyArchive, false)
+            return nil
         } catch {
             throw SyncError.readFailed(url, UnderlyingError(error))
         }
+    }
+
+    private func decode(_ data: Data, at url: URL, moveAside: Bool, now: Date, legacy: Bool) throws -> Loaded {
         do {
             let archive = try ArchiveCodec.decode(data)
             if archive.localRoot == localRoot.path, archive.containerRoot == containerRoot.path {
-                return (archive, false)
+                return Loaded(archive: archive, rebuilt: false, fromLegacyFile: legacy)
             }
         } catch .unsupportedVersion(let version) {
             throw SyncError.unsupportedState(url, version: version)
@@ -61,7 +90,7 @@ struct ArchiveStore: Sendable {
                 throw SyncError.writeFailed(aside, UnderlyingError(error))
             }
         }
-        return (emptyArchive, true)
+        return Loaded(archive: emptyArchive, rebuilt: true, fromLegacyFile: false)
     }
 
     /// Commits `archive` atomically and durably.
@@ -69,12 +98,14 @@ struct ArchiveStore: Sendable {
     /// - Parameters:
     ///   - archive: The new state.
     ///   - runID: This run's id, for the temp name.
-    func commit(_ archive: Archive, runID: String) throws {
-        let temp = stateDirectory.appending(path: Snapshot.temporaryPrefix + "archive-" + runID, directoryHint: .notDirectory)
+    ///   - removingLegacyFile: Whether a version 1 file was read and is now superseded.
+    func commit(_ archive: Archive, runID: String, removingLegacyFile: Bool = false) throws {
+        let temp = temporaryURL(runID: runID)
         do {
-            try files.write(try ArchiveCodec.encode(archive), to: temp)
+            try files.write(ArchiveCodec.encode(archive), to: temp)
             try directories.synchronizeFile(at: temp)
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
+            if removingLegacyFile { try directories.removeItem(at: legacyURL, recursively: false) }
             try directories.synchronizeDirectory(at: stateDirectory)
         } catch let error as SyncError {
             throw error
@@ -84,12 +115,14 @@ struct ArchiveStore: Sendable {
         }
     }
 
-    /// Creates the state folder if needed.
+    /// Creates the state folder if needed and removes what crashed commits of this pair left
+    /// there. Called only by a run that holds the container's lock.
     func prepare() throws {
         do {
             try directories.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
         } catch {
             throw SyncError.writeFailed(stateDirectory, UnderlyingError(error))
         }
+        removeLeftoverTemporaries()
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Seams
 
@@ -6,8 +7,11 @@ import Seams
 /// It is created by hard-linking a fully written temp file (atomic and exclusive), refreshed
 /// while the run works, and expires by itself: a lock whose heartbeat is older than the expiry
 /// belongs to a run that crashed, and the next run takes it over with no person involved.
+///
+/// The heartbeat is refreshed by the run between paths and, while ``startHeartbeat(every:)``
+/// runs, by a background task, so a long scan or one long copy does not let the lock expire.
 final class SyncLock: Sendable {
-    private struct Record: Codable {
+    private struct Record: Codable, Equatable {
         var owner: String
         var heartbeat: Double
     }
@@ -21,7 +25,13 @@ final class SyncLock: Sendable {
     private let runID: String
     private let clock: @Sendable () -> Date
     private let expiry: TimeInterval
+    /// When the heartbeat was last written; held while it is written, so the run and the
+    /// background task never write at once.
     private let lastBeat: LockedValue<Date>
+    /// Why the background heartbeat stopped (the lock was taken over, or could not be written).
+    private let failure = LockedValue<SyncError?>(nil)
+    /// Signalled by ``release()`` to end the background heartbeat.
+    private let stop = DispatchSemaphore(value: 0)
 
     init(
         in folder: URL, owner: String, runID: String, directories: any DirectoryAccessorProviding,
@@ -47,12 +57,11 @@ final class SyncLock: Sendable {
         try JSONEncoder().encode(Record(owner: owner, heartbeat: clock().timeIntervalSince1970))
     }
 
-    private func current() -> Record? {
-        guard let data = try? files.read(from: url) else { return nil }
-        return try? JSONDecoder().decode(Record.self, from: data)
-    }
-
     /// Takes the lock, taking over an expired one.
+    ///
+    /// Taking over moves the expired lock aside and checks that what was moved is the expired
+    /// record it judged: if another run took the lock over in between, its fresh lock is put back
+    /// and this run is refused.
     ///
     /// - Throws: ``SyncError/lockHeld(owner:)`` when a live run holds it.
     func acquire() throws {
@@ -65,12 +74,22 @@ final class SyncLock: Sendable {
                 lastBeat.withLock { $0 = clock() }
                 return
             } catch let error as CocoaError where error.code == .fileWriteFileExists {
-                if let record = current(), clock().timeIntervalSince1970 - record.heartbeat < expiry {
+                let record = current()
+                if let record, clock().timeIntervalSince1970 - record.heartbeat < expiry {
                     throw SyncError.lockHeld(owner: record.owner)
                 }
                 let stale = temporary("stale")
-                try directories.moveItem(at: url, to: stale, replacingExisting: true)
-                try? directories.removeItem(at: stale, recursively: false)
+                do {
+                    try directories.moveItem(at: url, to: stale, replacingExisting: true)
+                } catch let error as CocoaError where error.code == .fileNoSuchFile || error.code == .fileReadNoSuchFile {
+                    continue  // released meanwhile: try to take it again
+                }
+                defer { try? directories.removeItem(at: stale, recursively: false) }
+                if let moved = read(stale), moved != record {
+                    // Not the lock judged expired: another run's fresh one. Give it back.
+                    try? directories.linkItem(at: stale, to: url)
+                    throw SyncError.lockHeld(owner: moved.owner)
+                }
             }
         }
         throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
@@ -78,22 +97,65 @@ final class SyncLock: Sendable {
 
     /// Refreshes the heartbeat when a third of the expiry has passed since the last one.
     ///
-    /// - Throws: ``SyncError/lockHeld(owner:)`` when another run took the lock over.
+    /// - Throws: ``SyncError/lockHeld(owner:)`` when another run took the lock over, or what
+    ///   stopped the background heartbeat.
     func heartbeat() throws {
-        let now = clock()
-        guard lastBeat.withLock({ now.timeIntervalSince($0) >= expiry / 3 }) else { return }
-        guard let record = current(), record.owner == owner else {
-            throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
-        }
-        let temp = temporary("beat")
-        try files.write(try encoded(), to: temp)
-        try directories.moveItem(at: temp, to: url, replacingExisting: true)
-        lastBeat.withLock { $0 = now }
+        if let failure = failure.withLock({ $0 }) { throw failure }
+        try refresh(force: false)
     }
 
-    /// Removes the lock when it is still ours.
+    /// Starts a background thread that refreshes the heartbeat every `interval` until
+    /// ``release()``; a failure is kept and thrown by the next ``heartbeat()``.
+    ///
+    /// It runs on a thread of its own, neither in the Swift concurrency pool nor on a Dispatch
+    /// queue, so a run that blocks those with file system work cannot starve it, and it
+    /// cannot take a worker that the run's own work waits for.
+    ///
+    /// - Parameter interval: Real seconds between refreshes; a third of the expiry by default.
+    func startHeartbeat(every interval: TimeInterval? = nil) {
+        let interval = interval ?? expiry / 3
+        Thread.detachNewThread { [self] in
+            while stop.wait(timeout: .now() + interval) == .timedOut {
+                do {
+                    try refresh(force: true)
+                } catch {
+                    let stopped = error as? SyncError ?? .writeFailed(url, UnderlyingError(error))
+                    failure.withLock { $0 = stopped }
+                    return
+                }
+            }
+        }
+    }
+
+    private func refresh(force: Bool) throws {
+        try lastBeat.withLock { last throws in
+            let now = clock()
+            guard force || now.timeIntervalSince(last) >= expiry / 3 else { return }
+            guard let record = current(), record.owner == owner else {
+                throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
+            }
+            let temp = temporary("beat")
+            try files.write(try encoded(), to: temp)
+            try directories.moveItem(at: temp, to: url, replacingExisting: true)
+            last = now
+        }
+    }
+
+    /// Stops the background heartbeat and removes the lock when it is still ours.
     func release() {
-        guard current()?.owner == owner else { return }
-        try? directories.removeItem(at: url, recursively: false)
+        stop.signal()
+        lastBeat.withLock { _ in
+            guard current()?.owner == owner else { return }
+            try? directories.removeItem(at: url, recursively: false)
+        }
+    }
+
+    private func current() -> Record? {
+        read(url)
+    }
+
+    private func read(_ url: URL) -> Record? {
+        guard let data = try? files.read(from: url) else { return nil }
+        return try? JSONDecoder().decode(Record.self, from: data)
     }
 }

@@ -20,30 +20,71 @@ public struct Reconciler: Sendable {
     ///   - archive: The state of the last successful sync.
     ///   - local: The local scan.
     ///   - container: The container scan.
-    /// - Returns: One decision per path that exists anywhere, sorted parents first.
+    /// - Returns: One decision per path that exists anywhere, in ``SyncPath`` order (parents first).
     public func plan(archive: Archive, local: Snapshot, container: Snapshot) -> SyncPlan {
-        var paths = Set(local.items.keys)
-        paths.formUnion(container.items.keys)
-        paths.formUnion(archive.entries.keys)
-        let sorted = paths.sorted()
-        var decisions: [SyncPath: Decision] = [:]
-        decisions.reserveCapacity(sorted.count)
-        for path in sorted {
-            decisions[path] = decide(path, archive: archive, local: local, container: container)
+        var rows = Self.rows(archive: archive, local: local, container: container)
+        let hasUnknown = !local.unreadableFolders.isEmpty || !container.unreadableFolders.isEmpty
+        for index in rows.indices {
+            let row = rows[index]
+            if hasUnknown, local.isUnknown(row.path) || container.isUnknown(row.path) {
+                rows[index].decision = .skip("inside a folder that could not be read")
+            } else {
+                rows[index].decision = decide(local: row.local, container: row.container, archived: row.archived)
+            }
         }
-        restoreNeededFolders(sorted, &decisions, local: local, container: container)
-        return SyncPlan(paths: sorted, decisions: decisions, local: local, container: container)
+        restoreNeededFolders(&rows)
+        return SyncPlan(
+            entries: rows.map {
+                .init(path: $0.path, local: $0.local, container: $0.container, archived: $0.archived, decision: $0.decision)
+            },
+            local: local, container: container)
     }
 
-    func decide(_ path: SyncPath, archive: Archive, local: Snapshot, container: Snapshot) -> Decision {
-        if local.isUnknown(path) || container.isUnknown(path) { return .skip("inside a folder that could not be read") }
-        let l = local.items[path]
-        let c = container.items[path]
+    /// One path as the three sources know it.
+    struct Row {
+        var path: SyncPath
+        var local: FileMetadata?
+        var container: FileMetadata?
+        var archived: Archive.Entry?
+        var decision = Decision.nothing
+    }
+
+    /// Every path of the three sources, once, in ``SyncPath`` order: one hash lookup per source
+    /// item, then a sort.
+    static func rows(archive: Archive, local: Snapshot, container: Snapshot) -> [Row] {
+        var rows: [Row] = []
+        var index: [SyncPath: Int] = [:]
+        let capacity = max(local.items.count, container.items.count, archive.entries.count) + 16
+        rows.reserveCapacity(capacity)
+        index.reserveCapacity(capacity)
+        for (path, item) in local.items {
+            rows[claim(&index[path, default: -1], for: path, in: &rows)].local = item
+        }
+        for (path, item) in container.items {
+            rows[claim(&index[path, default: -1], for: path, in: &rows)].container = item
+        }
+        for (path, entry) in archive.entries {
+            rows[claim(&index[path, default: -1], for: path, in: &rows)].archived = entry
+        }
+        let order = rows.indices.sorted { rows[$0].path < rows[$1].path }
+        return order.map { rows[$0] }
+    }
+
+    /// The row of `path`: `position` if it has one (not -1), else a new row, whose index it keeps.
+    private static func claim(_ position: inout Int, for path: SyncPath, in rows: inout [Row]) -> Int {
+        if position < 0 {
+            position = rows.count
+            rows.append(Row(path: path))
+        }
+        return position
+    }
+
+    func decide(local l: FileMetadata?, container c: FileMetadata?, archived: Archive.Entry?) -> Decision {
         for item in [l, c].compactMap({ $0 }) where item.kind != .file && item.kind != .directory {
             return .skip("not a regular file or folder")
         }
-        let localChanged = changed(l, path, .local, archive)
-        let containerChanged = changed(c, path, .container, archive)
+        let localChanged = Self.changed(l, on: .local, archived)
+        let containerChanged = Self.changed(c, on: .container, archived)
         switch (localChanged, containerChanged) {
         case (false, false): return .nothing
         case (true, false): return .propagate(from: .local)
@@ -68,22 +109,40 @@ public struct Reconciler: Sendable {
         container.modificationDate > local.modificationDate ? .container : .local
     }
 
-    private func changed(_ item: FileMetadata?, _ path: SyncPath, _ side: Side, _ archive: Archive) -> Bool {
-        guard let item else { return archive.entries[path] != nil }
-        return !archive.isUnchanged(item, at: path, on: side)
+    /// Whether `item` differs from what the archive recorded for its side.
+    private static func changed(_ item: FileMetadata?, on side: Side, _ archived: Archive.Entry?) -> Bool {
+        guard let item else { return archived != nil }
+        guard let archived, archived.kind == item.kind else { return true }
+        return item.kind != .directory && archived.stamp(on: side) != item.stamp
     }
 
     /// Walks deepest first: a folder that must stay (something kept inside it on a side) is not
     /// deleted or replaced by a file there.
-    private func restoreNeededFolders(
-        _ sorted: [SyncPath], _ decisions: inout [SyncPath: Decision], local: Snapshot, container: Snapshot
-    ) {
-        var needed: [Side: Set<SyncPath>] = [.local: [], .container: []]
-        for path in sorted.reversed() {
-            let l = local.items[path]
-            let c = container.items[path]
-            var decision = decisions[path] ?? .nothing
-            for side in Side.allCases where needed[side]!.contains(path) {
+    ///
+    /// In ``SyncPath`` order everything inside a folder comes right after it, so "something is
+    /// kept inside on this side" is a difference of two running counts, with no lookups.
+    private func restoreNeededFolders(_ rows: inout [Row]) {
+        let count = rows.count
+        // end[i]: one past the last row inside rows[i].
+        var end = [Int](repeating: count, count: count)
+        var open: [Int] = []
+        for index in 0..<count {
+            while let top = open.last, !rows[index].path.isDescendant(of: rows[top].path) {
+                end[top] = index
+                open.removeLast()
+            }
+            open.append(index)
+        }
+        // kept[side][i]: how many rows from i on hold something on that side once carried out.
+        var keptLocal = [Int](repeating: 0, count: count + 1)
+        var keptContainer = [Int](repeating: 0, count: count + 1)
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            let l = rows[index].local
+            let c = rows[index].container
+            var decision = rows[index].decision
+            for side in Side.allCases {
+                let kept = side == .local ? keptLocal : keptContainer
+                guard kept[index + 1] > kept[end[index]] else { continue }
                 guard Self.finalKind(decision, on: side, local: l, container: c) != .directory else { continue }
                 let mine = side == .local ? l : c
                 let theirs = side == .local ? c : l
@@ -93,13 +152,11 @@ public struct Reconciler: Sendable {
                     decision = mine == nil ? .propagate(from: side.other) : .typeConflict(fileSide: side)
                 }
             }
-            decisions[path] = decision
-            for side in Side.allCases where Self.finalKind(decision, on: side, local: l, container: c) != nil {
-                var parent = path.parent
-                while let folder = parent, needed[side]!.insert(folder).inserted {
-                    parent = folder.parent
-                }
-            }
+            rows[index].decision = decision
+            let keepsLocal = Self.finalKind(decision, on: .local, local: l, container: c) != nil
+            let keepsContainer = Self.finalKind(decision, on: .container, local: l, container: c) != nil
+            keptLocal[index] = keptLocal[index + 1] + (keepsLocal ? 1 : 0)
+            keptContainer[index] = keptContainer[index + 1] + (keepsContainer ? 1 : 0)
         }
     }
 

@@ -1,23 +1,68 @@
 import Foundation
-import Seams
+public import Seams
 
 /// Every path's decision, with what the guards need to judge the run before it changes anything.
 public struct SyncPlan: Sendable {
-    /// Every path, sorted so a folder comes before what it holds.
-    public let paths: [SyncPath]
-    /// The decision per path.
-    public let decisions: [SyncPath: Decision]
+    /// One path of the plan: what each side holds and what the run does there.
+    public struct Entry: Hashable, Sendable {
+        /// The path.
+        public var path: SyncPath
+        /// The local item, if there is one.
+        public var local: FileMetadata?
+        /// The container's item, if there is one.
+        public var container: FileMetadata?
+        /// What the archive remembered of the path, if anything.
+        public var archived: Archive.Entry?
+        /// What the run does.
+        public var decision: Decision
+
+        /// Creates an entry.
+        public init(
+            path: SyncPath, local: FileMetadata?, container: FileMetadata?, archived: Archive.Entry? = nil,
+            decision: Decision
+        ) {
+            self.path = path
+            self.local = local
+            self.container = container
+            self.archived = archived
+            self.decision = decision
+        }
+
+        /// The item on one side.
+        ///
+        /// - Parameter side: The side.
+        /// - Returns: Its item, if there is one.
+        public func item(on side: Side) -> FileMetadata? {
+            side == .local ? local : container
+        }
+    }
+
+    /// Every path that exists on a side or in the archive, in ``SyncPath`` order, so a folder
+    /// comes right before what it holds.
+    public let entries: [Entry]
     /// The local scan the plan was made from.
     public let local: Snapshot
     /// The container scan the plan was made from.
     public let container: Snapshot
 
     /// Creates a plan.
-    public init(paths: [SyncPath], decisions: [SyncPath: Decision], local: Snapshot, container: Snapshot) {
-        self.paths = paths
-        self.decisions = decisions
+    ///
+    /// - Parameters:
+    ///   - entries: One entry per path, in ``SyncPath`` order.
+    ///   - local: The local scan.
+    ///   - container: The container scan.
+    public init(entries: [Entry], local: Snapshot, container: Snapshot) {
+        self.entries = entries
         self.local = local
         self.container = container
+    }
+
+    /// Every path, in order.
+    public var paths: [SyncPath] { entries.map(\.path) }
+
+    /// The decision per path (built on each call; the engine walks ``entries``).
+    public var decisions: [SyncPath: Decision] {
+        Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0.decision) })
     }
 
     /// The scan of one side.
@@ -29,10 +74,10 @@ public struct SyncPlan: Sendable {
     /// - Returns: The count.
     public func deletions(on side: Side) -> Int {
         var count = 0
-        for path in paths {
-            guard case .propagate(let from) = decisions[path], from == side.other else { continue }
-            let source = snapshot(from).items[path]
-            if let target = snapshot(side).items[path], source == nil || source?.kind != target.kind {
+        for entry in entries {
+            guard case .propagate(let from) = entry.decision, from == side.other else { continue }
+            let source = entry.item(on: from)
+            if let target = entry.item(on: side), source == nil || source?.kind != target.kind {
                 count += 1
             }
         }
@@ -41,9 +86,6 @@ public struct SyncPlan: Sendable {
 
     /// The paths whose decision changes something, in order.
     public var changes: [(SyncPath, Decision)] {
-        paths.compactMap { path in
-            let decision = decisions[path] ?? .nothing
-            return decision == .nothing ? nil : (path, decision)
-        }
+        entries.compactMap { $0.decision == .nothing ? nil : ($0.path, $0.decision) }
     }
 }

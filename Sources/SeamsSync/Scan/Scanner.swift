@@ -14,12 +14,16 @@ public struct Scanner: Sendable {
 
     /// Scans the tree under `root`.
     ///
-    /// - Parameter root: The synced folder.
+    /// - Parameters:
+    ///   - root: The synced folder.
+    ///   - expectedCount: About how many items to expect (the archive's count), so the snapshot
+    ///     is allocated once.
     /// - Returns: Every item's metadata; folders that could not be listed are recorded, not
     ///   treated as empty.
     /// - Throws: The boundary's error when `root` itself cannot be listed.
-    public func scan(_ root: URL) throws -> Snapshot {
+    public func scan(_ root: URL, expectedCount: Int = 0) throws -> Snapshot {
         var snapshot = Snapshot()
+        snapshot.items.reserveCapacity(expectedCount)
         var pending: [(SyncPath?, URL)] = []
         let top = try directories.contentsOfDirectory(at: root)
         add(top, under: nil, root: root, to: &snapshot, pending: &pending)

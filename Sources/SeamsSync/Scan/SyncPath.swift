@@ -55,10 +55,11 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     /// - Parameter ancestor: A folder's path.
     /// - Returns: `true` for a descendant.
     public func isDescendant(of ancestor: SyncPath) -> Bool {
-        let mine = Array(rawValue.utf8)
-        let theirs = Array(ancestor.rawValue.utf8)
-        return mine.count > theirs.count && mine.starts(with: theirs)
-            && mine[theirs.count] == UInt8(ascii: "/")
+        let mine = rawValue.utf8
+        let theirs = ancestor.rawValue.utf8
+        guard mine.count > theirs.count else { return false }
+        let slash = mine[mine.index(mine.startIndex, offsetBy: theirs.count)]
+        return slash == UInt8(ascii: "/") && Self.compareBytes(rawValue, ancestor.rawValue, length: theirs.count) == 0
     }
 
     /// The file URL of this path inside `root`.
@@ -72,34 +73,49 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     /// Equal when the UTF-8 bytes are equal.
     public static func == (lhs: SyncPath, rhs: SyncPath) -> Bool {
-        guard lhs.rawValue.utf8.count == rhs.rawValue.utf8.count else { return false }
-        return compareBytes(lhs, rhs) == 0
+        let count = lhs.rawValue.utf8.count
+        guard count == rhs.rawValue.utf8.count else { return false }
+        return compareBytes(lhs.rawValue, rhs.rawValue, length: count) == 0
     }
 
-    /// Byte order, so a folder sorts before everything inside it.
+    /// Path order: the UTF-8 bytes compared one by one with `/` below every other byte, the
+    /// shorter first on a common prefix.
+    ///
+    /// A folder sorts before everything inside it, and everything inside it comes right after
+    /// it, before any sibling: `a`, `a/b`, `a/c`, `a b`, `a-c`.
     public static func < (lhs: SyncPath, rhs: SyncPath) -> Bool {
-        compareBytes(lhs, rhs) < 0
+        let result = lhs.rawValue.utf8.withContiguousStorageIfAvailable { a in
+            rhs.rawValue.utf8.withContiguousStorageIfAvailable { b in pathOrder(a, b) }
+        }
+        if let result = result ?? nil { return result < 0 }
+        return pathOrder(Array(lhs.rawValue.utf8), Array(rhs.rawValue.utf8)) < 0
     }
 
-    /// `memcmp` order of the UTF-8 bytes, the shorter first on a common prefix.
-    private static func compareBytes(_ lhs: SyncPath, _ rhs: SyncPath) -> Int {
-        var left = lhs.rawValue
-        var right = rhs.rawValue
-        return left.withUTF8 { a in
-            right.withUTF8 { b in
-                let common = min(a.count, b.count)
-                for index in 0..<common where a[index] != b[index] {
-                    return Int(a[index]) - Int(b[index])
-                }
-                return a.count - b.count
+    private static func pathOrder(_ a: some RandomAccessCollection<UInt8>, _ b: some RandomAccessCollection<UInt8>) -> Int {
+        for (x, y) in zip(a, b) where x != y {
+            let slash = UInt8(ascii: "/")
+            return (x == slash ? -1 : Int(x)) - (y == slash ? -1 : Int(y))
+        }
+        return a.count - b.count
+    }
+
+    /// `memcmp` of the first `length` UTF-8 bytes of two strings that have at least that many.
+    private static func compareBytes(_ lhs: String, _ rhs: String, length: Int) -> Int {
+        let result = lhs.utf8.withContiguousStorageIfAvailable { a in
+            rhs.utf8.withContiguousStorageIfAvailable { b in
+                length == 0 ? 0 : Int(memcmp(a.baseAddress!, b.baseAddress!, length))
             }
         }
+        if let result = result ?? nil { return result }
+        return lhs.utf8.prefix(length).elementsEqual(rhs.utf8.prefix(length)) ? 0 : 1
     }
 
     /// Hashes the UTF-8 bytes.
     public func hash(into hasher: inout Hasher) {
-        var text = rawValue
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = rawValue.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil {
+            for byte in rawValue.utf8 { hasher.combine(byte) }
+        }
         hasher.combine(0xFF as UInt8)
     }
 

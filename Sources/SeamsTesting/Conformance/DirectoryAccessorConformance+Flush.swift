@@ -20,6 +20,22 @@ extension DirectoryAccessorConformance {
                 try s.directories.synchronizeDirectory(at: s.url("nope"))
             }
         },
+        behaviour("a batch of files and folders is flushed") { s in
+            try s.makeFolder("d")
+            let files = [try s.makeFile("f", "x"), try s.makeFile("d/g", "y")]
+            try s.directories.synchronize(files: files, directories: [s.url("d"), s.root])
+            try s.directories.synchronize(files: [], directories: [])
+            try Check.equal(try s.text("d/g"), "y", "content")
+        },
+        behaviour("a batch with a missing item throws 260 ENOENT") { s in
+            let file = try s.makeFile("f", "x")
+            try Check.fails(.fileReadNoSuchFile, ENOENT, "batch flush") {
+                try s.directories.synchronize(files: [file, s.url("nope")], directories: [])
+            }
+            try Check.fails(.fileReadNoSuchFile, ENOENT, "batch flush") {
+                try s.directories.synchronize(files: [file], directories: [s.url("gone")])
+            }
+        },
         behaviour("flushing a file as a folder throws 256 ENOTDIR") { s in
             try s.makeFile("f")
             try Check.fails(.fileReadUnknown, ENOTDIR, "flush") { try s.directories.synchronizeDirectory(at: s.url("f")) }
@@ -79,8 +95,8 @@ extension DirectoryAccessorConformance {
     ) -> ConformanceBehaviour {
         behaviour(
             name, requires: [.permissionEnforcement],
-            platformNote: "Root ignores permission bits, so the live run as root (CI, these machines) skips it; "
-                + "the codes were measured as uid 65534 (DESIGN.md).",
+            platformNote: "Root ignores permission bits, so a live run as root cannot check it; "
+                + "this package's tests run it on the live implementations as uid 65534 (setpriv).",
             { s in
                 // Give the test runner back a tree it can clean up, whatever happens.
                 defer { try? Self.restoreModes(s, at: s.root) }

@@ -15,8 +15,9 @@ import Seams
 /// }
 /// ```
 ///
-/// Platform notes: the live run on Linux as root cannot check permission behaviours (root
-/// ignores the bits); they are marked ``ConformanceBehaviour/Requirement/permissionEnforcement``.
+/// Platform notes: a live run on Linux as root cannot check permission behaviours (root
+/// ignores the bits); they are marked ``ConformanceBehaviour/Requirement/permissionEnforcement``
+/// and need a process that is not root.
 public enum DirectoryAccessorConformance {
     /// Every behaviour of the suite.
     public static var behaviours: [ConformanceBehaviour] {

@@ -30,17 +30,7 @@ extension FaultInjectingFileSystem {
     private static func failure(
         for operation: FileSystemOperation, _ url: URL?, _ destination: URL?, in state: inout State
     ) -> (any Error)? {
-        state.callCount += 1
-        if let crash = state.crashed { return crash }
-        if let remaining = state.callsUntilCrash {
-            if remaining <= 1 {
-                let crash = SimulatedCrash(cause: .crash, callNumber: state.callCount)
-                state.crashed = crash
-                state.callsUntilCrash = nil
-                return crash
-            }
-            state.callsUntilCrash = remaining - 1
-        }
+        if let stopped = state.countdown.countCall() { return stopped.stop }
         for index in state.rules.indices {
             let rule = state.rules[index].rule
             let matching = rule.matches(operation, url) || (destination.map { rule.matches(operation, $0) } ?? false)

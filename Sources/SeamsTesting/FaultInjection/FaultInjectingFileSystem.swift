@@ -25,9 +25,7 @@ public final class FaultInjectingFileSystem: Sendable {
     struct State: Sendable {
         var rules: [ActiveRule] = []
         var calls: [FileSystemCall] = []
-        var callCount = 0
-        var callsUntilCrash: Int?
-        var crashed: SimulatedCrash?
+        var countdown = CallCountdown(cause: .crash)
     }
 
     let files: any FileAccessorProviding
@@ -76,8 +74,7 @@ public final class FaultInjectingFileSystem: Sendable {
     public func removeAllFaults() {
         state.withLock {
             $0.rules.removeAll()
-            $0.callsUntilCrash = nil
-            $0.crashed = nil
+            $0.countdown.restart()
         }
     }
 
@@ -86,21 +83,17 @@ public final class FaultInjectingFileSystem: Sendable {
     ///
     /// - Parameter call: Which call, counted from 1.
     public func scheduleCrash(atCall call: Int) {
-        precondition(call >= 1, "calls are counted from 1")
-        state.withLock { $0.callsUntilCrash = call }
+        state.withLock { $0.countdown.schedule(atCall: call) }
     }
 
     /// Whether a crash has happened and ``restart()`` was not called yet.
     public var hasCrashed: Bool {
-        state.withLock { $0.crashed != nil }
+        state.withLock { $0.countdown.stop != nil }
     }
 
     /// Lets calls through again after a crash (rules stay).
     public func restart() {
-        state.withLock {
-            $0.crashed = nil
-            $0.callsUntilCrash = nil
-        }
+        state.withLock { $0.countdown.restart() }
     }
 
     /// Every call received, failed or not, in order.
@@ -110,14 +103,14 @@ public final class FaultInjectingFileSystem: Sendable {
 
     /// How many calls were received since creation or ``resetCalls()``.
     public var callCount: Int {
-        state.withLock { $0.callCount }
+        state.withLock { $0.countdown.count }
     }
 
     /// Forgets the recorded calls and restarts the count (rule counters stay).
     public func resetCalls() {
         state.withLock {
             $0.calls.removeAll()
-            $0.callCount = 0
+            $0.countdown.resetCount()
         }
     }
 }

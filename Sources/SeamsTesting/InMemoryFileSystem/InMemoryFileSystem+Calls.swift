@@ -12,10 +12,10 @@ extension InMemoryFileSystem {
         _ body: (inout MemoryTree) throws(MemoryFailure) -> T
     ) throws -> T {
         let result: Result<T, any Error> = state.withLock { state in
-            state.callCount += 1
             let result: Result<T, any Error>
-            if let crash = Self.powerCheck(&state) {
-                result = .failure(crash)
+            if let stopped = state.countdown.countCall() {
+                if stopped.isNew { state.tree.cutPower() }
+                result = .failure(stopped.stop)
             } else {
                 do throws(MemoryFailure) {
                     result = .success(try body(&state.tree))
@@ -35,21 +35,6 @@ extension InMemoryFileSystem {
             return result
         }
         return try result.get()
-    }
-
-    /// The crash this call meets: an earlier cut, or the scheduled one (which happens now).
-    private static func powerCheck(_ state: inout State) -> SimulatedCrash? {
-        if let crash = state.poweredOff { return crash }
-        guard let remaining = state.callsUntilPowerCut else { return nil }
-        if remaining > 1 {
-            state.callsUntilPowerCut = remaining - 1
-            return nil
-        }
-        state.callsUntilPowerCut = nil
-        state.tree.cutPower()
-        let crash = SimulatedCrash(cause: .powerCut, callNumber: state.callCount)
-        state.poweredOff = crash
-        return crash
     }
 }
 

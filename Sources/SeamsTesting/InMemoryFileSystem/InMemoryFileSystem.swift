@@ -25,9 +25,9 @@ public import Seams
 /// Race-free: all state is behind one lock (`LockedValue`, a `Mutex` the thread sanitizer can see); share one instance with any number of tasks.
 ///
 /// Where it differs from the live file system, on purpose or because the platform forces it:
-/// - Permission bits are checked as for a non-root owner; the live run as root ignores them, so
-///   the conformance behaviours about permissions run on the fake only (`enforcesPermissions:
-///   false` makes the fake act as root).
+/// - Permission bits are checked as for a non-root owner; a live process running as root ignores
+///   them, so the conformance behaviours about permissions need a live process that is not root
+///   (`enforcesPermissions: false` makes the fake act as root).
 /// - New files get `0o644` and folders `0o755` (umask 022); live modes follow the process umask.
 /// - There are no symbolic links or special files; ``importTree(from:to:using:)`` skips them.
 /// - A folder's link count is 2 plus its subfolders (as ext4); other file systems differ.
@@ -45,9 +45,7 @@ public final class InMemoryFileSystem: Sendable {
         var bookmarks: [String: Data] = [:]
         var recordsCalls: Bool
         var calls: [FileSystemCall] = []
-        var callCount = 0
-        var callsUntilPowerCut: Int?
-        var poweredOff: SimulatedCrash?
+        var countdown = CallCountdown(cause: .powerCut)
     }
 
     let state: LockedValue<State>
@@ -98,14 +96,14 @@ public final class InMemoryFileSystem: Sendable {
 
     /// How many calls were received since creation or ``resetCalls()``.
     public var callCount: Int {
-        state.withLock { $0.callCount }
+        state.withLock { $0.countdown.count }
     }
 
     /// Forgets the recorded calls and restarts the count.
     public func resetCalls() {
         state.withLock {
             $0.calls.removeAll()
-            $0.callCount = 0
+            $0.countdown.resetCount()
         }
     }
 
@@ -126,21 +124,17 @@ public final class InMemoryFileSystem: Sendable {
     ///
     /// - Parameter call: Which call, counted from 1.
     public func schedulePowerCut(atCall call: Int) {
-        precondition(call >= 1, "calls are counted from 1")
-        state.withLock { $0.callsUntilPowerCut = call }
+        state.withLock { $0.countdown.schedule(atCall: call) }
     }
 
     /// Whether a scheduled power cut has happened and ``restart()`` was not called yet.
     public var isPoweredOff: Bool {
-        state.withLock { $0.poweredOff != nil }
+        state.withLock { $0.countdown.stop != nil }
     }
 
     /// Turns the power back on after a scheduled cut (and cancels one not yet reached).
     public func restart() {
-        state.withLock {
-            $0.poweredOff = nil
-            $0.callsUntilPowerCut = nil
-        }
+        state.withLock { $0.countdown.restart() }
     }
 
     /// Flushes everything, as `sync(2)` does: what exists now survives any later power cut.

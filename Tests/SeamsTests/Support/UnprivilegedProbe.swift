@@ -33,10 +33,25 @@ enum UnprivilegedProbe {
 
     static var isRoot: Bool { getuid() == 0 }
 
-    static func run(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> Outcome {
+    static let setprivURL = URL(filePath: "/usr/bin/setpriv")
+
+    /// Whether the probe can run unprivileged: the tests are not root, or `setpriv` is there.
+    static var canRunUnprivileged: Bool {
+        !isRoot || FileManager.default.isExecutableFile(atPath: setprivURL.path)
+    }
+
+    /// Runs the probe and returns the line it printed.
+    ///
+    /// - Parameters:
+    ///   - arguments: The probe's command line.
+    ///   - unprivileged: Whether a root test run drops to uid/gid 65534 for it (the default), or
+    ///     runs it as root.
+    static func run(
+        _ arguments: String..., unprivileged: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> Outcome {
         let process = Process()
-        if isRoot {
-            process.executableURL = URL(filePath: "/usr/bin/setpriv")
+        if isRoot && unprivileged {
+            process.executableURL = setprivURL
             process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", probeURL.path] + arguments
         } else {
             process.executableURL = probeURL

@@ -1,0 +1,76 @@
+import Foundation
+import Seams
+
+/// A file copied to a temp name beside its target, waiting for the batch flush and its rename.
+struct StagedCopy {
+    /// The path, the same on both sides.
+    let path: SyncPath
+    /// The side the content comes from.
+    let source: Side
+    /// The source item as the scan saw it.
+    let item: FileMetadata
+    /// The target item the copy replaces, as the scan saw it (`nil` for a new file).
+    let expected: FileMetadata?
+    /// The temp file.
+    let temp: URL
+    /// The temp file's stamp.
+    let stamp: Stamp
+}
+
+extension Applier {
+    /// At most this many copies wait for one flush.
+    static let batchCount = 2048
+    /// At most about this many bytes wait for one flush.
+    static let batchBytes: Int64 = 256 << 20
+
+    /// The side to copy from when `entry` is a plain file copy (a new or changed file replacing
+    /// nothing or a file); such copies are staged and flushed together.
+    static func plainCopySource(_ entry: SyncPlan.Entry) -> Side? {
+        guard case .propagate(let from) = entry.decision, entry.item(on: from)?.kind == .file else { return nil }
+        let target = entry.item(on: from.other)?.kind
+        return target == nil || target == .file ? from : nil
+    }
+
+    /// Writes the copy for `entry` to a temp file beside its target and queues it.
+    mutating func stage(_ entry: SyncPlan.Entry, from source: Side) {
+        let item = entry.item(on: source)!
+        do {
+            let (temp, stamp) = try stageCopy(entry.path, from: source, item: item, to: entry.path)
+            staged.append(StagedCopy(
+                path: entry.path, source: source, item: item, expected: entry.item(on: source.other), temp: temp, stamp: stamp))
+            stagedBytes += item.size
+        } catch {
+            recordFailure(error, at: entry.path)
+        }
+    }
+
+    /// Flushes every queued temp file in one batch, then re-checks and renames each into place.
+    ///
+    /// The order per file is the one ``copy(_:from:item:to:expected:)`` keeps: content durable
+    /// before its rename. When the batch flush fails, no copy of it is placed: each path fails on
+    /// its own, its temp file is removed, and the next run tries again.
+    mutating func placeStaged() {
+        guard !staged.isEmpty else { return }
+        let batch = staged
+        staged = []
+        stagedBytes = 0
+        do {
+            try context.directories.synchronize(files: batch.map(\.temp), directories: [])
+        } catch {
+            for copy in batch {
+                try? context.directories.removeItem(at: copy.temp, recursively: false)
+                recordFailure(error, at: copy.path)
+            }
+            return
+        }
+        for copy in batch {
+            do {
+                let stamp = try placeCopy(
+                    copy.temp, stamp: copy.stamp, from: copy.source, item: copy.item, to: copy.path, expected: copy.expected)
+                record(copy.path, source: copy.source, sourceStamp: copy.item.stamp, targetStamp: stamp)
+            } catch {
+                recordFailure(error, at: copy.path)
+            }
+        }
+    }
+}
