@@ -4,6 +4,7 @@
 //   seams-live-probe read PATH | write PATH TEXT | exists PATH
 //   seams-live-probe bookmark-save STORE KEY TEXT | bookmark-load STORE KEY
 //   seams-live-probe conformance ROOT BEHAVIOUR
+//   seams-live-probe flush-batch ROOT COUNT LIMIT
 //
 // It prints `ok [TEXT]` or `error DOMAIN CODE ERRNO`, and exits 0 either way (64 on bad usage).
 // `conformance` runs one behaviour of SeamsTesting's conformance suites (named as its
@@ -64,6 +65,22 @@ func report(_ error: any Error) -> String {
     return "error \(nsError.domain) \(nsError.code) \(errnoValue)"
 }
 
+/// Writes `count` files into `root`, lowers the open-file limit to `openFileLimit`, and flushes
+/// them all in one `synchronize(files:directories:)` call: a batch larger than the limit must work.
+func flushBatch(root: URL, count: Int, openFileLimit: Int) throws -> String {
+    let files = try (0..<count).map { index in
+        let file = root.appending(path: "f\(index)")
+        try DefaultFileAccessor().write(Data("\(index)".utf8), to: file)
+        return file
+    }
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = rlim_t(openFileLimit)
+    guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return "error setrlimit" }
+    try DefaultDirectoryAccessor().synchronize(files: files, directories: [root])
+    return "ok \(files.count)"
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 func url(_ index: Int) -> URL { URL(filePath: arguments[index]) }
 
@@ -82,6 +99,8 @@ do {
         output = "ok"
     case ("conformance", 3):
         output = conformance(root: url(1), behaviour: arguments[2])
+    case ("flush-batch", 4):
+        output = try flushBatch(root: url(1), count: Int(arguments[2]) ?? 0, openFileLimit: Int(arguments[3]) ?? 0)
     case ("bookmark-load", 3):
         let data = try DefaultBookmarkStorage(storeURL: url(1)).loadBookmark(for: arguments[2])
         output = "ok " + (data.map { String(decoding: $0, as: UTF8.self) } ?? "nil")

@@ -24,6 +24,12 @@ import Testing
         #expect(mine?.posixCode == theirs?.posixCode, sourceLocation: sourceLocation)
     }
 
+    @Test("a batch flush of more files than the open-file limit allows works (in a probe with the limit at 64)")
+    func batchFlushUnderOpenFileLimit() throws {
+        let outcome = try UnprivilegedProbe.run("flush-batch", root.path, "300", "64", unprivileged: false)
+        #expect(outcome.line == "ok 300")
+    }
+
     @Test("listing returns names with metadata, sorted")
     func listing() throws {
         try Data("abc".utf8).write(to: root.appending(path: "b"))

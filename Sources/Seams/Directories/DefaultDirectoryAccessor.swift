@@ -133,15 +133,25 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
             for folder in directories { try synchronizeDirectory(at: folder) }
             return
         }
-        var descriptors: [Int32] = []
-        defer { descriptors.forEach(Syscalls.close) }
+        // One descriptor kept open per file system, every other closed at once: a batch of
+        // thousands of files must not run into the open-file limit.
         var devices: [UInt64: (descriptor: Int32, path: String)] = [:]
+        defer { devices.values.forEach { Syscalls.close($0.descriptor) } }
         let items = files.map { ($0.path, O_RDONLY) } + directories.map { ($0.path, O_RDONLY | O_DIRECTORY) }
         for (path, flags) in items {
             let descriptor = try Self.run(path, writing: false) { path throws(Errno) in try Syscalls.open(path, flags) }
-            descriptors.append(descriptor)
-            let info = try Self.run(path, writing: false) { _ throws(Errno) in try Syscalls.fstat(descriptor) }
-            if devices[UInt64(info.st_dev)] == nil { devices[UInt64(info.st_dev)] = (descriptor, path) }
+            let device: UInt64
+            do {
+                device = UInt64(try Self.run(path, writing: false) { _ throws(Errno) in try Syscalls.fstat(descriptor) }.st_dev)
+            } catch {
+                Syscalls.close(descriptor)
+                throw error
+            }
+            if devices[device] == nil {
+                devices[device] = (descriptor, path)
+            } else {
+                Syscalls.close(descriptor)
+            }
         }
         for (descriptor, path) in devices.values {
             try Self.run(path, writing: true) { _ throws(Errno) in
