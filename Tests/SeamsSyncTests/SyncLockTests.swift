@@ -28,18 +28,25 @@ import Testing
     @Test("a scan longer than the lock's expiry keeps the lock: the background heartbeat refreshes it")
     func longScanKeepsLock() async throws {
         let fileSystem = try setUp()
-        // The first listing of the local folder takes 4 s, twice the expiry. (A wrapper of its own:
-        // a fault rule's predicate runs under the wrapper's lock and would block the heartbeat too.)
-        let slow = SlowFirstListing(base: fileSystem, slowPath: local.path, seconds: 4)
+        // The first listing of the local folder takes 7 s; the lock expires after 3 s without a beat.
+        // (A wrapper of its own: a fault rule's predicate runs under the wrapper's lock and would
+        // block the heartbeat too.)
+        let slow = SlowFirstListing(base: fileSystem, slowPath: local.path, seconds: 7)
         let options = {
             var options = SyncOptions()
-            options.lockExpiry = 2
+            options.lockExpiry = 3
             return options
         }()
         let first = SyncEngine(directories: slow, files: fileSystem, owner: "first", scansConcurrently: false)
         let (local, container, state) = (local, container, state)
         let running = Task.detached { try first.run(local: local, container: container, stateDirectory: state, options: options) }
-        try await Task.sleep(for: .seconds(3))
+        // Wait until the first run holds the lock and sits in its slow listing, however long a
+        // loaded machine takes to get there; then let the lock age past its expiry.
+        for _ in 0..<600 where !slow.started.withLock({ $0 }) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(slow.started.withLock { $0 })
+        try await Task.sleep(for: .seconds(4))
         let second = SyncEngine(directories: fileSystem, files: fileSystem, owner: "second")
         #expect {
             try second.run(local: local, container: container, stateDirectory: state, options: options)
@@ -94,6 +101,8 @@ private final class SlowFirstListing: DirectoryAccessorProviding {
     let slowPath: String
     let seconds: TimeInterval
     let slept = Mutex(false)
+    /// Set when the slow listing begins.
+    let started = Mutex(false)
 
     init(base: InMemoryFileSystem, slowPath: String, seconds: TimeInterval) {
         self.base = base
@@ -103,6 +112,7 @@ private final class SlowFirstListing: DirectoryAccessorProviding {
 
     func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
         if url.path == slowPath, !slept.withLock({ done in defer { done = true }; return done }) {
+            started.withLock { $0 = true }
             Thread.sleep(forTimeInterval: seconds)
         }
         return try base.contentsOfDirectory(at: url)
