@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Seams
 import SeamsSync
@@ -28,35 +29,52 @@ import Testing
     @Test("a scan longer than the lock's expiry keeps the lock: the background heartbeat refreshes it")
     func longScanKeepsLock() async throws {
         let fileSystem = try setUp()
-        // The first listing of the local folder takes 7 s; the lock expires after 3 s without a beat.
-        // (A wrapper of its own: a fault rule's predicate runs under the wrapper's lock and would
-        // block the heartbeat too.)
-        let slow = SlowFirstListing(base: fileSystem, slowPath: local.path, seconds: 7)
+        // Time for the lock comes from a clock the test moves; the first run's listing of the local
+        // folder blocks until the test lets it go. Nothing depends on how fast the machine is.
+        let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        let clock: @Sendable () -> Date = { now.withLock { $0 } }
+        let slow = SlowFirstListing(base: fileSystem, slowPath: local.path)
+        defer { slow.release.signal() }
         let options = {
             var options = SyncOptions()
-            options.lockExpiry = 3
+            options.lockExpiry = 3  // the heartbeat thread beats every second of real time
             return options
         }()
-        let first = SyncEngine(directories: slow, files: fileSystem, owner: "first", scansConcurrently: false)
+        let first = SyncEngine(directories: slow, files: fileSystem, clock: clock, owner: "first", scansConcurrently: false)
         let (local, container, state) = (local, container, state)
         let running = Task.detached { try first.run(local: local, container: container, stateDirectory: state, options: options) }
-        // Wait until the first run holds the lock and sits in its slow listing, however long a
-        // loaded machine takes to get there; then let the lock age past its expiry.
-        for _ in 0..<600 where !slow.started.withLock({ $0 }) {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        #expect(slow.started.withLock { $0 })
-        try await Task.sleep(for: .seconds(4))
-        let second = SyncEngine(directories: fileSystem, files: fileSystem, owner: "second")
+        try await waitUntil { slow.started.withLock { $0 } }
+        // The lock is now far past its expiry by the clock, unless the heartbeat renews it.
+        let later = now.withLock { $0 = $0.addingTimeInterval(60); return $0 }
+        let renewed = try await waitUntil { (heartbeat(fileSystem) ?? 0) >= later.timeIntervalSince1970 }
+        #expect(renewed, "the background heartbeat renewed the lock while the run was busy scanning")
+        let second = SyncEngine(directories: fileSystem, files: fileSystem, clock: clock, owner: "second")
         #expect {
             try second.run(local: local, container: container, stateDirectory: state, options: options)
         } throws: { error in
             guard case SyncError.lockHeld(let owner) = error else { return false }
             return owner.hasPrefix("first")
         }
+        slow.release.signal()
         let report = try await running.value
         #expect(report.copiedToContainer == 1)
         #expect(lockOwner(fileSystem) == nil, "released at the end")
+    }
+
+    /// Polls `condition` every 50 ms for up to a minute of real time.
+    @discardableResult
+    func waitUntil(_ condition: @Sendable () -> Bool) async throws -> Bool {
+        for _ in 0..<1200 {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return condition()
+    }
+
+    func heartbeat(_ fileSystem: InMemoryFileSystem) -> Double? {
+        guard let data = try? fileSystem.read(from: lockURL),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["heartbeat"] as? Double
     }
 
     @Test("an expired lock renewed by its owner just before the takeover is given back, and this run refused")
@@ -95,25 +113,25 @@ import Testing
     }
 }
 
-/// Forwards every call; the first listing of one folder sleeps first.
+/// Forwards every call; the first listing of one folder waits until `release` is signalled.
 private final class SlowFirstListing: DirectoryAccessorProviding {
     let base: InMemoryFileSystem
     let slowPath: String
-    let seconds: TimeInterval
-    let slept = Mutex(false)
+    let waited = Mutex(false)
     /// Set when the slow listing begins.
     let started = Mutex(false)
+    /// Lets the slow listing finish.
+    let release = DispatchSemaphore(value: 0)
 
-    init(base: InMemoryFileSystem, slowPath: String, seconds: TimeInterval) {
+    init(base: InMemoryFileSystem, slowPath: String) {
         self.base = base
         self.slowPath = slowPath
-        self.seconds = seconds
     }
 
     func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
-        if url.path == slowPath, !slept.withLock({ done in defer { done = true }; return done }) {
+        if url.path == slowPath, !waited.withLock({ done in defer { done = true }; return done }) {
             started.withLock { $0 = true }
-            Thread.sleep(forTimeInterval: seconds)
+            release.wait()
         }
         return try base.contentsOfDirectory(at: url)
     }
