@@ -23,10 +23,7 @@ struct ArchiveStore: Sendable {
 
     private func stateFile(extension suffix: String) -> URL {
         let key = localRoot.standardizedFileURL.path + "\u{0}" + containerRoot.standardizedFileURL.path
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3
-        }
+        let hash = Checksum.fnv1a(key.utf8)
         let hex = String(hash, radix: 16)
         let name = "pair-" + String(repeating: "0", count: 16 - hex.count) + hex + "." + suffix
         return stateDirectory.appending(path: name, directoryHint: .notDirectory)
