@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Seams", targets: ["Seams"]),
+        .library(name: "SeamsCore", targets: ["SeamsCore"]),
         .library(name: "SeamsTesting", targets: ["SeamsTesting"]),
         .library(name: "SeamsSync", targets: ["SeamsSync"]),
         .library(name: "SeamsMacros", targets: ["SeamsMacros"]),
@@ -24,9 +25,16 @@ let package = Package(
     ],
     targets: [
         // MARK: Library
+        // Every protocol and the live file system, folders and bookmarks: no FoundationNetworking.
+        .target(
+            name: "SeamsCore",
+            dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        // SeamsCore re-exported, plus the live transport on URLSession (FoundationNetworking on Linux).
         .target(
             name: "Seams",
             dependencies: [
+                "SeamsCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
@@ -35,7 +43,7 @@ let package = Package(
             name: "SeamsTesting",
             dependencies: ["Seams", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
-        .target(name: "SeamsSync", dependencies: ["Seams"]),
+        .target(name: "SeamsSync", dependencies: ["SeamsCore"]),
         .target(
             name: "SeamsAsyncHTTPClient",
             dependencies: [

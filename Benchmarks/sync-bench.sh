@@ -11,6 +11,7 @@
 # no-change and modified runs no slower than rsync, cold copy within 1.2x of rsync --fsync,
 # peak memory under 64 MiB.
 set -euo pipefail
+export LC_ALL=C   # a dot in $EPOCHREALTIME and in awk's numbers
 cd "$(dirname "$0")/.."
 MAKE_TREE=${MAKE_TREE:-$(cd .. && pwd)/shared/bench/make-tree.py}
 WORK=${WORK:-$(mktemp -d /tmp/seams-bench.XXXXXX)}
@@ -24,7 +25,7 @@ for tool in rsync unison; do
     fi
 done
 
-swift build -c release --product seams-sync >&2
+swift build -c release --product seams-sync --static-swift-stdlib >&2
 BIN=$PWD/.build/release/seams-sync
 
 SRC=$WORK/src
@@ -37,11 +38,13 @@ run() {
     local name=$1 phase=$2
     shift 2
     sync
+    # Wall time from the shell's microsecond clock (time -v rounds to 10 ms), peak memory from time -v.
+    local start=$EPOCHREALTIME
     /usr/bin/time -v -o "$WORK/time.txt" "$@" >"$WORK/out-$name-$phase.txt" 2>&1 || {
         echo "$name $phase failed (exit $?); see $WORK/out-$name-$phase.txt" >&2
     }
-    local secs kib
-    secs=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$WORK/time.txt")
+    local end=$EPOCHREALTIME secs kib
+    secs=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }')
     kib=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.txt")
     echo "$secs $kib" >>"$WORK/result-$name-$phase"
 }

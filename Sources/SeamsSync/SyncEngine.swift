@@ -1,5 +1,5 @@
 public import Foundation
-public import Seams
+public import SeamsCore
 import Dispatch
 
 /// One sync of two folders: lock, load state, scan, decide, guard, apply, commit.

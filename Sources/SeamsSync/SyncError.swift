@@ -1,5 +1,5 @@
 public import Foundation
-public import Seams
+public import SeamsCore
 
 /// Why a sync did not happen or did not finish; a value a test can compare.
 ///

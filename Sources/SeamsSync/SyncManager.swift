@@ -1,5 +1,5 @@
 public import Foundation
-public import Seams
+public import SeamsCore
 
 /// Keeps a local folder in step with the sync container, two-way, without losing a version.
 ///

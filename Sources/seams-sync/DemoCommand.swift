@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Seams
+import SeamsCore
 import SeamsSync
 
 /// `seams-sync demo`: a self-contained tour on two sample folders in a temp dir.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Seams
+import SeamsCore
 import SeamsSync
 
 /// `seams-sync sync LOCAL CONTAINER`: one two-way sync of two folders.

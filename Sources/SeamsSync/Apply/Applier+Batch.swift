@@ -1,5 +1,5 @@
 import Foundation
-import Seams
+import SeamsCore
 
 /// A file copied to a temp name beside its target, waiting for the batch flush and its rename.
 struct StagedCopy {

@@ -1,5 +1,5 @@
 import Foundation
-import Seams
+import SeamsCore
 
 extension Applier {
     /// Keeps both versions of a file changed on both sides: the loser is renamed to its conflict

@@ -1,5 +1,5 @@
 import Foundation
-import Seams
+import SeamsCore
 
 extension Applier {
     /// Copies a file to the other side atomically: ``stageCopy(_:from:item:to:)``, flush,

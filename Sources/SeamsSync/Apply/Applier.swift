@@ -1,5 +1,5 @@
 import Foundation
-import Seams
+import SeamsCore
 
 /// Carries out a ``SyncPlan`` through the boundaries, one path at a time, and builds the archive
 /// of what was done. A path that fails keeps its old archive entry, so the next run retries it.

@@ -1,5 +1,5 @@
 import Foundation
-import Seams
+import SeamsCore
 
 /// What applying a plan needs from outside: the boundaries, the two roots, and this run's names.
 struct ApplyContext: Sendable {

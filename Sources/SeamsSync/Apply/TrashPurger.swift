@@ -1,5 +1,5 @@
 import Foundation
-import Seams
+import SeamsCore
 
 /// Empties the part of `.seams-trash` older than the retention: each run's trash is a folder
 /// named after the run's start (`20261122-034512-<id>`), so its age is read from its name.

@@ -1,4 +1,4 @@
-public import Seams
+public import SeamsCore
 
 /// What every path of a folder pair looked like after the last successful sync: the memory that
 /// tells "deleted here" from "new there".

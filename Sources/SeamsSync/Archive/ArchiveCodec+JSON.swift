@@ -1,5 +1,5 @@
 public import Foundation
-import Seams
+import SeamsCore
 
 extension ArchiveCodec {
     /// The archive in a version 1 state file: JSON with a format name and a version.

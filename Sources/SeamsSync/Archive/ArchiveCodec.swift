@@ -1,5 +1,5 @@
 public import Foundation
-import Seams
+import SeamsCore
 
 /// The archive's file format: a small versioned binary file with a checksum.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Seams
+import SeamsCore
 
 /// The temp files of archive commits, and the ones crashed commits left behind.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Seams
+import SeamsCore
 
 /// Loads and commits a pair's archive in the state folder, through the boundaries.
 ///

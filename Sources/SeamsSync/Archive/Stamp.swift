@@ -1,4 +1,4 @@
-public import Seams
+public import SeamsCore
 import Foundation
 
 /// What the archive remembers of one side of a path: enough metadata to see a change without

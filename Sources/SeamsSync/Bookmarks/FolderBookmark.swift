@@ -1,5 +1,5 @@
 public import Foundation
-public import Seams
+public import SeamsCore
 
 /// The Linux bookmark of a folder: its path and its identity (device and inode numbers).
 ///

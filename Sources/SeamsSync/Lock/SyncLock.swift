@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Seams
+import SeamsCore
 
 /// The cross-process lock of a container: a file `.seams-lock` holding the owner and a heartbeat.
 ///

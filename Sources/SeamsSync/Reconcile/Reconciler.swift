@@ -1,5 +1,5 @@
 import Foundation
-import Seams
+import SeamsCore
 
 /// The decision rules: from the archive and the two scans to one ``Decision`` per path. Pure:
 /// no I/O, so every rule is tested with plain values.

@@ -1,5 +1,5 @@
 import Foundation
-public import Seams
+public import SeamsCore
 
 /// Every path's decision, with what the guards need to judge the run before it changes anything.
 public struct SyncPlan: Sendable {

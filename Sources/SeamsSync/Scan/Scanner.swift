@@ -1,5 +1,5 @@
 public import Foundation
-public import Seams
+public import SeamsCore
 
 /// Lists a folder tree through ``DirectoryAccessorProviding``: one listing call per folder.
 public struct Scanner: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-public import Seams
+public import SeamsCore
 
 /// One side's tree as a scan found it: every item's metadata by path, read by listing folders
 /// (one call per folder), never by reading content.

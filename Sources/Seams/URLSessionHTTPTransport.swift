@@ -97,3 +97,9 @@ public final class URLSessionHTTPTransport: HTTPTransportProviding {
         return (response, data)
     }
 }
+
+extension HTTPTransportProviding where Self == URLSessionHTTPTransport {
+    /// The live transport on `URLSession` that does not follow redirects:
+    /// ``URLSessionHTTPTransport/shared``.
+    public static var live: URLSessionHTTPTransport { .shared }
+}

@@ -64,9 +64,3 @@ extension HTTPTransportProviding {
         try await send(request, body: body, timeout: HTTPTimeout.defaultTimeout)
     }
 }
-
-extension HTTPTransportProviding where Self == URLSessionHTTPTransport {
-    /// The live transport on `URLSession` that does not follow redirects:
-    /// ``URLSessionHTTPTransport/shared``.
-    public static var live: URLSessionHTTPTransport { .shared }
-}
