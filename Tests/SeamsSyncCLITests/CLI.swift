@@ -56,15 +56,18 @@ enum CLI {
     ///   - asNobody: Runs it as uid 65534 through `setpriv`, so permission bits count (tests run as root).
     ///   - stdout: Where standard output goes.
     ///   - stderr: Where standard error goes.
+    ///   - environment: Variables set on top of the test process's environment.
     static func run(
-        _ arguments: [String], asNobody: Bool = false, stdout: Stream = .file, stderr: Stream = .file
+        _ arguments: [String], asNobody: Bool = false, stdout: Stream = .file, stderr: Stream = .file,
+        environment: [String: String] = [:]
     ) throws -> Result {
-        try wait(start(arguments, asNobody: asNobody, stdout: stdout, stderr: stderr))
+        try wait(start(arguments, asNobody: asNobody, stdout: stdout, stderr: stderr, environment: environment))
     }
 
     /// Starts the tool without waiting.
     static func start(
-        _ arguments: [String], asNobody: Bool = false, stdout: Stream = .file, stderr: Stream = .file
+        _ arguments: [String], asNobody: Bool = false, stdout: Stream = .file, stderr: Stream = .file,
+        environment extra: [String: String] = [:]
     ) throws -> Started {
         let process = Process()
         if asNobody {
@@ -76,6 +79,7 @@ enum CLI {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = "/nonexistent-home-for-seams-sync-tests"
+        environment.merge(extra) { _, new in new }
         process.environment = environment
         // Files, not pipes: the output is read once the process has ended, with no EINTR-prone reads.
         let base = FileManager.default.temporaryDirectory.appending(path: "seams-cli-\(UUID().uuidString)")

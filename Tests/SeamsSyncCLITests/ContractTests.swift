@@ -133,9 +133,16 @@ import Testing
 
     @Test("demo works on a fresh machine with no setup")
     func demo() throws {
-        let result = try CLI.run(["demo"])
+        // Its own temp dir (the demo leaves its folders for the user to look at): removed afterwards.
+        let w = try Workspace()
+        let result = try CLI.run(["demo"], environment: ["TMPDIR": w.base.path])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("identical on both sides"))
         #expect(result.stdout.contains("1 conflicts kept both"))
+        let made = try FileManager.default.contentsOfDirectory(atPath: w.base.path).filter { $0.hasPrefix("seams-sync-demo-") }
+        #expect(made.count == 1, "\(made)")
+        let demo = w.base.appending(path: made.first ?? "-")
+        #expect(result.stdout.contains(demo.path))
+        #expect(FileManager.default.fileExists(atPath: demo.appending(path: "container/plan.md").path))
     }
 }
