@@ -45,11 +45,18 @@ struct SyncCommand: AsyncParsableCommand {
             output.fail(ExitStatus.badUsage, "LOCAL and CONTAINER must be two separate folders, neither inside the other.")
             throw ExitCode(ExitStatus.badUsage.rawValue)
         }
+        let state = stateDir.map(Self.absolute) ?? Self.defaultStateDirectory()
+        if Self.contains(localURL, state) || Self.contains(containerURL, state) {
+            // It would be synced with the rest, and change under the run that writes it.
+            output.fail(
+                ExitStatus.badUsage,
+                "The state folder \(state.path(percentEncoded: false)) is inside LOCAL or CONTAINER; choose another with --state-dir.")
+            throw ExitCode(ExitStatus.badUsage.rawValue)
+        }
         var options = SyncOptions()
         options.dryRun = dryRun
         options.force = force
         options.maxDeletePercent = maxDelete
-        let state = stateDir.map(Self.absolute) ?? Self.defaultStateDirectory()
         let engine = SyncEngine(
             directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), progress: output.progress)
         let status: ExitStatus
@@ -77,12 +84,15 @@ struct SyncCommand: AsyncParsableCommand {
         return URL(filePath: home, directoryHint: .isDirectory).appending(path: ".local/state/seams-sync")
     }
 
+    /// Whether one folder is the other or inside it.
     static func overlap(_ a: URL, _ b: URL) -> Bool {
-        let left = a.resolvingSymlinksInPath().path(percentEncoded: false)
-        let right = b.resolvingSymlinksInPath().path(percentEncoded: false)
-        func inside(_ x: String, _ y: String) -> Bool {
-            x == y || x.hasPrefix(y.hasSuffix("/") ? y : y + "/")
-        }
-        return inside(left, right) || inside(right, left)
+        contains(a, b) || contains(b, a)
+    }
+
+    /// Whether `inner` is `outer` or inside it, symbolic links resolved (as far as the path exists).
+    static func contains(_ outer: URL, _ inner: URL) -> Bool {
+        let outside = outer.resolvingSymlinksInPath().path(percentEncoded: false)
+        let inside = inner.resolvingSymlinksInPath().path(percentEncoded: false)
+        return inside == outside || inside.hasPrefix(outside.hasSuffix("/") ? outside : outside + "/")
     }
 }

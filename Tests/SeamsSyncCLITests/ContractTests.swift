@@ -112,6 +112,28 @@ import Testing
         #expect(result.status == 2)
     }
 
+    @Test("a state folder inside LOCAL or CONTAINER is bad input, exit 2, and nothing is written", arguments: [
+        "local", "container", "home",
+    ])
+    func stateInsideSyncedFolder(_ place: String) throws {
+        let w = try Workspace()
+        try w.write("one", "a.txt", in: w.local)
+        let result: CLI.Result
+        switch place {
+        case "local":
+            result = try CLI.run(["sync", w.local.path, w.container.path, "--state-dir", w.local.appending(path: "state").path])
+        case "container":
+            result = try CLI.run(["sync", w.local.path, w.container.path, "--state-dir", w.container.appending(path: "s/t").path])
+        default:
+            // The default state folder, under a HOME that is the folder being synced.
+            result = try CLI.run(["sync", w.local.path, w.container.path], environment: ["HOME": w.local.path, "XDG_STATE_HOME": ""])
+        }
+        #expect(result.status == 2, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("--state-dir"), "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: w.local.path) == ["a.txt"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: w.container.path).isEmpty)
+    }
+
     @Test("--help exits 0 and names the exit codes")
     func help() throws {
         let result = try CLI.run(["--help"])
