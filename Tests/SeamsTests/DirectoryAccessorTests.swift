@@ -1,4 +1,11 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Seams
 import Testing
 
@@ -39,6 +46,29 @@ import Testing
         #expect(entries.map(\.metadata.kind) == [.directory, .file])
         #expect(entries[1].metadata.size == 3)
         #expect(try accessor.metadata(at: root.appending(path: "b")) == entries[1].metadata)
+    }
+
+    @Test("a name that is not UTF-8 is listed as .other, with its size, not dropped")
+    func nonUTF8Name() throws {
+        // "bad\xff\xfe.txt": Linux names are bytes; Foundation cannot even spell this one.
+        let bytes: [UInt8] = Array("bad".utf8) + [0xFF, 0xFE] + Array(".txt".utf8)
+        let path = root.path + "/" + String(decoding: bytes, as: UTF8.self)
+        var raw = Array(root.path.utf8) + [UInt8(ascii: "/")] + bytes + [0]
+        let descriptor = raw.withUnsafeMutableBytes { buffer in
+            open(buffer.baseAddress!.assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        }
+        try #require(descriptor >= 0)
+        #expect(write(descriptor, "12345", 5) == 5)
+        close(descriptor)
+        try Data("ok".utf8).write(to: root.appending(path: "good.txt"))
+
+        let entries = try accessor.contentsOfDirectory(at: root)
+        #expect(entries.map(\.name) == ["bad\u{FFFD}\u{FFFD}.txt", "good.txt"])
+        #expect(entries.map(\.metadata.kind) == [.other, .file])
+        #expect(entries[0].metadata.size == 5)
+        // The repaired string names nothing: no one can open another item through it.
+        #expect(!FileManager.default.fileExists(atPath: path))
+        raw.withUnsafeMutableBytes { buffer in _ = unlink(buffer.baseAddress!.assumingMemoryBound(to: CChar.self)) }
     }
 
     @Test("listing errors match FileManager's")

@@ -26,11 +26,17 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
     public init() {}
 
     /// Lists the folder with one `opendir` and an `fstatat` per entry, sorted by the names' bytes.
+    ///
+    /// A name that is not valid UTF-8 is listed with each bad byte replaced by U+FFFD and kind
+    /// ``FileMetadata/Kind/other``: the item is there, but that string does not name it.
     public func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
         let path = url.path
         do {
-            var entries = try DirectoryReader.entries(of: path) {
-                DirectoryEntry(name: $0, metadata: Self.metadata(from: $1))
+            var entries = try DirectoryReader.entries(of: path) { name, info, nameIsUTF8 in
+                var metadata = Self.metadata(from: info)
+                // Its String is not its name (bad bytes became U+FFFD): nothing can reach it by that.
+                if !nameIsUTF8 { metadata.kind = .other }
+                return DirectoryEntry(name: name, metadata: metadata)
             }
             entries.sort { Self.bytesPrecede($0.name, $1.name) }
             return entries

@@ -70,11 +70,15 @@ enum LinuxExtras {
 /// the open folder, so a listing costs one open per folder.
 enum DirectoryReader {
     static func entries(of path: String) throws(Errno) -> [(name: String, info: stat)] {
-        try entries(of: path) { ($0, $1) }
+        try entries(of: path) { name, info, _ in (name, info) }
     }
 
     /// Each entry made into a `T` as it is read, so no list of `stat` buffers is built.
-    static func entries<T>(of path: String, _ make: (String, stat) -> T) throws(Errno) -> [T] {
+    ///
+    /// The `stat` is read with the name's own bytes. `make` gets the name as a `String` and whether
+    /// that string is the name: a name that is not valid UTF-8 (Linux allows any bytes but `/` and
+    /// NUL) comes with each bad byte replaced by U+FFFD, and cannot name the item again.
+    static func entries<T>(of path: String, _ make: (String, stat, Bool) -> T) throws(Errno) -> [T] {
         guard let stream = opendir(path) else { throw Errno.current }
         defer { closedir(stream) }
         let descriptor = dirfd(stream)
@@ -85,16 +89,21 @@ enum DirectoryReader {
                 if errno != 0 { throw Errno.current }
                 break
             }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            var info = stat()
+            let (name, valid, status) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let bytes = raw.bindMemory(to: CChar.self).baseAddress!
+                let valid = String(validatingCString: bytes)
+                return (
+                    valid ?? String(cString: bytes), valid != nil,
+                    fstatat(descriptor, bytes, &info, AT_SYMLINK_NOFOLLOW)
+                )
             }
             if name == "." || name == ".." { continue }
-            var info = stat()
-            if system_fstatat(descriptor, name, &info, AT_SYMLINK_NOFOLLOW) != 0 {
+            if status != 0 {
                 if errno == ENOENT { continue }  // removed while we listed
                 throw Errno.current
             }
-            result.append(make(name, info))
+            result.append(make(name, info, valid))
         }
         return result
     }
