@@ -78,6 +78,10 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
     }
 
     /// `rename`, or `renameat2(RENAME_NOREPLACE)` when refusing an existing destination.
+    ///
+    /// Where the C library lacks `renameat2` or the file system refuses its flag (EINVAL from FUSE
+    /// file systems such as exFAT), an existing destination is refused by a check just before a
+    /// plain `rename`: not atomic against a second process creating it in between.
     public func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws {
         let from = source.path
         let to = destination.path
@@ -85,7 +89,6 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
             if replacingExisting {
                 try Syscalls.rename(from, to)
             } else if try !Syscalls.renameNoReplace(from, to) {
-                // Without renameat2: refuse what exists now, then rename (not atomic against races).
                 _ = try Syscalls.lstat(from)
                 if Self.exists(to) { throw Errno(EEXIST) }
                 try Syscalls.rename(from, to)

@@ -77,10 +77,16 @@ enum Syscalls {
         _ = try retrying { system_rename(source, destination) }
     }
 
-    /// `renameat2(RENAME_NOREPLACE)`; `nil` when the C library lacks it, so the caller falls back.
+    /// `renameat2(RENAME_NOREPLACE)`; `false` when the C library lacks it or the file system does
+    /// not take the flag (EINVAL while both paths are otherwise fine), so the caller falls back.
     static func renameNoReplace(_ source: String, _ destination: String) throws(Errno) -> Bool {
         guard let renameat2 = LinuxExtras.renameat2 else { return false }
-        _ = try retrying { renameat2(AT_FDCWD, source, AT_FDCWD, destination, 1 /* RENAME_NOREPLACE */) }
+        do {
+            _ = try retrying { renameat2(AT_FDCWD, source, AT_FDCWD, destination, 1 /* RENAME_NOREPLACE */) }
+        } catch where error.rawValue == EINVAL {
+            // Also the answer to moving a folder into itself: the plain rename says so again.
+            return false
+        }
         return true
     }
 

@@ -20,8 +20,8 @@ extension Applier {
         return try placeCopy(temp, stamp: stamp, from: source, item: item, to: destination, expected: expected)
     }
 
-    /// The first half of a copy: the content in a temp file beside the target, checked against
-    /// the scan (a source changed since is not copied). Not yet flushed.
+    /// The first half of a copy: the content in a temp file beside the target, the source checked
+    /// against the scan once copied (a source changed since is not copied). Not yet flushed.
     ///
     /// - Returns: The temp file and its stamp.
     mutating func stageCopy(
@@ -37,7 +37,12 @@ extension Applier {
         }
         do {
             let copied = try context.directories.metadata(at: temp)
-            guard copied.size == item.size, copied.stamp == item.stamp else { throw ApplyIssue.changedDuringSync }
+            // The source is what is checked against the scan, after the copy: a change made while
+            // it was copied counts too, and the copy's own date may be coarser than the source's
+            // (exFAT keeps 10 ms, FAT 2 s), so it is not compared.
+            guard copied.size == item.size, ApplyContext.sameItem(try context.currentMetadata(sourceURL), item) else {
+                throw ApplyIssue.changedDuringSync
+            }
             return (temp, copied.stamp)
         } catch {
             try? context.directories.removeItem(at: temp, recursively: false)
@@ -76,7 +81,7 @@ extension Applier {
         }
         if expected != nil {
             let trash = try trashURL(for: destination, on: target)
-            try context.directories.linkItem(at: destinationURL, to: trash)
+            try HardLinks.preserve(destinationURL, as: trash, directories: context.directories)
             trashDirty.insert(trash.deletingLastPathComponent())
         }
         try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: expected != nil)

@@ -4,7 +4,8 @@ import SeamsCore
 
 /// The cross-process lock of a container: a file `.seams-lock` holding the owner and a heartbeat.
 ///
-/// It is created by hard-linking a fully written temp file (atomic and exclusive), refreshed
+/// It is created by hard-linking a fully written temp file (atomic and exclusive; on a file
+/// system without hard links, a no-replace rename of it), refreshed
 /// while the run works, and expires by itself: a lock whose heartbeat is older than the expiry
 /// belongs to a run that crashed, and the next run takes it over with no person involved.
 ///
@@ -70,7 +71,7 @@ final class SyncLock: Sendable {
         defer { try? directories.removeItem(at: temp, recursively: false) }
         for _ in 0..<3 {
             do {
-                try directories.linkItem(at: temp, to: url)
+                try HardLinks.place(temp, at: url, directories: directories)
                 lastBeat.withLock { $0 = clock() }
                 return
             } catch let error as CocoaError where error.code == .fileWriteFileExists {
@@ -87,7 +88,7 @@ final class SyncLock: Sendable {
                 defer { try? directories.removeItem(at: stale, recursively: false) }
                 if let moved = read(stale), moved != record {
                     // Not the lock judged expired: another run's fresh one. Give it back.
-                    try? directories.linkItem(at: stale, to: url)
+                    try? HardLinks.place(stale, at: url, directories: directories)
                     throw SyncError.lockHeld(owner: moved.owner)
                 }
             }

@@ -12,6 +12,7 @@ import Seams
 /// | ``ioError`` | 256 `.fileReadUnknown` | 512 `.fileWriteUnknown` | EIO |
 /// | ``missingFile`` | 260 `.fileReadNoSuchFile` | 4 `.fileNoSuchFile` | ENOENT |
 /// | ``readOnlyVolume`` | 256 | 642 `.fileWriteVolumeReadOnly` | EROFS |
+/// | ``hardLinksUnsupported`` | 257 `.fileReadNoPermission` | 513 `.fileWriteNoPermission` | EPERM |
 public enum InjectedFault: Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// No space left on the device (ENOSPC).
     case diskFull
@@ -23,6 +24,9 @@ public enum InjectedFault: Hashable, Sendable, CaseIterable, CustomStringConvert
     case missingFile
     /// The volume is mounted read-only (EROFS).
     case readOnlyVolume
+    /// What `link` says on a file system without hard links: FAT, exFAT, some network shares (EPERM).
+    /// Inject it on ``FileSystemOperation/linkItem`` to run code as on a USB stick.
+    case hardLinksUnsupported
 
     /// The C error number.
     public var errno: Int32 {
@@ -32,6 +36,7 @@ public enum InjectedFault: Hashable, Sendable, CaseIterable, CustomStringConvert
         case .ioError: EIO
         case .missingFile: ENOENT
         case .readOnlyVolume: EROFS
+        case .hardLinksUnsupported: EPERM
         }
     }
 
@@ -53,6 +58,7 @@ public enum InjectedFault: Hashable, Sendable, CaseIterable, CustomStringConvert
         case .ioError: "I/O error"
         case .missingFile: "missing file"
         case .readOnlyVolume: "read-only volume"
+        case .hardLinksUnsupported: "hard links not supported"
         }
     }
 }
