@@ -12,10 +12,13 @@ struct CrashHarness {
     static let state = URL(filePath: "/state", directoryHint: .isDirectory)
 
     let fileSystem: InMemoryFileSystem
+    /// Whether the file system has hard links; without, every `link` fails as on FAT and exFAT.
+    let hardLinks: Bool
 
     /// A fresh file system holding the scenario's starting state, all of it durable.
-    init(_ scenario: CrashScenario) throws {
+    init(_ scenario: CrashScenario, hardLinks: Bool = true) throws {
         fileSystem = InMemoryFileSystem(enforcesPermissions: false)
+        self.hardLinks = hardLinks
         for folder in [Self.local, Self.container, Self.state] {
             try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
         }
@@ -35,10 +38,19 @@ struct CrashHarness {
             scansConcurrently: false)
     }
 
-    /// One run straight on the fake.
+    /// The fake as the engine sees it: through a boundary that fails every `link` when the file
+    /// system has no hard links, that forwards every call otherwise.
+    func boundary() -> FaultInjectingFileSystem {
+        let boundary = FaultInjectingFileSystem(wrapping: fileSystem)
+        if !hardLinks { boundary.addRule(.operation(.linkItem, fails: .hardLinksUnsupported)) }
+        return boundary
+    }
+
+    /// One run on the fake, with no faults but the missing hard links.
     @discardableResult
     func sync(runID: String = "clean", options: SyncOptions = SyncOptions()) throws -> SyncReport {
-        try engine(directories: fileSystem, files: fileSystem, runID: runID)
+        let boundary = boundary()
+        return try engine(directories: boundary, files: boundary, runID: runID)
             .run(local: Self.local, container: Self.container, stateDirectory: Self.state, options: options)
     }
 
