@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// A real exFAT file system (what most USB sticks and SD cards hold), mounted with FUSE on a loop
+/// device: no hard links, no `renameat2` flags, timestamps in 10 ms steps.
+///
+/// Needs root, `/dev/fuse`, a free loop device and Debian's `exfatprogs` and `exfat-fuse`
+/// (`.ci/run` installs them). Where it cannot mount, the suite is skipped and says so; the crash
+/// suite covers the same engine paths on the fake without hard links either way.
+final class ExFATVolume {
+    let mountPoint: URL
+    private let image: URL
+    private let device: String
+
+    /// Whether an exFAT volume can be mounted here (checked once, by mounting one).
+    static let available: Bool = {
+        guard let probe = try? ExFATVolume(in: FileManager.default.temporaryDirectory, label: "probe") else { return false }
+        _ = probe
+        return true
+    }()
+
+    /// Makes a 64 MiB image in `folder`, formats it and mounts it at `folder/<label>`.
+    init(in folder: URL, label: String) throws {
+        image = folder.appending(path: "seams-exfat-\(label)-\(UUID().uuidString).img")
+        mountPoint = folder.appending(path: "seams-exfat-\(label)-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: image.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: image)
+        try handle.truncate(atOffset: 64 << 20)
+        try handle.close()
+        do {
+            try Self.run("/usr/sbin/mkfs.exfat", [image.path])
+            device = try Self.run("/usr/sbin/losetup", ["-f", "--show", image.path])
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+        } catch {
+            try? FileManager.default.removeItem(at: image)
+            try? FileManager.default.removeItem(at: mountPoint)
+            throw error
+        }
+        do {
+            // The helper leaves a daemon behind. It must not inherit this process's descriptors:
+            // `Process` learns that a child ended when the last copy of one of them closes.
+            let closeAndMount = """
+                for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+                exec /usr/sbin/mount.exfat-fuse "$0" "$1" </dev/null >/dev/null 2>&1
+                """
+            try Self.run("/bin/bash", ["-c", closeAndMount, device, mountPoint.path])
+        } catch {
+            _ = try? Self.run("/usr/sbin/losetup", ["-d", device])
+            try? FileManager.default.removeItem(at: image)
+            try? FileManager.default.removeItem(at: mountPoint)
+            throw error
+        }
+    }
+
+    deinit {
+        _ = try? Self.run("/usr/bin/umount", [mountPoint.path])
+        _ = try? Self.run("/usr/sbin/losetup", ["-d", device])
+        try? FileManager.default.removeItem(at: image)
+        try? FileManager.default.removeItem(at: mountPoint)
+    }
+
+    struct CommandFailed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs a tool, its output to a file; returns standard output, throws on a non-zero exit.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: tool) else { throw CommandFailed(description: "\(tool) missing") }
+        let process = Process()
+        process.executableURL = URL(filePath: tool)
+        process.arguments = arguments
+        let output = FileManager.default.temporaryDirectory.appending(path: "seams-exfat-\(UUID().uuidString).out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
+        guard process.terminationStatus == 0 else {
+            throw CommandFailed(description: "\(tool) \(arguments.joined(separator: " ")): exit \(process.terminationStatus): \(text)")
+        }
+        return text
+    }
+}
+
+@Suite(.enabled(if: ExFATVolume.available, "needs root, FUSE, a loop device, exfatprogs and exfat-fuse"))
+struct ExFATTests {
+    @Test("a container on exFAT: first sync, edits both ways, a delete, a conflict, nothing lost")
+    func syncOntoExFAT() throws {
+        let w = try Workspace()
+        let stick = try ExFATVolume(in: w.base, label: "stick")
+        defer { withExtendedLifetime(stick) {} }  // mounted until the end of the test
+        let container = stick.mountPoint
+        func sync() throws -> CLI.Result {
+            try CLI.run(["sync", w.local.path, container.path, "--state-dir", w.state.path])
+        }
+        try w.write("one", "a.txt", in: w.local, age: 60)
+        try w.write("two", "docs/b.txt", in: w.local, age: 60)
+        try w.write("three", "c.txt", in: w.local, age: 60)
+
+        var result = try sync()
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(w.tree(container) == w.tree(w.local))
+        result = try sync()
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("0 to container, 0 to local"), "a second run finds nothing to do: \(result.stdout)")
+
+        try w.write("one, edited locally", "a.txt", in: w.local)
+        try FileManager.default.removeItem(at: container.appending(path: "docs/b.txt"))
+        try w.write("three, local", "c.txt", in: w.local, age: 20)
+        try w.write("three, stick", "c.txt", in: container, age: 10)
+        result = try sync()
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(w.read("a.txt", in: container) == "one, edited locally")
+        #expect(w.trashed(container)["a.txt"] == "one", "the replaced version, copied into the stick's trash")
+        #expect(w.read("docs/b.txt", in: w.local) == nil)
+        #expect(w.trashed(w.local)["docs/b.txt"] == "two")
+        #expect(w.read("c.txt", in: container) == "three, stick")
+        let copies = w.tree(container).filter { $0.key.hasPrefix("c.sync-conflict-") }
+        #expect(copies.values.sorted() == ["three, local"], "\(w.tree(container))")
+        #expect(w.tree(container) == w.tree(w.local))
+        let own = try FileManager.default.contentsOfDirectory(atPath: container.path).filter { $0.hasPrefix(".seams") }
+        #expect(own == [".seams-trash"], "no lock or temp file left: \(own)")
+    }
+}
