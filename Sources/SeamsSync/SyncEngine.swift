@@ -64,7 +64,7 @@ public struct SyncEngine: Sendable {
         } catch let error as SyncError {
             throw error
         } catch {
-            throw SyncError.writeFailed(local, UnderlyingError(error))
+            throw SyncError.writeFailed(error, near: local)
         }
     }
 

@@ -38,15 +38,29 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The C library's words for a POSIX error ("Operation not permitted (EPERM)"), the error's
+    /// own description otherwise.
+    private static func reason(_ underlying: UnderlyingError) -> String {
+        guard let code = underlying.posixCode else { return underlying.description }
+        return "\(String(cString: strerror(code.rawValue))) (\(POSIXError(code).code))"
+    }
+
+    /// What failed where: the path the boundary's error names (a `CocoaError`'s file path), else
+    /// `fallback`.
+    static func writeFailed(_ error: any Error, near fallback: URL) -> SyncError {
+        let path = (error as? CocoaError)?.filePath.flatMap { $0.isEmpty ? nil : $0 }
+        return .writeFailed(path.map { URL(filePath: $0) } ?? fallback, UnderlyingError(error))
+    }
+
     /// A sentence a person can act on.
     public var description: String {
         switch self {
         case .containerNotAvailable:
             "The sync container is not available."
         case .readFailed(let url, let underlying):
-            "Could not read \(url.path): \(underlying)"
+            "Could not read \(url.path): \(Self.reason(underlying))"
         case .writeFailed(let url, let underlying):
-            "Could not write \(url.path): \(underlying)"
+            "Could not write \(url.path): \(Self.reason(underlying))"
         case .localFolderNotChosen:
             "No local folder was chosen yet."
         case .folderNotAvailable(let url):
