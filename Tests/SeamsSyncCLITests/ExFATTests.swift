@@ -127,4 +127,30 @@ struct ExFATTests {
         let own = try FileManager.default.contentsOfDirectory(atPath: container.path).filter { $0.hasPrefix(".seams") }
         #expect(own == [".seams-trash"], "no lock or temp file left: \(own)")
     }
+
+    @Test("names exFAT cannot hold apart (a.txt and A.txt, Docs/ and docs/) fail alone every run; no copies pile up")
+    func namesThatDifferOnlyInCase() throws {
+        let w = try Workspace()
+        let stick = try ExFATVolume(in: w.base, label: "case")
+        defer { withExtendedLifetime(stick) {} }
+        let container = stick.mountPoint
+        try w.write("upper", "A.txt", in: w.local)
+        try w.write("lower", "a.txt", in: w.local)
+        try w.write("one", "Docs/one.txt", in: w.local)
+        try w.write("two", "docs/two.txt", in: w.local)
+        for run in 1...2 {
+            let result = try CLI.run(["sync", w.local.path, container.path, "--state-dir", w.state.path])
+            #expect(result.status == 5, "run \(run): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("failed: a.txt: the other side's file system cannot hold both this name and \"A.txt\""), "\(result.stdout)")
+            #expect(result.stdout.contains("failed: docs/two.txt:"), "\(result.stdout)")
+            #expect(w.tree(container) == ["A.txt": "upper", "Docs": "/", "Docs/one.txt": "one"], "run \(run)")
+            #expect(w.tree(w.local) == [
+                "A.txt": "upper", "a.txt": "lower", "Docs": "/", "Docs/one.txt": "one", "docs": "/", "docs/two.txt": "two",
+            ], "run \(run): nothing moved or copied locally")
+        }
+        // Renaming one of them lets it through.
+        try FileManager.default.moveItem(at: w.local.appending(path: "a.txt"), to: w.local.appending(path: "a-lower.txt"))
+        let result = try CLI.run(["sync", w.local.path, container.path, "--state-dir", w.state.path])
+        #expect(w.read("a-lower.txt", in: container) == "lower", "\(result.stdout)")
+    }
 }

@@ -65,6 +65,9 @@ extension Applier {
         let destinationURL = context.url(destination, on: target)
         let current = try context.currentMetadata(destinationURL)
         guard ApplyContext.sameItem(current, expected) else {
+            if expected == nil, current != nil, let other = try context.aliasedName(destinationURL) {
+                throw ApplyIssue.nameCollision(with: other)
+            }
             let name = ConflictNamer().conflictPath(
                 for: destination, origin: source, modified: item.modificationDate, taken: isTaken)
             try context.directories.moveItem(at: temp, to: context.url(name, on: target), replacingExisting: false)
@@ -120,6 +123,10 @@ extension Applier {
             try context.directories.createDirectory(at: url, withIntermediateDirectories: false)
         } catch let error as CocoaError where error.code == .fileWriteFileExists {
             guard try context.currentMetadata(url)?.kind == .directory else { throw error }
+            if let other = try context.aliasedName(url) {
+                collidedFolders[path] = other
+                throw ApplyIssue.nameCollision(with: other)
+            }
         }
         dirtyFolders[side]!.insert(path.parent)
         createdPaths.insert(path)

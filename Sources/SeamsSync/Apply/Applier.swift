@@ -23,6 +23,9 @@ struct Applier {
     var stagedBytes: Int64 = 0
     /// Whether `archive` now differs from the one the run started with.
     private(set) var archiveChanged = false
+    /// Folders that could not be made because their name reaches another folder (``ApplyIssue/nameCollision(with:)``),
+    /// with that folder's name: nothing is put inside them, or it would land in the other folder.
+    var collidedFolders: [SyncPath: String] = [:]
 
     init(context: ApplyContext, plan: SyncPlan, archive: Archive) {
         self.context = context
@@ -39,7 +42,9 @@ struct Applier {
         for phase in 0..<3 {
             let ordered = phase == 1 ? Array(entries.indices.reversed()) : Array(entries.indices)
             for index in ordered where phases[index] == phase {
-                if phase == 0, let source = Self.plainCopySource(entries[index]) {
+                if !collidedFolders.isEmpty, let other = collidedAncestor(of: entries[index].path) {
+                    recordFailure(ApplyIssue.nameCollision(with: other), at: entries[index].path)
+                } else if phase == 0, let source = Self.plainCopySource(entries[index]) {
                     stage(entries[index], from: source)
                     if staged.count >= Self.batchCount || stagedBytes >= Self.batchBytes { placeStaged() }
                 } else {
@@ -102,6 +107,11 @@ struct Applier {
             report.skipped.append(.init(path: path.rawValue, reason: "vanished during the sync"))
         case ApplyIssue.changedDuringSync:
             report.failures.append(.init(path: path.rawValue, reason: "changed during the sync; it will sync next run"))
+        case ApplyIssue.nameCollision(let other):
+            report.failures.append(.init(
+                path: path.rawValue,
+                reason: "the other side's file system cannot hold both this name and \"\(other)\" (it ignores case "
+                    + "or Unicode form); rename one of them"))
         default:
             report.failures.append(.init(path: path.rawValue, reason: String(describing: UnderlyingError(error))))
         }
@@ -158,6 +168,11 @@ struct Applier {
             old = archive.entries.removeValue(forKey: path)
         }
         if old != entry { archiveChanged = true }
+    }
+
+    /// The other name of the collided folder `path` is inside, if any.
+    private func collidedAncestor(of path: SyncPath) -> String? {
+        collidedFolders.first { path.isDescendant(of: $0.key) }?.value
     }
 
     /// Whether a path is in use on either side (for conflict names).

@@ -40,6 +40,21 @@ struct ApplyContext: Sendable {
         }
     }
 
+    /// The name of the item that `url` reaches when that is not `url`'s own name: on a file system
+    /// that folds case or Unicode form (FAT, exFAT, APFS, NTFS), `a.txt` reaches `A.txt`.
+    ///
+    /// Called only where something unexpected is at `url`; lists its folder once.
+    ///
+    /// - Returns: The other name, or `nil` when an item of exactly this name is there.
+    func aliasedName(_ url: URL) throws -> String? {
+        let name = url.lastPathComponent
+        let names = try directories.contentsOfDirectory(at: url.deletingLastPathComponent()).map(\.name)
+        if names.contains(where: { $0.utf8.elementsEqual(name.utf8) }) { return nil }
+        // Swift compares strings by canonical equivalence, so this folds the Unicode form too.
+        let folded = name.lowercased()
+        return names.first { $0.lowercased() == folded } ?? "a name this file system treats as the same"
+    }
+
     /// Whether an item still looks as the scan saw it (kind, size, date, identity).
     static func sameItem(_ current: FileMetadata?, _ scanned: FileMetadata?) -> Bool {
         guard let current, let scanned else { return current == nil && scanned == nil }
@@ -54,4 +69,7 @@ enum ApplyIssue: Error, Hashable {
     case changedDuringSync
     /// The source disappeared between the scan and the copy (a transient file); nothing to keep.
     case vanishedDuringSync
+    /// The target's file system takes the name for another one that is there (`A.txt` for
+    /// `a.txt` on exFAT): it cannot hold both. Left on its side and reported every run.
+    case nameCollision(with: String)
 }
