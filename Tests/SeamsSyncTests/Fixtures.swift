@@ -18,6 +18,11 @@ enum Fixtures {
         FileMetadata(kind: .symbolicLink, size: 4, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o777, fileIdentifier: 7)
     }
 
+    /// A socket, a device, or an item whose name is not UTF-8 (the live listing's `.other`).
+    static func other() -> FileMetadata {
+        FileMetadata(kind: .other, size: 0, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o644, fileIdentifier: 8)
+    }
+
     static func snapshot(_ items: [String: FileMetadata], unreadable: [String] = []) -> Snapshot {
         snapshot(items.map { ($0.key, $0.value) }, unreadable: unreadable)
     }

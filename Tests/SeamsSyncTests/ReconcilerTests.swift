@@ -56,7 +56,10 @@ import Testing
              container: ["d": F.folder(), "d/a": F.file(20, at: 400)],
              expected: ["d": .typeConflict(fileSide: .local), "d/a": .propagate(from: .container)]),
         Case(name: "symbolic link: skipped", archive: [:], local: ["l": F.link()], container: [:],
-             expected: ["l": .skip("not a regular file or folder")]),
+             expected: ["l": .skip("a symbolic link (links are not synced)")]),
+        Case(name: "socket, device or undecodable name: skipped, even beside a file on the other side", archive: [:],
+             local: ["s": F.other()], container: ["s": F.file(3, at: 10)],
+             expected: ["s": .skip("not a regular file or folder (a socket, a device, or a name that is not UTF-8)")]),
     ]
 
     @Test("decision rules", arguments: cases)

@@ -81,7 +81,10 @@ public struct Reconciler: Sendable {
 
     func decide(local l: FileMetadata?, container c: FileMetadata?, archived: Archive.Entry?) -> Decision {
         for item in [l, c].compactMap({ $0 }) where item.kind != .file && item.kind != .directory {
-            return .skip("not a regular file or folder")
+            return .skip(
+                item.kind == .symbolicLink
+                    ? "a symbolic link (links are not synced)"
+                    : "not a regular file or folder (a socket, a device, or a name that is not UTF-8)")
         }
         let localChanged = Self.changed(l, on: .local, archived)
         let containerChanged = Self.changed(c, on: .container, archived)
