@@ -116,6 +116,61 @@ import Testing
         }
     }
 
+    @Test("symbolic links: the target is read verbatim, and errors match FileManager's")
+    func symbolicLinks() throws {
+        let live = DefaultDirectoryAccessor()
+        let file = root.appending(path: "file")
+        try Data("f".utf8).write(to: file)
+        let link = root.appending(path: "link")
+        try live.createSymbolicLink(at: link, withDestination: "../nowhere/else")
+        #expect(try live.destinationOfSymbolicLink(at: link) == "../nowhere/else")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "../nowhere/else")
+        #expect(try live.metadata(at: link).kind == .symbolicLink)
+
+        expectSameError({ try live.createSymbolicLink(at: file, withDestination: "x") }) {
+            try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "x")
+        }
+        let orphan = root.appending(path: "missing/link")
+        expectSameError({ try live.createSymbolicLink(at: orphan, withDestination: "x") }) {
+            try FileManager.default.createSymbolicLink(atPath: orphan.path, withDestinationPath: "x")
+        }
+        expectSameError({ _ = try live.destinationOfSymbolicLink(at: file) }) {
+            _ = try FileManager.default.destinationOfSymbolicLink(atPath: file.path)
+        }
+        let missing = root.appending(path: "missing")
+        expectSameError({ _ = try live.destinationOfSymbolicLink(at: missing) }) {
+            _ = try FileManager.default.destinationOfSymbolicLink(atPath: missing.path)
+        }
+    }
+
+    @Test("rename, hard link, copy and remove of a link to an outside folder never follow it")
+    func linksAreNeverFollowed() throws {
+        let live = DefaultDirectoryAccessor()
+        let outside = root.appending(path: "outside", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: false)
+        try Data("keep".utf8).write(to: outside.appending(path: "precious"))
+        let link = root.appending(path: "link")
+        try live.createSymbolicLink(at: link, withDestination: outside.path)
+
+        let renamed = root.appending(path: "renamed")
+        try live.moveItem(at: link, to: renamed, replacingExisting: false)
+        #expect(try live.metadata(at: renamed).kind == .symbolicLink)
+        let second = root.appending(path: "second")
+        try live.linkItem(at: renamed, to: second)
+        #expect(try live.metadata(at: second).kind == .symbolicLink)
+        #expect(try live.destinationOfSymbolicLink(at: second) == outside.path)
+        let copy = root.appending(path: "copy")
+        try live.copyItem(at: second, to: copy)
+        #expect(try live.destinationOfSymbolicLink(at: copy) == outside.path)
+
+        for name in [renamed, second, copy] {
+            try live.removeItem(at: name, recursively: true)
+            #expect(throws: CocoaError.self) { try live.metadata(at: name) }
+        }
+        #expect(try Data(contentsOf: outside.appending(path: "precious")) == Data("keep".utf8))
+        #expect(try live.metadata(at: outside).kind == .directory)
+    }
+
     @Test("copy keeps bytes, permissions and a nanosecond modification date")
     func copyKeepsMetadata() throws {
         let a = root.appending(path: "a")

@@ -113,7 +113,7 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
         }
     }
 
-    /// `link`.
+    /// `linkat` without `AT_SYMLINK_FOLLOW`: a symbolic link is linked itself, not its target.
     public func linkItem(at source: URL, to destination: URL) throws {
         let from = source.path
         let to = destination.path
@@ -122,6 +122,31 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
         } catch {
             throw Self.moveError(error, source: from, destination: to)
         }
+    }
+
+    /// The target string of the symbolic link at `url`, verbatim and not resolved (`readlink`).
+    ///
+    /// Not yet a requirement of ``DirectoryAccessorProviding``: the in-memory fake has no links.
+    ///
+    /// - Parameter url: A symbolic link; a final link is read, never followed.
+    /// - Returns: The target exactly as stored, relative or absolute, existing or not.
+    /// - Throws: `.fileReadNoSuchFile` (ENOENT) when missing, `.fileReadUnknown` (EINVAL) when the
+    ///   item is not a link, as `FileManager.destinationOfSymbolicLink(atPath:)` reports them.
+    public func destinationOfSymbolicLink(at url: URL) throws -> String {
+        try Self.run(url.path, writing: false) { path throws(Errno) in try Syscalls.readlink(path) }
+    }
+
+    /// Creates a symbolic link at `url` whose target is `destination`, stored verbatim (`symlink`).
+    ///
+    /// Not yet a requirement of ``DirectoryAccessorProviding``: the in-memory fake has no links.
+    ///
+    /// - Parameters:
+    ///   - url: The new link; nothing may exist there, and the parent must exist.
+    ///   - destination: The target string; it need not exist and is never resolved.
+    /// - Throws: `.fileWriteFileExists` (EEXIST) when a name exists, `.fileNoSuchFile` (ENOENT)
+    ///   when the parent is missing, as `FileManager.createSymbolicLink` reports them.
+    public func createSymbolicLink(at url: URL, withDestination destination: String) throws {
+        try Self.run(url.path, writing: true) { path throws(Errno) in try Syscalls.symlink(destination, path) }
     }
 
     /// `open` and `fsync`.

@@ -19,7 +19,11 @@ func system_mkdir(_ path: String, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
 func system_rmdir(_ path: String) -> Int32 { rmdir(path) }
 func system_unlink(_ path: String) -> Int32 { unlink(path) }
 func system_rename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
-func system_link(_ source: String, _ destination: String) -> Int32 { link(source, destination) }
+// `linkat` without AT_SYMLINK_FOLLOW: a symbolic link gets a second name itself, on every platform
+// (plain `link` follows it on Darwin).
+func system_link(_ source: String, _ destination: String) -> Int32 {
+    linkat(AT_FDCWD, source, AT_FDCWD, destination, 0)
+}
 func system_symlink(_ target: String, _ path: String) -> Int32 { symlink(target, path) }
 func system_readlink(_ path: String, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int) -> Int {
     readlink(path, buffer, size)
