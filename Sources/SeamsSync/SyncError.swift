@@ -45,11 +45,19 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         return "\(String(cString: strerror(code.rawValue))) (\(POSIXError(code).code))"
     }
 
-    /// What failed where: the path the boundary's error names (a `CocoaError`'s file path), else
-    /// `fallback`.
+    /// What failed where: the path the boundary's error names (a `CocoaError`'s file path, a
+    /// ``BookmarkStorageError``'s store), else `fallback`.
     static func writeFailed(_ error: any Error, near fallback: URL) -> SyncError {
-        let path = (error as? CocoaError)?.filePath.flatMap { $0.isEmpty ? nil : $0 }
-        return .writeFailed(path.map { URL(filePath: $0) } ?? fallback, UnderlyingError(error))
+        let named: URL?
+        switch error {
+        case let error as CocoaError:
+            named = error.filePath.flatMap { $0.isEmpty ? nil : URL(filePath: $0) }
+        case BookmarkStorageError.corruptStore(let store, _), BookmarkStorageError.unsupportedVersion(let store, _):
+            named = store
+        default:
+            named = nil
+        }
+        return .writeFailed(named ?? fallback, UnderlyingError(error))
     }
 
     /// A sentence a person can act on.

@@ -77,7 +77,7 @@ public actor SyncManager {
         do {
             try bookmarkStorage.saveBookmark(try bookmark.encoded(), for: FolderBookmark.localFolderKey)
         } catch {
-            throw SyncError.writeFailed(folder, UnderlyingError(error))
+            throw SyncError.writeFailed(error, near: folder)
         }
     }
 
@@ -110,13 +110,8 @@ public actor SyncManager {
     /// - Throws: ``SyncError``.
     @discardableResult
     public func sync(local: URL, container: URL) async throws -> SyncReport {
-        do {
-            return try engine.run(local: local, container: container, stateDirectory: stateDirectory, options: options)
-        } catch let error as SyncError {
-            throw error
-        } catch {
-            throw SyncError.writeFailed(local, UnderlyingError(error))
-        }
+        // The engine throws only ``SyncError``.
+        try engine.run(local: local, container: container, stateDirectory: stateDirectory, options: options)
     }
 
     /// The bytes of `data.json` in the sync container.

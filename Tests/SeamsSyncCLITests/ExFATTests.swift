@@ -13,11 +13,7 @@ final class ExFATVolume {
     private let device: String
 
     /// Whether an exFAT volume can be mounted here (checked once, by mounting one).
-    static let available: Bool = {
-        guard let probe = try? ExFATVolume(in: FileManager.default.temporaryDirectory, label: "probe") else { return false }
-        _ = probe
-        return true
-    }()
+    static let available = (try? ExFATVolume(in: FileManager.default.temporaryDirectory, label: "probe")) != nil
 
     /// Makes a 64 MiB image in `folder`, formats it and mounts it at `folder/<label>`.
     init(in folder: URL, label: String) throws {

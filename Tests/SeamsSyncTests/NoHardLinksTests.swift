@@ -111,28 +111,3 @@ import Testing
         #expect(text(fileSystem, container.appending(path: "a.txt")) == "1")
     }
 }
-
-@Suite struct SyncErrorWordingTests {
-    @Test("an I/O error outside a path's change names the path that failed and the C library's words")
-    func lockWriteFailureNamesTheLock() throws {
-        let local = URL(filePath: "/local", directoryHint: .isDirectory)
-        let container = URL(filePath: "/container", directoryHint: .isDirectory)
-        let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
-        let faulty = FaultInjectingFileSystem(wrapping: fileSystem)
-        faulty.addRule(.operation(.linkItem, fails: .permissionDenied))
-        let engine = SyncEngine(directories: faulty, files: faulty, clock: { fileSystem.now }, owner: "test")
-        do {
-            _ = try engine.run(local: local, container: container, stateDirectory: URL(filePath: "/state"))
-            Issue.record("the run went on without its lock")
-        } catch let error as SyncError {
-            guard case .writeFailed(let url, let underlying) = error else {
-                Issue.record("expected writeFailed, got \(error)")
-                return
-            }
-            #expect(url.path.hasPrefix("/container/.seams"), "the lock's path, not the local folder: \(url.path)")
-            #expect(underlying.posixCode == .EACCES)
-            #expect(error.description == "Could not write \(url.path): Permission denied (EACCES)", "\(error.description)")
-        }
-    }
-}

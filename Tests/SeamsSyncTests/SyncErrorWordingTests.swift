@@ -1,0 +1,54 @@
+import Foundation
+import Seams
+import SeamsSync
+import SeamsTesting
+import Testing
+
+/// What a ``SyncError`` for a failed write says, and which path it names.
+@Suite struct SyncErrorWordingTests {
+    @Test("an I/O error outside a path's change names the path that failed and the C library's words")
+    func lockWriteFailureNamesTheLock() throws {
+        let local = URL(filePath: "/local", directoryHint: .isDirectory)
+        let container = URL(filePath: "/container", directoryHint: .isDirectory)
+        let fileSystem = InMemoryFileSystem()
+        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        let faulty = FaultInjectingFileSystem(wrapping: fileSystem)
+        faulty.addRule(.operation(.linkItem, fails: .permissionDenied))
+        let engine = SyncEngine(directories: faulty, files: faulty, clock: { fileSystem.now }, owner: "test")
+        do {
+            _ = try engine.run(local: local, container: container, stateDirectory: URL(filePath: "/state"))
+            Issue.record("the run went on without its lock")
+        } catch let error as SyncError {
+            guard case .writeFailed(let url, let underlying) = error else {
+                Issue.record("expected writeFailed, got \(error)")
+                return
+            }
+            #expect(url.path.hasPrefix("/container/.seams"), "the lock's path, not the local folder: \(url.path)")
+            #expect(underlying.posixCode == .EACCES)
+            #expect(error.description == "Could not write \(url.path): Permission denied (EACCES)", "\(error.description)")
+        }
+    }
+
+    @Test("a bookmark that cannot be saved names the bookmark store, not the chosen folder")
+    func bookmarkSaveFailureNamesTheStore() async throws {
+        let folder = URL(filePath: "/home/me/Notes", directoryHint: .isDirectory)
+        let fileSystem = InMemoryFileSystem()
+        try fileSystem.createDirectory(at: folder, withIntermediateDirectories: true)
+        let storage = MockBookmarkStorage()
+        storage.saveError = CocoaError.fileSystemError(errno: ENOSPC, path: "/home/me/.local/state/bookmarks.json", writing: true)
+        let manager = SyncManager(directoryAccessor: fileSystem, bookmarkStorage: storage, stateDirectory: URL(filePath: "/state"))
+        do {
+            try await manager.chooseLocalFolder(folder)
+            Issue.record("the save failure was swallowed")
+        } catch let error as SyncError {
+            guard case .writeFailed(let url, let underlying) = error else {
+                Issue.record("expected writeFailed, got \(error)")
+                return
+            }
+            #expect(url.path == "/home/me/.local/state/bookmarks.json")
+            #expect(underlying.posixCode == .ENOSPC)
+            #expect(error.description == "Could not write /home/me/.local/state/bookmarks.json: No space left on device (ENOSPC)")
+        }
+    }
+}
+
