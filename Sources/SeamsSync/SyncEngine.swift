@@ -18,6 +18,8 @@ public struct SyncEngine: Sendable {
     private let makeRunID: @Sendable () -> String
     private let progress: @Sendable (Int, Int) -> Void
     private let scansConcurrently: Bool
+    private let process: SyncProcess
+    private let lockWait: @Sendable (TimeInterval) -> Void
 
     /// Creates an engine.
     ///
@@ -31,6 +33,10 @@ public struct SyncEngine: Sendable {
     ///   - scansConcurrently: Whether the two folders are scanned at the same time (the default).
     ///     Turn it off where the order of I/O calls must be the same every run, as when a fault is
     ///     injected at the n-th call.
+    ///   - process: Who runs (host, boot, process id), written into the lock so that a lock left
+    ///     by a dead process of this host is taken over at once.
+    ///   - lockWait: Waits while a lock of another host is watched for its expiry (real time by
+    ///     default; a test moves its clock instead).
     public init(
         directories: any DirectoryAccessorProviding,
         files: any FileAccessorProviding,
@@ -38,8 +44,12 @@ public struct SyncEngine: Sendable {
         owner: String = "\(ProcessInfo.processInfo.hostName) pid \(ProcessInfo.processInfo.processIdentifier)",
         runID: @escaping @Sendable () -> String = { String(UInt32.random(in: 0...UInt32.max), radix: 36) },
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
-        scansConcurrently: Bool = true
+        scansConcurrently: Bool = true,
+        process: SyncProcess = .current,
+        lockWait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
+        self.process = process
+        self.lockWait = lockWait
         self.scansConcurrently = scansConcurrently
         self.progress = progress
         self.directories = directories
@@ -51,16 +61,29 @@ public struct SyncEngine: Sendable {
 
     /// Syncs `local` with `container`.
     ///
+    /// The run is synchronous and blocks its thread for as long as it works (file system calls
+    /// do): call it from a thread of your own, not from a task of Swift's cooperative pool.
+    /// ``SyncManager`` does that for you.
+    ///
     /// - Parameters:
     ///   - local: The local folder.
     ///   - container: The container folder.
     ///   - stateDirectory: Where the pair's archive lives.
     ///   - options: Guards, dry run, retention.
+    ///   - stop: Asks the run to stop at its next safe point; the report then carries
+    ///     ``SyncReport/interruption``.
+    ///   - progress: Told how many of how many paths are done; `nil` uses the engine's own.
     /// - Returns: What was done; paths that failed are listed in it.
-    /// - Throws: ``SyncError`` when the run was refused or could not finish.
-    public func run(local: URL, container: URL, stateDirectory: URL, options: SyncOptions = SyncOptions()) throws -> SyncReport {
+    /// - Throws: ``SyncError`` when the run was refused or could not finish;
+    ///   ``SyncError/interrupted`` when it was asked to stop before it changed anything.
+    public func run(
+        local: URL, container: URL, stateDirectory: URL, options: SyncOptions = SyncOptions(),
+        stop: SyncStopToken? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws -> SyncReport {
         do {
-            return try runChecked(local: local, container: container, stateDirectory: stateDirectory, options: options)
+            return try runChecked(
+                local: local, container: container, stateDirectory: stateDirectory, options: options,
+                stop: stop, progress: progress ?? self.progress)
         } catch let error as SyncError {
             throw error
         } catch {
@@ -68,7 +91,11 @@ public struct SyncEngine: Sendable {
         }
     }
 
-    private func runChecked(local: URL, container: URL, stateDirectory: URL, options: SyncOptions) throws -> SyncReport {
+    private func runChecked(
+        local: URL, container: URL, stateDirectory: URL, options: SyncOptions, stop: SyncStopToken?,
+        progress: @escaping @Sendable (Int, Int) -> Void
+    ) throws -> SyncReport {
+        let shouldStop: @Sendable () -> Bool = { stop?.isStopRequested ?? false }
         for root in [container, local] where (try? directories.metadata(at: root))?.kind != .directory {
             throw SyncError.folderNotAvailable(root)
         }
@@ -80,7 +107,7 @@ public struct SyncEngine: Sendable {
         if !options.dryRun {
             let taken = SyncLock(
                 in: container, owner: owner + " run " + runID, runID: runID, directories: directories, files: files,
-                clock: clock, expiry: options.lockExpiry)
+                clock: clock, expiry: options.lockExpiry, process: process, wait: lockWait)
             try taken.acquire()
             taken.startHeartbeat()
             lock = taken
@@ -88,7 +115,8 @@ public struct SyncEngine: Sendable {
         defer { lock?.release() }
         if !options.dryRun { try store.prepare() }
         let (loaded, localScan, containerScan) = try loadAndScan(
-            store, local: local, container: container, moveAside: !options.dryRun, now: start)
+            store, local: local, container: container, moveAside: !options.dryRun, now: start, shouldStop: shouldStop)
+        if shouldStop() { throw SyncError.interrupted }
         let (archive, rebuilt) = (loaded.archive, loaded.rebuilt)
         let plan = Reconciler().plan(archive: archive, local: localScan, container: containerScan)
         try lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
@@ -102,15 +130,17 @@ public struct SyncEngine: Sendable {
             let context = ApplyContext(
                 directories: directories, files: files, localRoot: local, containerRoot: container, runID: runID,
                 trashFolderName: TrashPurger.folderName(startingAt: start, runID: runID),
-                heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress)
+                heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop)
             var applier = Applier(context: context, plan: plan, archive: archive)
             let newArchive = try applier.run()
             report = applier.report
             if applier.archiveChanged || rebuilt || loaded.fromLegacyFile {
                 try store.commit(newArchive, runID: runID, removingLegacyFile: loaded.fromLegacyFile)
             }
-            let purger = TrashPurger(directories: directories, retention: options.trashRetention)
-            for root in [local, container] { purger.purge(root: root, now: start) }
+            if report.interruption == nil {
+                let purger = TrashPurger(directories: directories, retention: options.trashRetention)
+                for root in [local, container] { purger.purge(root: root, now: start) }
+            }
         }
         report.rebuiltState = rebuilt
         return report
@@ -119,7 +149,8 @@ public struct SyncEngine: Sendable {
     /// Loads the archive, then scans both folders, the two at the same time when
     /// `scansConcurrently` (they only read, and each mostly waits on the file system).
     private func loadAndScan(
-        _ store: ArchiveStore, local: URL, container: URL, moveAside: Bool, now: Date
+        _ store: ArchiveStore, local: URL, container: URL, moveAside: Bool, now: Date,
+        shouldStop: @escaping @Sendable () -> Bool
     ) throws -> (ArchiveStore.Loaded, Snapshot, Snapshot) {
         let loaded = try store.load(moveAside: moveAside, now: now)
         let roots = [local, container]
@@ -129,7 +160,9 @@ public struct SyncEngine: Sendable {
         let scanOne = { @Sendable (index: Int) in
             let result = Result { () throws(SyncError) -> Snapshot in
                 do {
-                    return try scanner.scan(roots[index], expectedCount: expected)
+                    return try scanner.scan(roots[index], expectedCount: expected, shouldStop: shouldStop)
+                } catch is ScanStopped {
+                    throw SyncError.interrupted
                 } catch {
                     throw SyncError.folderNotAvailable(roots[index])
                 }

@@ -27,6 +27,11 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case lockHeld(owner: String)
     /// The state file was written by a newer version; it was left untouched.
     case unsupportedState(URL, version: Int)
+    /// The run was asked to stop (``SyncStopToken``) before it changed anything.
+    case interrupted
+    /// No folder for the sync state was given and none can be derived (neither
+    /// `XDG_STATE_HOME` nor `HOME` is set); a temporary folder would lose the state at reboot.
+    case noStateDirectory
 
     /// Whether the run was refused before changing anything (a guard or a missing folder).
     public var isRefusal: Bool {
@@ -83,6 +88,10 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "Nothing was changed. Use --force or a higher --max-delete if this is intended."
         case .lockHeld(let owner):
             "Another sync of this container is running (\(owner)); try again when it has finished."
+        case .noStateDirectory:
+            "No folder for the sync state: set HOME or XDG_STATE_HOME, or pass --state-dir."
+        case .interrupted:
+            "Interrupted before anything was changed; run again to sync."
         case .unsupportedState(let url, let version):
             "The state file \(url.path) has format version \(version), newer than this program reads; it was left untouched."
         }

@@ -24,9 +24,12 @@ public actor SyncManager {
     private let fileAccessor: any FileAccessorProviding
     private let directoryAccessor: any DirectoryAccessorProviding
     private let bookmarkStorage: any BookmarkStorageProviding
-    private let stateDirectory: URL
+    private let stateDirectory: URL?
     private let options: SyncOptions
     private let engine: SyncEngine
+    /// Whether a sync of this manager is running, and the calls waiting for their turn.
+    private var running = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
 
     /// Creates a manager.
     ///
@@ -35,7 +38,9 @@ public actor SyncManager {
     ///   - fileAccessor: Reads and writes files.
     ///   - directoryAccessor: Lists, copies, moves and flushes.
     ///   - bookmarkStorage: Remembers the local folder the user chose.
-    ///   - stateDirectory: Where the sync state lives; `nil` is `$XDG_STATE_HOME/seams-sync`.
+    ///   - stateDirectory: Where the sync state lives; `nil` is `$XDG_STATE_HOME/seams-sync`
+    ///     (`~/.local/state/seams-sync`). With neither that nor `HOME` set, a sync throws
+    ///     ``SyncError/noStateDirectory``: a state in a temporary folder would be lost at reboot.
     ///   - options: Guards and retention.
     ///   - clock: The time now.
     public init(
@@ -59,12 +64,12 @@ public actor SyncManager {
     /// `$XDG_STATE_HOME/seams-sync` (`~/.local/state/seams-sync` when unset).
     ///
     /// - Parameter environment: The environment to read.
-    /// - Returns: The default state folder.
+    /// - Returns: The default state folder, or `nil` when neither `XDG_STATE_HOME` nor `HOME`
+    ///   is set to an absolute path (never a temporary folder, which a reboot may empty).
     public static func defaultStateDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> URL {
-        (XDGDirectory.state.url(environment: environment) ?? FileManager.default.temporaryDirectory)
-            .appending(path: "seams-sync", directoryHint: .isDirectory)
+    ) -> URL? {
+        XDGDirectory.state.url(environment: environment)?.appending(path: "seams-sync", directoryHint: .isDirectory)
     }
 
     /// Remembers `folder` as the local folder to sync, with its identity.
@@ -103,15 +108,92 @@ public actor SyncManager {
 
     /// Syncs two given folders, two-way.
     ///
+    /// The work runs on a thread of its own, not in Swift's cooperative pool, so a long sync never
+    /// holds one of the pool's few threads; the caller's task waits without blocking. Calls on one
+    /// manager run one after the other.
+    ///
+    /// Cancelling the calling task stops the run at its next safe point (between paths, never
+    /// inside one change): what was done is flushed and recorded, the lock is released, and the
+    /// call throws `CancellationError`; the next call finishes the rest.
+    ///
+    /// Progress reaches `progress` on the sync's own thread; hop to the main actor to show it:
+    ///
+    /// ```swift
+    /// @MainActor @Observable final class SyncModel {
+    ///     var fraction = 0.0
+    ///     let manager = SyncManager()
+    ///
+    ///     func syncNow(local: URL, container: URL) async throws {
+    ///         try await manager.sync(local: local, container: container) { progress in
+    ///             Task { @MainActor in self.fraction = progress.fractionCompleted }
+    ///         }
+    ///     }
+    /// }
+    /// // In a view: ProgressView(value: model.fraction); a Cancel button cancels the task.
+    /// ```
+    ///
     /// - Parameters:
     ///   - local: The local folder.
     ///   - container: The container folder.
+    ///   - progress: Told how far the run is, now and then and once at the end.
     /// - Returns: What was done.
-    /// - Throws: ``SyncError``.
+    /// - Throws: ``SyncError``, or `CancellationError` when the task was cancelled.
     @discardableResult
-    public func sync(local: URL, container: URL) async throws -> SyncReport {
-        // The engine throws only ``SyncError``.
-        try engine.run(local: local, container: container, stateDirectory: stateDirectory, options: options)
+    public func sync(
+        local: URL, container: URL, progress: (@Sendable (SyncProgress) -> Void)? = nil
+    ) async throws -> SyncReport {
+        try await waitForTurn()
+        defer { endTurn() }
+        guard let stateDirectory else { throw SyncError.noStateDirectory }
+        let stop = SyncStopToken()
+        let (engine, options) = (self.engine, self.options)
+        let told: @Sendable (Int, Int) -> Void
+        if let progress {
+            told = { progress(SyncProgress(completed: $0, total: $1)) }
+        } else {
+            told = { _, _ in }
+        }
+        let run: @Sendable () throws -> SyncReport = {
+            try engine.run(
+                local: local, container: container, stateDirectory: stateDirectory, options: options,
+                stop: stop, progress: told)
+        }
+        let report: SyncReport
+        do {
+            report = try await withTaskCancellationHandler {
+                try await Self.onOwnThread(run)
+            } onCancel: {
+                stop.requestStop()
+            }
+        } catch SyncError.interrupted {
+            throw CancellationError()
+        }
+        if report.interruption != nil { throw CancellationError() }
+        return report
+    }
+
+    /// Runs blocking work on a thread of its own and waits for it without blocking a pool thread.
+    private static func onOwnThread(_ work: @escaping @Sendable () throws -> SyncReport) async throws -> SyncReport {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SyncReport, any Error>) in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try work() })
+            }
+        }
+    }
+
+    /// Waits until no other call of this manager runs a sync (the actor lets calls interleave
+    /// at `await`; two runs of one pair at once would only meet the lock).
+    private func waitForTurn() async throws {
+        while running {
+            await withCheckedContinuation { waiting.append($0) }
+        }
+        try Task.checkCancellation()
+        running = true
+    }
+
+    private func endTurn() {
+        running = false
+        if !waiting.isEmpty { waiting.removeFirst().resume() }
     }
 
     /// The bytes of `data.json` in the sync container.

@@ -27,6 +27,14 @@ public struct SyncReport: Hashable, Sendable, Codable {
         public var action: String
     }
 
+    /// How far a run got that was asked to stop (``SyncStopToken``, Ctrl-C, a cancelled task).
+    public struct Interruption: Hashable, Sendable, Codable {
+        /// Paths carried out (or left as they were) before the run stopped.
+        public var done: Int
+        /// Paths the plan held.
+        public var total: Int
+    }
+
     /// Whether nothing was changed because this was a dry run.
     public var dryRun = false
     /// Files copied into the local folder.
@@ -51,12 +59,15 @@ public struct SyncReport: Hashable, Sendable, Codable {
     public var planned: [Change] = []
     /// Set when the state file was unreadable and the state was rebuilt (every difference kept both).
     public var rebuiltState = false
+    /// Set when the run stopped at a safe point before finishing its plan: what was done is
+    /// recorded, the rest is done by the next run.
+    public var interruption: Interruption?
 
     /// Creates an empty report.
     public init() {}
 
     /// Whether every path was synced.
-    public var succeeded: Bool { failures.isEmpty }
+    public var succeeded: Bool { failures.isEmpty && interruption == nil }
 
     /// A few lines a person reads.
     public var summary: String {
@@ -66,6 +77,9 @@ public struct SyncReport: Hashable, Sendable, Codable {
                 + "\(deletedLocal + deletedContainer) deleted (to trash), \(foldersCreated) folders created, "
                 + "\(conflicts.count) conflicts kept both, \(failures.count) failed."
         ]
+        if let interruption {
+            lines.append("interrupted: \(interruption.done) of \(interruption.total) done; run again to finish.")
+        }
         if rebuiltState { lines.append("The state file was unreadable: rebuilt; every difference was kept both.") }
         lines += planned.map { "  would \($0.action): \($0.path)" }
         lines += conflicts.map { "  conflict: \($0.path) (other version kept as \($0.copy))" }

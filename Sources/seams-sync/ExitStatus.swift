@@ -1,4 +1,11 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import SeamsSync
 
 /// The exit codes of the CLI contract.
@@ -15,6 +22,21 @@ enum ExitStatus: Int32 {
     case locked = 4
     /// Finished, but some paths failed (listed; nothing lost).
     case partial = 5
+    /// Stopped by SIGHUP at a safe point (what was done is recorded).
+    case hangUp = 129
+    /// Stopped by SIGINT (Ctrl-C) at a safe point (what was done is recorded).
+    case interrupt = 130
+    /// Stopped by SIGTERM at a safe point (what was done is recorded).
+    case terminate = 143
+
+    /// The status of a run stopped by signal `number`.
+    static func interrupted(by number: Int32) -> ExitStatus {
+        switch number {
+        case SIGTERM: .terminate
+        case SIGHUP: .hangUp
+        default: .interrupt
+        }
+    }
 
     /// The status for an error a run threw.
     init(_ error: any Error) {
@@ -25,6 +47,8 @@ enum ExitStatus: Int32 {
             } else if case .lockHeld = error {
                 self = .locked
             } else if case .unsupportedState = error {
+                self = .badUsage
+            } else if case .noStateDirectory = error {
                 self = .badUsage
             } else if case .localFolderNotChosen = error {
                 self = .badUsage
@@ -52,6 +76,7 @@ enum ExitStatus: Int32 {
         case .refused: "refused"
         case .locked: "locked"
         case .partial: "partial"
+        case .hangUp, .interrupt, .terminate: "interrupted"
         }
     }
 }

@@ -45,7 +45,10 @@ struct SyncCommand: AsyncParsableCommand {
             output.fail(ExitStatus.badUsage, "LOCAL and CONTAINER must be two separate folders, neither inside the other.")
             throw ExitCode(ExitStatus.badUsage.rawValue)
         }
-        let state = stateDir.map(Self.absolute) ?? Self.defaultStateDirectory()
+        guard let state = stateDir.map(Self.absolute) ?? Self.defaultStateDirectory() else {
+            output.fail(ExitStatus.badUsage, SyncError.noStateDirectory.description)
+            throw ExitCode(ExitStatus.badUsage.rawValue)
+        }
         if Self.contains(localURL, state) || Self.contains(containerURL, state) {
             // It would be synced with the rest, and change under the run that writes it.
             output.fail(
@@ -59,11 +62,18 @@ struct SyncCommand: AsyncParsableCommand {
         options.maxDeletePercent = maxDelete
         let engine = SyncEngine(
             directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), progress: output.progress)
+        let stop = SyncStopToken()
+        let signals = InterruptSignals(stop: stop)
+        defer { signals.cancel() }
         let status: ExitStatus
         do {
-            let report = try engine.run(local: localURL, container: containerURL, stateDirectory: state, options: options)
-            status = ExitStatus(report)
+            let report = try engine.run(
+                local: localURL, container: containerURL, stateDirectory: state, options: options, stop: stop)
+            status = report.interruption == nil ? ExitStatus(report) : signals.status
             output.finish(report, status: status, local: localURL, container: containerURL)
+        } catch SyncError.interrupted {
+            status = signals.status
+            output.fail(status, SyncError.interrupted.description)
         } catch {
             status = ExitStatus(error)
             output.fail(status, String(describing: error))
@@ -75,13 +85,10 @@ struct SyncCommand: AsyncParsableCommand {
         URL(filePath: path, directoryHint: .isDirectory, relativeTo: URL.currentDirectory()).standardizedFileURL
     }
 
-    static func defaultStateDirectory() -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return URL(filePath: state, directoryHint: .isDirectory).appending(path: "seams-sync")
-        }
-        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSTemporaryDirectory()
-        return URL(filePath: home, directoryHint: .isDirectory).appending(path: ".local/state/seams-sync")
+    /// `$XDG_STATE_HOME/seams-sync` or `~/.local/state/seams-sync`; `nil` with neither set
+    /// (never a temporary folder, which a reboot may empty).
+    static func defaultStateDirectory() -> URL? {
+        SyncManager.defaultStateDirectory()
     }
 
     /// Whether one folder is the other or inside it.

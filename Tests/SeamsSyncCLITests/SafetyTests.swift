@@ -33,7 +33,7 @@ import Testing
     func lockHeld() throws {
         let w = try Workspace()
         try w.write("x", "x.txt", in: w.local)
-        let lock = "{\"owner\":\"other-host pid 1\",\"heartbeat\":\(Date().timeIntervalSince1970)}"
+        let lock = Workspace.lockRecord(owner: "other-host pid 1", heartbeat: Date())  // a live process: this one
         try Data(lock.utf8).write(to: w.container.appending(path: ".seams-lock"))
         let result = try w.sync()
         #expect(result.status == 4)
@@ -45,7 +45,7 @@ import Testing
     func staleLock() throws {
         let w = try Workspace()
         try w.write("x", "x.txt", in: w.local)
-        let lock = "{\"owner\":\"crashed\",\"heartbeat\":\(Date().timeIntervalSince1970 - 3600)}"
+        let lock = Workspace.lockRecord(owner: "crashed", heartbeat: Date().addingTimeInterval(-3600))
         try Data(lock.utf8).write(to: w.container.appending(path: ".seams-lock"))
         #expect(try w.sync().status == 0)
         #expect(w.tree(w.container) == ["x.txt": "x"])

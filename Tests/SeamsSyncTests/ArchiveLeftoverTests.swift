@@ -88,7 +88,7 @@ import Testing
     @Test("a run refused by the lock removes no leftover")
     func lockedRunKeepsLeftovers() throws {
         let (fileSystem, leftover) = try syncedWithLeftover()
-        let lock = "{\"owner\":\"other\",\"heartbeat\":\(fileSystem.now.timeIntervalSince1970)}"
+        let lock = Fixtures.lockRecord(owner: "other", heartbeat: fileSystem.now)
         try fileSystem.write(Data(lock.utf8), to: container.appending(path: ".seams-lock"))
         #expect(throws: SyncError.lockHeld(owner: "other")) { try run(fileSystem) }
         #expect(fileSystem.fileExists(at: leftover))

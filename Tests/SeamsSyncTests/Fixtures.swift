@@ -43,4 +43,11 @@ enum Fixtures {
         }
         return archive
     }
+
+    /// A lock record as a live process of this host writes it (this test process: it exists), so
+    /// the engine judges it by its heartbeat alone, with this host's clock.
+    static func lockRecord(owner: String, heartbeat: Date) -> String {
+        let me = SyncProcess.current
+        return #"{"owner":"\#(owner)","heartbeat":\#(heartbeat.timeIntervalSince1970),"host":"\#(me.host)","boot":"\#(me.bootID)","pid":\#(me.pid)}"#
+    }
 }

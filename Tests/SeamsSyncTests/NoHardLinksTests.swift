@@ -75,7 +75,7 @@ import Testing
         let (fileSystem, noLinks) = try setUp()
         try fileSystem.write(Data("1".utf8), to: local.appending(path: "a.txt"))
         let lockURL = container.appending(path: ".seams-lock")
-        let lock = "{\"owner\":\"other\",\"heartbeat\":\(fileSystem.now.timeIntervalSince1970)}"
+        let lock = Fixtures.lockRecord(owner: "other", heartbeat: fileSystem.now)
         try fileSystem.write(Data(lock.utf8), to: lockURL)
         #expect(throws: SyncError.lockHeld(owner: "other")) { try run(fileSystem, noLinks) }
         #expect(text(fileSystem, lockURL) == lock, "the live lock is untouched")

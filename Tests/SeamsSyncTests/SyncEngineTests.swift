@@ -167,7 +167,7 @@ import Testing
     func lock() throws {
         let fileSystem = try setUp()
         try write(fileSystem, "1", "a.txt", in: local)
-        let lock = "{\"owner\":\"other\",\"heartbeat\":\(fileSystem.now.timeIntervalSince1970)}"
+        let lock = Fixtures.lockRecord(owner: "other", heartbeat: fileSystem.now)
         try fileSystem.write(Data(lock.utf8), to: container.appending(path: ".seams-lock"))
         #expect(throws: SyncError.lockHeld(owner: "other")) { try run(fileSystem) }
         fileSystem.advanceTime(by: 120)

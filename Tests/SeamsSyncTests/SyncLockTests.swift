@@ -80,9 +80,9 @@ import Testing
     @Test("an expired lock renewed by its owner just before the takeover is given back, and this run refused")
     func takeoverRace() throws {
         let fileSystem = try setUp()
-        let expired = #"{"owner":"crashed","heartbeat":\#(Date().timeIntervalSince1970 - 3600)}"#
+        let expired = Fixtures.lockRecord(owner: "crashed", heartbeat: Date().addingTimeInterval(-3600))
         try fileSystem.write(Data(expired.utf8), to: lockURL)
-        let fresh = #"{"owner":"fresh","heartbeat":\#(Date().timeIntervalSince1970)}"#
+        let fresh = Fixtures.lockRecord(owner: "fresh", heartbeat: Date())
         let racer = FaultInjectingFileSystem(wrapping: fileSystem)
         let lockPath = lockURL.path
         let lock = lockURL
@@ -104,7 +104,7 @@ import Testing
     @Test("an expired lock is taken over when nobody renews it")
     func takeover() throws {
         let fileSystem = try setUp()
-        let expired = #"{"owner":"crashed","heartbeat":\#(Date().timeIntervalSince1970 - 3600)}"#
+        let expired = Fixtures.lockRecord(owner: "crashed", heartbeat: Date().addingTimeInterval(-3600))
         try fileSystem.write(Data(expired.utf8), to: lockURL)
         let report = try SyncEngine(directories: fileSystem, files: fileSystem, owner: "next")
             .run(local: local, container: container, stateDirectory: state)

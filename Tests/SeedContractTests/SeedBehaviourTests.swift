@@ -103,6 +103,6 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: container.path).isEmpty)
         let root = container.deletingLastPathComponent().deletingLastPathComponent().standardizedFileURL.path
         #expect(DefaultBookmarkStorage().storeURL.standardizedFileURL.path.hasPrefix(root))
-        #expect(SyncManager.defaultStateDirectory().standardizedFileURL.path.hasPrefix(root))
+        #expect(SyncManager.defaultStateDirectory()?.standardizedFileURL.path.hasPrefix(root) == true)
     }
 }

@@ -39,9 +39,15 @@ struct Applier {
         let entries = plan.entries
         let phases = entries.map(Self.phase)
         var done = 0
-        for phase in 0..<3 {
+        phases: for phase in 0..<3 {
             let ordered = phase == 1 ? Array(entries.indices.reversed()) : Array(entries.indices)
             for index in ordered where phases[index] == phase {
+                if context.shouldStop() {
+                    // A safe point: every change so far is whole. The staged copies are placed
+                    // and everything flushed below; the paths not reached keep their old state.
+                    report.interruption = SyncReport.Interruption(done: done, total: entries.count)
+                    break phases
+                }
                 if !collidedFolders.isEmpty, let other = collidedAncestor(of: entries[index].path) {
                     recordFailure(ApplyIssue.nameCollision(with: other), at: entries[index].path)
                 } else if phase == 0, let source = Self.plainCopySource(entries[index]) {
@@ -59,8 +65,9 @@ struct Applier {
             // Every copy of the first phase is in place before anything is deleted.
             placeStaged()
         }
+        placeStaged()
         try flushFolders()
-        context.progress(entries.count, entries.count)
+        context.progress(report.interruption?.done ?? entries.count, entries.count)
         return archive
     }
 

@@ -15,6 +15,8 @@ struct ApplyContext: Sendable {
     let heartbeat: @Sendable () throws -> Void
     /// Told how many of how many paths are done.
     let progress: @Sendable (Int, Int) -> Void
+    /// Whether the run was asked to stop; looked at between paths, never inside one change.
+    var shouldStop: @Sendable () -> Bool = { false }
 
     /// The name of the trash folder in each root.
     static let trashName = ".seams-trash"

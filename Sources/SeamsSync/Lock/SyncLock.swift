@@ -2,19 +2,40 @@ import Dispatch
 import Foundation
 import SeamsCore
 
-/// The cross-process lock of a container: a file `.seams-lock` holding the owner and a heartbeat.
+/// The cross-process lock of a container: a file `.seams-lock` holding the owner (host, boot,
+/// process) and a heartbeat.
 ///
 /// It is created by hard-linking a fully written temp file (atomic and exclusive; on a file
-/// system without hard links, a no-replace rename of it), refreshed
-/// while the run works, and expires by itself: a lock whose heartbeat is older than the expiry
-/// belongs to a run that crashed, and the next run takes it over with no person involved.
+/// system without hard links, a no-replace rename of it), refreshed while the run works, and
+/// taken over with no person involved when its owner is gone:
+///
+/// - written on this host by a process that no longer exists, or before the host's last boot:
+///   at once (a run killed with `kill -9`, a crash, a power cut);
+/// - written on this host by a live process whose heartbeat is older than the expiry (a hung
+///   run, or a reused process id): at once, by this host's own clock;
+/// - written on another host, or unreadable: only after this run has watched it unchanged for
+///   the whole expiry, measured by this process itself. The other host's clock is never
+///   compared with ours: a fast or slow clock there cannot make a live lock look expired.
 ///
 /// The heartbeat is refreshed by the run between paths and, while ``startHeartbeat(every:)``
-/// runs, by a background task, so a long scan or one long copy does not let the lock expire.
+/// runs, by a background thread, so a long scan or one long copy does not let the lock expire.
 final class SyncLock: Sendable {
     private struct Record: Codable, Equatable {
         var owner: String
         var heartbeat: Double
+        var host: String?
+        var boot: String?
+        var pid: Int32?
+    }
+
+    /// What a lock found in place says about its owner.
+    private enum Verdict {
+        /// Held by a live run: refuse.
+        case live
+        /// Its owner is gone: take it over now.
+        case dead
+        /// Cannot tell from here: watch it for the expiry.
+        case watch
     }
 
     static let fileName = ".seams-lock"
@@ -26,6 +47,9 @@ final class SyncLock: Sendable {
     private let runID: String
     private let clock: @Sendable () -> Date
     private let expiry: TimeInterval
+    private let process: SyncProcess
+    /// Waits the given seconds (real time in production; tests move a fake clock).
+    private let wait: @Sendable (TimeInterval) -> Void
     /// When the heartbeat was last written; held while it is written, so the run and the
     /// background task never write at once.
     private let lastBeat: LockedValue<Date>
@@ -36,7 +60,8 @@ final class SyncLock: Sendable {
 
     init(
         in folder: URL, owner: String, runID: String, directories: any DirectoryAccessorProviding,
-        files: any FileAccessorProviding, clock: @escaping @Sendable () -> Date, expiry: TimeInterval
+        files: any FileAccessorProviding, clock: @escaping @Sendable () -> Date, expiry: TimeInterval,
+        process: SyncProcess = .current, wait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
         self.folder = folder
         self.owner = owner
@@ -45,6 +70,8 @@ final class SyncLock: Sendable {
         self.files = files
         self.clock = clock
         self.expiry = expiry
+        self.process = process
+        self.wait = wait
         self.lastBeat = LockedValue(clock())
     }
 
@@ -55,14 +82,16 @@ final class SyncLock: Sendable {
     }
 
     private func encoded() throws -> Data {
-        try JSONEncoder().encode(Record(owner: owner, heartbeat: clock().timeIntervalSince1970))
+        try JSONEncoder().encode(Record(
+            owner: owner, heartbeat: clock().timeIntervalSince1970, host: process.host, boot: process.bootID,
+            pid: process.pid))
     }
 
-    /// Takes the lock, taking over an expired one.
+    /// Takes the lock, taking over one whose owner is gone (see the type's documentation).
     ///
-    /// Taking over moves the expired lock aside and checks that what was moved is the expired
-    /// record it judged: if another run took the lock over in between, its fresh lock is put back
-    /// and this run is refused.
+    /// Taking over moves the old lock aside and checks that what was moved is, byte for byte, the
+    /// lock judged: if another run took the lock over in between, its fresh lock is put back and
+    /// this run is refused.
     ///
     /// - Throws: ``SyncError/lockHeld(owner:)`` when a live run holds it.
     func acquire() throws {
@@ -75,25 +104,64 @@ final class SyncLock: Sendable {
                 lastBeat.withLock { $0 = clock() }
                 return
             } catch let error as CocoaError where error.code == .fileWriteFileExists {
-                let record = current()
-                if let record, clock().timeIntervalSince1970 - record.heartbeat < expiry {
-                    throw SyncError.lockHeld(owner: record.owner)
+                guard let found = try? files.read(from: url) else { continue }  // released meanwhile
+                let record = try? JSONDecoder().decode(Record.self, from: found)
+                switch verdict(record) {
+                case .live:
+                    throw SyncError.lockHeld(owner: record?.owner ?? "unknown")
+                case .dead:
+                    break
+                case .watch:
+                    guard let unchanged = try watch(found), unchanged else { continue }
                 }
-                let stale = temporary("stale")
-                do {
-                    try directories.moveItem(at: url, to: stale, replacingExisting: true)
-                } catch let error as CocoaError where error.code == .fileNoSuchFile || error.code == .fileReadNoSuchFile {
-                    continue  // released meanwhile: try to take it again
-                }
-                defer { try? directories.removeItem(at: stale, recursively: false) }
-                if let moved = read(stale), moved != record {
-                    // Not the lock judged expired: another run's fresh one. Give it back.
-                    try? HardLinks.place(stale, at: url, directories: directories)
-                    throw SyncError.lockHeld(owner: moved.owner)
-                }
+                try takeOver(found)
             }
         }
         throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
+    }
+
+    private func verdict(_ record: Record?) -> Verdict {
+        guard let record, let host = record.host, host == process.host else { return .watch }
+        if let pid = record.pid, !process.isRunning(pid) { return .dead }
+        if let boot = record.boot, !boot.isEmpty, !process.bootID.isEmpty, boot != process.bootID { return .dead }
+        // A live process of this host (or one whose id was reused): this host's clock is the one
+        // that wrote the heartbeat, so comparing it is sound.
+        return clock().timeIntervalSince1970 - record.heartbeat < expiry ? .live : .dead
+    }
+
+    /// Watches the lock for the expiry, by time this process measures itself.
+    ///
+    /// - Returns: `true` when it stayed byte for byte the same, `nil` when it was removed
+    ///   meanwhile (try to take it again).
+    /// - Throws: ``SyncError/lockHeld(owner:)`` when it changed: its owner is alive.
+    private func watch(_ found: Data) throws -> Bool? {
+        var watched: TimeInterval = 0
+        let step = max(expiry / 60, 0.001)
+        while watched < expiry {
+            wait(step)
+            watched += step
+            guard let now = try? files.read(from: url) else { return nil }
+            if now != found {
+                throw SyncError.lockHeld(owner: (try? JSONDecoder().decode(Record.self, from: now))?.owner ?? "unknown")
+            }
+        }
+        return true
+    }
+
+    /// Moves the lock judged gone aside and checks it is the one judged.
+    private func takeOver(_ judged: Data) throws {
+        let stale = temporary("stale")
+        do {
+            try directories.moveItem(at: url, to: stale, replacingExisting: true)
+        } catch let error as CocoaError where error.code == .fileNoSuchFile || error.code == .fileReadNoSuchFile {
+            return  // released meanwhile: the caller tries to take it again
+        }
+        defer { try? directories.removeItem(at: stale, recursively: false) }
+        if let moved = try? files.read(from: stale), moved != judged {
+            // Not the lock judged gone: another run's fresh one. Give it back.
+            try? HardLinks.place(stale, at: url, directories: directories)
+            throw SyncError.lockHeld(owner: (try? JSONDecoder().decode(Record.self, from: moved))?.owner ?? "unknown")
+        }
     }
 
     /// Refreshes the heartbeat when a third of the expiry has passed since the last one.

@@ -18,16 +18,18 @@ public struct Scanner: Sendable {
     ///   - root: The synced folder.
     ///   - expectedCount: About how many items to expect (the archive's count), so the snapshot
     ///     is allocated once.
+    ///   - shouldStop: Looked at between folders; when it says `true` the scan ends with ``ScanStopped``.
     /// - Returns: Every item's metadata; folders that could not be listed are recorded, not
     ///   treated as empty.
-    /// - Throws: The boundary's error when `root` itself cannot be listed.
-    public func scan(_ root: URL, expectedCount: Int = 0) throws -> Snapshot {
+    /// - Throws: The boundary's error when `root` itself cannot be listed, ``ScanStopped`` when asked to stop.
+    public func scan(_ root: URL, expectedCount: Int = 0, shouldStop: () -> Bool = { false }) throws -> Snapshot {
         var snapshot = Snapshot()
         snapshot.items.reserveCapacity(expectedCount)
         var pending: [(SyncPath?, URL)] = []
         let top = try directories.contentsOfDirectory(at: root)
         add(top, under: nil, root: root, to: &snapshot, pending: &pending)
         while let (path, url) = pending.popLast() {
+            if shouldStop() { throw ScanStopped() }
             do {
                 let entries = try directories.contentsOfDirectory(at: url)
                 add(entries, under: path, root: root, to: &snapshot, pending: &pending)
@@ -56,4 +58,10 @@ public struct Scanner: Sendable {
             }
         }
     }
+}
+
+/// A scan that ended early because it was asked to stop; it had changed nothing.
+public struct ScanStopped: Error, Hashable, Sendable {
+    /// Creates the error.
+    public init() {}
 }
