@@ -98,6 +98,9 @@ final class SyncLock: Sendable {
         let temp = temporary("new")
         try files.write(try encoded(), to: temp)
         defer { try? directories.removeItem(at: temp, recursively: false) }
+        // Durable before it is placed: after a power cut the lock is whole (and names a boot
+        // that is over, so it is taken over at once), never an empty file to be watched.
+        try directories.synchronizeFile(at: temp)
         for _ in 0..<3 {
             do {
                 try HardLinks.place(temp, at: url, directories: directories)
