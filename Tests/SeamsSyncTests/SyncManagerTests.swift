@@ -27,12 +27,27 @@ import Testing
         await #expect(throws: SyncError.containerNotAvailable) { try await manager.sync() }
     }
 
-    @Test("seed: a read failure reaches the caller as a SyncError")
-    func readError() async {
+    @Test("seed: a read failure reaches the caller as a SyncError that keeps the configured error")
+    func readError() async throws {
+        // Every boundary is injected: the container and the chosen folder exist in the fake, the
+        // bookmark store is the fake's, so the first read the run makes (its state file) meets
+        // exactly the mock's configured error, and nothing on this machine is touched.
+        let fileSystem = try fileSystem()
         let accessor = MockFileAccessor()
         accessor.readError = CocoaError(.fileReadCorruptFile)
-        let manager = SyncManager(fileAccessor: accessor)
-        await #expect(throws: SyncError.self) { try await manager.sync() }
+        let state = URL(filePath: "/state", directoryHint: .isDirectory)
+        let manager = SyncManager(
+            fileSystem: MockFileSystemProvider(containerURL: container), fileAccessor: accessor,
+            directoryAccessor: fileSystem, bookmarkStorage: fileSystem, stateDirectory: state)
+        try await manager.chooseLocalFolder(local)
+        let thrown = await #expect(throws: SyncError.self) { try await manager.sync() }
+        guard case .readFailed(let url, let underlying)? = thrown else {
+            Issue.record("expected SyncError.readFailed, got \(String(describing: thrown))")
+            return
+        }
+        #expect(underlying == UnderlyingError(CocoaError(.fileReadCorruptFile)))
+        #expect(url.deletingLastPathComponent().path == state.path)
+        #expect(accessor.calls.contains(.read(url)))
     }
 
     @Test("a read failure in the container keeps the underlying error")

@@ -11,15 +11,29 @@ extension MemoryTree {
         return node.content
     }
 
-    /// `Data.write(to:options: .atomic)`: a new inode renamed over the name. Foundation reports a
-    /// missing parent and a parent that is a file both as ENOENT.
+    /// `Data.write(to:options: .atomic)`: a new inode renamed over the name. Foundation first
+    /// makes a temporary file in the folder, so a folder that is missing, is a file, has a name
+    /// that is too long on the way, or leaves no room in `PATH_MAX` for the temporary name all
+    /// read as ENOENT; then the rename over the target meets the limits of the target's name.
     mutating func writeAtomically(_ data: Data, to path: MemoryPath) throws(MemoryFailure) {
-        let folder: UInt64
-        let name: MemoryName
-        do {
-            (folder, name) = try parent(of: path)
-        } catch let failure where failure.errno == ENOTDIR {
+        let folderPath = path.folder
+        let folderBytes = folderPath.text.utf8.count
+        if folderBytes >= MemoryPath.maximumLength { throw MemoryFailure(ENAMETOOLONG, path.text) }
+        if folderBytes + 1 + MemoryPath.atomicTemporaryNameLength >= MemoryPath.maximumLength {
             throw MemoryFailure(ENOENT, path.text)
+        }
+        guard let name = path.lastName else { throw MemoryFailure(EISDIR, path.text) }
+        let folder: UInt64
+        do {
+            folder = try lookup(resolve(folderPath).names, path: path.text)
+        } catch let failure where failure.errno != EACCES {
+            throw MemoryFailure(ENOENT, path.text)
+        }
+        guard nodes[folder]!.isDirectory else { throw MemoryFailure(ENOENT, path.text) }
+        guard allows(nodes[folder]!, 1) else { throw MemoryFailure(EACCES, path.text) }
+        if MemoryPath.isDot(name) { throw MemoryFailure(EISDIR, path.text) }
+        if name.count > MemoryPath.maximumNameLength || path.text.utf8.count >= MemoryPath.maximumLength {
+            throw MemoryFailure(ENAMETOOLONG, path.text)
         }
         if let existing = nodes[folder]!.children[name], nodes[existing]!.isDirectory {
             throw MemoryFailure(EISDIR, path.text)
@@ -44,32 +58,17 @@ extension MemoryTree {
 
     mutating func createDirectory(_ path: MemoryPath, intermediates: Bool) throws(MemoryFailure) {
         guard intermediates else {
-            let (folder, name) = try parent(of: path)
+            let (folder, name) = try parent(of: path, dot: EEXIST)
             if nodes[folder]!.children[name] != nil { throw MemoryFailure(EEXIST, path.text) }
             try requireWritable(folder, path: path.text)
             setEntry(name, in: folder, to: makeNode(.directory))
             return
         }
-        var current = Self.rootInode
-        for (index, name) in path.names.enumerated() {
-            let node = nodes[current]!
-            guard node.isDirectory else { throw MemoryFailure(ENOTDIR, path.text) }
-            guard allows(node, 1) else { throw MemoryFailure(EACCES, path.text) }
-            if let child = node.children[name] {
-                let isLast = index == path.names.count - 1
-                if isLast && !nodes[child]!.isDirectory { throw MemoryFailure(EEXIST, path.text) }
-                current = child
-                continue
-            }
-            try requireWritable(current, path: path.text)
-            let made = makeNode(.directory)
-            setEntry(name, in: current, to: made)
-            current = made
-        }
+        try createDirectories(path)
     }
 
     mutating func remove(_ path: MemoryPath, recursively: Bool) throws(MemoryFailure) {
-        let (folder, name) = try parent(of: path)
+        let (folder, name) = try parent(of: path, dot: EINVAL, dotDot: ENOTEMPTY)
         guard let inode = nodes[folder]!.children[name] else { throw MemoryFailure(ENOENT, path.text) }
         let node = nodes[inode]!
         if node.isDirectory && !node.children.isEmpty {
@@ -92,6 +91,8 @@ extension MemoryTree {
     /// parents, the source, a refused destination, a folder into itself, a destination that
     /// holds the source, two names of one file, permissions, then the kinds.
     mutating func move(_ source: MemoryPath, to destination: MemoryPath, replacing: Bool) throws(MemoryFailure) {
+        let source = try resolve(source)
+        let destination = try resolve(destination)
         let (fromFolder, fromName) = try parent(of: source)
         let (toFolder, toName) = try parent(of: destination)
         guard let inode = nodes[fromFolder]!.children[fromName] else { throw MemoryFailure(ENOENT, source.text) }
@@ -127,7 +128,8 @@ extension MemoryTree {
         } catch let failure where failure.errno == ENOENT {
             throw MemoryFailure(ENOENT, source.text, asRead: true)
         }
-        let (folder, name) = try parent(of: destination)
+        let destination = try resolve(destination)
+        let (folder, name) = try parent(of: destination, dot: EEXIST)
         if nodes[folder]!.children[name] != nil { throw MemoryFailure(EEXIST, destination.text) }
         if nodes[original]!.isDirectory && isOnPath(original, to: destination.parentNames) {
             throw MemoryFailure(EINVAL, destination.text)
@@ -156,7 +158,7 @@ extension MemoryTree {
 
     mutating func link(_ source: MemoryPath, to destination: MemoryPath) throws(MemoryFailure) {
         let inode = try lookup(source)
-        let (folder, name) = try parent(of: destination)
+        let (folder, name) = try parent(of: destination, dot: EEXIST)
         if nodes[folder]!.children[name] != nil { throw MemoryFailure(EEXIST, destination.text) }
         if nodes[inode]!.isDirectory { throw MemoryFailure(EPERM, source.text) }
         try requireWritable(folder, path: destination.text)
