@@ -5,6 +5,7 @@
 //   seams-live-probe bookmark-save STORE KEY TEXT | bookmark-load STORE KEY
 //   seams-live-probe conformance ROOT BEHAVIOUR
 //   seams-live-probe flush-batch ROOT COUNT LIMIT
+//   seams-live-probe differential ROOT SEED
 //
 // It prints `ok [TEXT]` or `error DOMAIN CODE ERRNO`, and exits 0 either way (64 on bad usage).
 // `conformance` runs one behaviour of SeamsTesting's conformance suites (named as its
@@ -99,13 +100,15 @@ do {
         output = "ok"
     case ("conformance", 3):
         output = conformance(root: url(1), behaviour: arguments[2])
+    case ("differential", 3):
+        output = DifferentialSequence.report(root: url(1), seed: UInt64(arguments[2]) ?? 0)
     case ("flush-batch", 4):
         output = try flushBatch(root: url(1), count: Int(arguments[2]) ?? 0, openFileLimit: Int(arguments[3]) ?? 0)
     case ("bookmark-load", 3):
         let data = try DefaultBookmarkStorage(storeURL: url(1)).loadBookmark(for: arguments[2])
         output = "ok " + (data.map { String(decoding: $0, as: UTF8.self) } ?? "nil")
     default:
-        FileHandle.standardError.write(Data("usage: seams-live-probe read|write|exists|bookmark-save|bookmark-load|conformance ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: seams-live-probe read|write|exists|bookmark-save|bookmark-load|conformance|flush-batch|differential ...\n".utf8))
         exit(64)
     }
 } catch {
