@@ -37,6 +37,9 @@ public import Seams
 /// - Paths are walked as the kernel walks them (`..` leaves the folder reached, so
 ///   `a/missing/../b` is ENOENT; `NAME_MAX` 255 and `PATH_MAX` 4,096 bytes give ENAMETOOLONG);
 ///   a trailing slash is dropped with `url.path`, as the live implementations drop it.
+/// - Foundation's atomic write first makes `.dat.nosync<pid in hex>.XXXXXX` beside the target,
+///   so live a write whose folder path leaves no room for that name within `PATH_MAX` fails with
+///   ENOENT (from about 4,073 bytes); the fake does not model that temporary name.
 /// - The power model is the worst POSIX allows: after a cut, each folder holds exactly its
 ///   flushed names, so a move between two folders of which only one was flushed can leave the
 ///   item under both names or neither (a journaling file system keeps the move whole).

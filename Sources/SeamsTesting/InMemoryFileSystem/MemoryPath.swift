@@ -11,10 +11,6 @@ struct MemoryPath: Sendable {
     /// walk reaches it.
     static let maximumNameLength = 255
 
-    /// The length of the temporary name Foundation's atomic write makes beside its target (a
-    /// folder path that leaves no room for it fails with ENOENT).
-    static let atomicTemporaryNameLength = 22
-
     static let dot: MemoryName = [UInt8(ascii: ".")]
     static let dotDot: MemoryName = [UInt8(ascii: "."), UInt8(ascii: ".")]
 

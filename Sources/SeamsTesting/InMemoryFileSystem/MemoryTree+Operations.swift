@@ -13,15 +13,12 @@ extension MemoryTree {
 
     /// `Data.write(to:options: .atomic)`: a new inode renamed over the name. Foundation first
     /// makes a temporary file in the folder, so a folder that is missing, is a file, cannot be
-    /// searched (its own bits or a parent's), has a name that is too long on the way, or leaves
-    /// no room in `PATH_MAX` for the temporary name all read as ENOENT; then the rename over the target meets the limits of the target's name.
+    /// searched (its own bits or a parent's), or has a name that is too long on the way all read
+    /// as ENOENT; then the rename over the target meets the limits of the target's name.
     mutating func writeAtomically(_ data: Data, to path: MemoryPath) throws(MemoryFailure) {
         let folderPath = path.folder
         let folderBytes = folderPath.text.utf8.count
         if folderBytes >= MemoryPath.maximumLength { throw MemoryFailure(ENAMETOOLONG, path.text) }
-        if folderBytes + 1 + MemoryPath.atomicTemporaryNameLength >= MemoryPath.maximumLength {
-            throw MemoryFailure(ENOENT, path.text)
-        }
         guard let name = path.lastName else { throw MemoryFailure(EISDIR, path.text) }
         let folder: UInt64
         do {
