@@ -120,6 +120,39 @@ extension DirectoryAccessorConformance {
             }
             try Check.equal(try s.names("a"), ["b"], "names in a")
         },
+        behaviour("every other call meets the missing folder before dot-dot too, with its own code") { s in
+            try s.makeFolder("a")
+            try s.makeFile("a/b", "b")
+            let through = s.url("a/missing/../b")
+            try Check.fails(.fileNoSuchFile, ENOENT, "remove") { try s.directories.removeItem(at: through, recursively: true) }
+            try Check.fails(.fileReadNoSuchFile, ENOENT, "copy from") {
+                try s.directories.copyItem(at: through, to: s.url("a/c"))
+            }
+            try Check.fails(.fileNoSuchFile, ENOENT, "copy into") {
+                try s.directories.copyItem(at: s.url("a/b"), to: s.url("a/missing/../c"))
+            }
+            try Check.fails(.fileNoSuchFile, ENOENT, "link") { try s.directories.linkItem(at: through, to: s.url("a/c")) }
+            try Check.fails(.fileNoSuchFile, ENOENT, "chmod") { try s.directories.setPermissions(0o600, at: through) }
+            try Check.fails(.fileNoSuchFile, ENOENT, "set date") {
+                try s.directories.setModificationDate(Date(timeIntervalSince1970: 1), at: through)
+            }
+            try Check.fails(.fileReadNoSuchFile, ENOENT, "flush") { try s.directories.synchronizeFile(at: through) }
+            try Check.equal(try s.names("a"), ["b"], "names in a")
+            try Check.equal(try s.text("a/b"), "b", "a/b")
+        },
+        behaviour("every other call refuses a 256-byte name with ENAMETOOLONG") { s in
+            try s.makeFile("f", "kept")
+            let long = s.url(longName)
+            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "copy from") { try s.directories.copyItem(at: long, to: s.url("g")) }
+            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "copy onto") { try s.directories.copyItem(at: s.url("f"), to: long) }
+            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "link onto") { try s.directories.linkItem(at: s.url("f"), to: long) }
+            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "move from") {
+                try s.directories.moveItem(at: long, to: s.url("g"), replacingExisting: true)
+            }
+            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "chmod") { try s.directories.setPermissions(0o600, at: long) }
+            try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "flush") { try s.directories.synchronizeFile(at: long) }
+            try Check.equal(try s.names(), ["f"], "names")
+        },
         behaviour("dot and dot-dot after a file throw ENOTDIR") { s in
             try s.makeFolder("a")
             try s.makeFile("a/b", "b")
