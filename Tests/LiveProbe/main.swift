@@ -5,6 +5,8 @@
 //   seams-live-probe bookmark-save STORE KEY TEXT | bookmark-load STORE KEY
 //   seams-live-probe conformance ROOT BEHAVIOUR
 //   seams-live-probe flush-batch ROOT COUNT LIMIT
+//   seams-live-probe differential ROOT SEED
+//   seams-live-probe flush file PATH | flush folder PATH | flush batch FOLDER...
 //
 // It prints `ok [TEXT]` or `error DOMAIN CODE ERRNO`, and exits 0 either way (64 on bad usage).
 // `conformance` runs one behaviour of SeamsTesting's conformance suites (named as its
@@ -81,6 +83,25 @@ func flushBatch(root: URL, count: Int, openFileLimit: Int) throws -> String {
     return "ok \(files.count)"
 }
 
+/// One flush of the live accessor, nothing else, so a tracer sees only its calls: `file PATH`,
+/// `folder PATH`, or `batch FOLDER...` (every file in each folder, and the folders, in one call).
+func flush(_ kind: String, _ paths: [String]) throws -> String {
+    let directories = DefaultDirectoryAccessor()
+    let urls = paths.map { URL(filePath: $0) }
+    switch kind {
+    case "file": try directories.synchronizeFile(at: urls[0])
+    case "folder": try directories.synchronizeDirectory(at: urls[0])
+    case "batch":
+        let files = try urls.flatMap { folder in
+            try directories.contentsOfDirectory(at: folder).filter { $0.metadata.kind == .file }.map { folder.appending(path: $0.name) }
+        }
+        try directories.synchronize(files: files, directories: urls)
+        return "ok \(files.count)"
+    default: return "error usage"
+    }
+    return "ok"
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 func url(_ index: Int) -> URL { URL(filePath: arguments[index]) }
 
@@ -99,13 +120,17 @@ do {
         output = "ok"
     case ("conformance", 3):
         output = conformance(root: url(1), behaviour: arguments[2])
+    case ("flush", 3...):
+        output = try flush(arguments[1], Array(arguments.dropFirst(2)))
+    case ("differential", 3):
+        output = DifferentialSequence.report(root: url(1), seed: UInt64(arguments[2]) ?? 0)
     case ("flush-batch", 4):
         output = try flushBatch(root: url(1), count: Int(arguments[2]) ?? 0, openFileLimit: Int(arguments[3]) ?? 0)
     case ("bookmark-load", 3):
         let data = try DefaultBookmarkStorage(storeURL: url(1)).loadBookmark(for: arguments[2])
         output = "ok " + (data.map { String(decoding: $0, as: UTF8.self) } ?? "nil")
     default:
-        FileHandle.standardError.write(Data("usage: seams-live-probe read|write|exists|bookmark-save|bookmark-load|conformance ...\n".utf8))
+        FileHandle.standardError.write(Data("usage: seams-live-probe read|write|exists|bookmark-save|bookmark-load|conformance|flush-batch|differential ...\n".utf8))
         exit(64)
     }
 } catch {

@@ -46,6 +46,8 @@ struct MockHTTPTransportTests {
             let error = await #expect(throws: HTTPTransportError.self) { try await mock.send(request) }
             let message = (error?.underlying?.error as? MockHTTPTransport.UnmatchedRequestError)?.message ?? ""
             #expect(message.contains("matches, but its 3 answer(s) are used up"))
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix("MockHTTPTransport: no rule matches the request") }
         }
     }
 

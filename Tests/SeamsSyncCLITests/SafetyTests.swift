@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 @Suite struct SafetyTests {
     @Test("an unavailable container exits 3 and changes nothing")
     func unavailableContainer() throws {
@@ -52,23 +56,50 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: w.container.appending(path: ".seams-lock").path))
     }
 
-    @Test("two runs at once: each finishes or exits 4, then the folders are consistent")
+    @Test("two runs at once: the second, started while the first holds the lock, exits 4; the first then finishes")
     func twoRuns() throws {
         let w = try Workspace()
-        for index in 0..<300 { try w.write(String(repeating: "\(index)", count: 50), "f/\(index).txt", in: w.local) }
+        for index in 0..<2000 { try w.write(String(repeating: "\(index)", count: 50), "f/\(index).txt", in: w.local) }
         let arguments = ["sync", w.local.path, w.container.path, "--state-dir", w.state.path]
+        let lock = w.container.appending(path: ".seams-lock")
+        // Hold the first run while it holds the lock: wait for its lock file, then stop it (SIGSTOP).
         let first = try CLI.start(arguments)
-        let second = try CLI.start(arguments)
-        let results = [try CLI.wait(first), try CLI.wait(second)]
-        for result in results { #expect([0, 4].contains(result.status), "\(result.stdout) \(result.stderr)") }
-        #expect(results.contains { $0.status == 0 })
-        let after = try w.sync()
-        #expect(after.status == 0)
+        let pid = first.process.processIdentifier
+        var held: String?
+        while first.process.isRunning && held == nil {
+            if let data = try? Data(contentsOf: lock), String(decoding: data, as: UTF8.self).contains("pid \(pid) ") {
+                kill(pid, SIGSTOP)
+                // Still its lock once stopped (it may have let go between the read and the stop).
+                held = (try? Data(contentsOf: lock)).map { String(decoding: $0, as: UTF8.self) }
+                if held?.contains("pid \(pid) ") != true {
+                    held = nil
+                    kill(pid, SIGCONT)
+                }
+            } else {
+                usleep(200)
+            }
+        }
+        try #require(held != nil, "the first run ended before it could be held with its lock")
+
+        let second = try CLI.run(arguments)
+        #expect(second.status == 4, "\(second.stdout) \(second.stderr)")
+        #expect(second.stderr.contains("pid \(pid) "), "the refusal names the first run: \(second.stderr)")
+        #expect(first.process.isRunning, "the first run was still there while the second was refused")
+
+        kill(pid, SIGCONT)
+        let firstResult = try CLI.wait(first)
+        #expect(firstResult.status == 0, "\(firstResult.stdout) \(firstResult.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: lock.path))
         #expect(w.tree(w.container) == w.tree(w.local))
-        #expect(w.tree(w.local).count == 301)
+        #expect(w.tree(w.local).count == 2001)
+        #expect(try w.sync().status == 0)
     }
 
-    @Test("an unreadable file exits 5, the others sync, nothing is lost (run as uid 65534)")
+    @Test(
+        "an unreadable file exits 5, the others sync, nothing is lost (run as uid 65534)",
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root (to hand the folders to uid 65534 with chown) and /usr/bin/setpriv (to run the tool as that user)"))
     func unreadableFile() throws {
         let w = try Workspace()
         try w.write("fine", "ok.txt", in: w.local)

@@ -76,12 +76,21 @@ final class Workspace {
         return result
     }
 
-    /// Hands the whole workspace to uid 65534.
+    /// Hands the whole workspace to uid 65534 (needs root).
+    ///
+    /// - Throws: ``ChownFailed`` when `chown` does not exit 0, so a test never runs on folders
+    ///   that were not handed over.
     func giveToNobody() throws {
         let process = Process()
         process.executableURL = URL(filePath: "/bin/chown")
         process.arguments = ["-R", "65534:65534", base.path]
         try process.run()
         process.waitUntilExit()
+        if process.terminationStatus != 0 { throw ChownFailed(status: process.terminationStatus) }
+    }
+
+    /// `chown` exited with a status other than 0.
+    struct ChownFailed: Error, Equatable {
+        var status: Int32
     }
 }

@@ -5,7 +5,8 @@ import SeamsTesting
 import Testing
 
 /// Builds a scenario's starting state on a fresh `InMemoryFileSystem`, runs the engine on it, and
-/// checks the crash-consistency invariant of DESIGN.md.
+/// checks the crash-consistency invariant: every path holds a version from its own history, and no
+/// version that existed at the start is lost.
 struct CrashHarness {
     static let local = URL(filePath: "/local", directoryHint: .isDirectory)
     static let container = URL(filePath: "/container", directoryHint: .isDirectory)

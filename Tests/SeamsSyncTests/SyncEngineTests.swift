@@ -200,17 +200,66 @@ import Testing
         #expect(text(fileSystem, "ok.txt", in: container) == "ok")
     }
 
-    @Test("trash older than the retention is purged; newer trash stays")
+    @Test("trash older than the retention is purged; newer trash and everything outside the trash stay")
     func trashRetention() throws {
         let fileSystem = try setUp()
-        for name in ["a", "b", "c"] { try write(fileSystem, name, "\(name).txt", in: local) }
+        for name in ["a", "b", "c", "d"] { try write(fileSystem, name, "\(name).txt", in: local) }
+        // A user's folder whose name looks like an old trash run folder, outside the trash.
+        let lookalike = "20200101-000000-user"
+        try fileSystem.createDirectory(at: local.appending(path: "\(lookalike)/inner"), withIntermediateDirectories: true)
+        try write(fileSystem, "mine", "\(lookalike)/inner/keep.txt", in: local)
         try run(fileSystem)
         try fileSystem.removeItem(at: local.appending(path: "a.txt"), recursively: false)
+        try fileSystem.removeItem(at: container.appending(path: "d.txt"), recursively: false)
         try run(fileSystem)
-        let trash = container.appending(path: ".seams-trash")
-        #expect(try fileSystem.contentsOfDirectory(at: trash).count == 1)
-        fileSystem.advanceTime(by: 31 * 24 * 3600)
+        let trashes = [local, container].map { $0.appending(path: ".seams-trash") }
+        #expect(try trashes.map { try fileSystem.contentsOfDirectory(at: $0).count } == [1, 1])
+        fileSystem.advanceTime(by: 20 * 24 * 3600)
+        try fileSystem.removeItem(at: local.appending(path: "b.txt"), recursively: false)
+        try run(fileSystem)  // b.txt goes to a new trash folder in the container, 20 days younger
+        let before = try outsideTrash(fileSystem)
+        let expected = ["c.txt", lookalike, "\(lookalike)/inner", "\(lookalike)/inner/keep.txt"]
+        #expect(Set(before.keys) == Set(["/local", "/container"].flatMap { root in expected.map { "\(root)/\($0)" } }))
+        #expect(try trashes.map { try fileSystem.contentsOfDirectory(at: $0).count } == [1, 2])
+        fileSystem.advanceTime(by: 11 * 24 * 3600)  // the first trash folders are 31 days old
+        fileSystem.resetCalls()
         try run(fileSystem)
-        #expect(try fileSystem.contentsOfDirectory(at: trash).isEmpty)
+
+        #expect(try fileSystem.contentsOfDirectory(at: trashes[0]).isEmpty)
+        #expect(try fileSystem.contentsOfDirectory(at: trashes[1]).count == 1, "the young trash folder stays")
+        #expect(try outsideTrash(fileSystem) == before, "the purge changed something outside the trash")
+        // Besides the lock (its temporary name and itself), the run removed the two old trash folders only.
+        let removals = fileSystem.calls.filter { call in
+            call.operation == .removeItem && !(call.url?.lastPathComponent.hasPrefix(".seams-tmp-lock") ?? false)
+                && call.url?.path != container.appending(path: ".seams-lock").path
+        }
+        #expect(removals.count == 2, "\(removals)")
+        for call in removals {
+            #expect(trashes.contains { call.url?.deletingLastPathComponent().path == $0.path }, "removed \(call)")
+        }
+    }
+
+    /// Every item of both folders outside `.seams-trash` and the lock: kind, inode, date and content.
+    func outsideTrash(_ fileSystem: InMemoryFileSystem) throws -> [String: String] {
+        var items: [String: String] = [:]
+        func walk(_ folder: URL, _ relative: String) throws {
+            let isRoot = folder == local || folder == container
+            for entry in try fileSystem.contentsOfDirectory(at: folder) {
+                if isRoot && (entry.name == ".seams-trash" || entry.name == ".seams-lock") { continue }
+                let url = folder.appending(path: entry.name)
+                let path = relative + "/" + entry.name
+                let info = entry.metadata
+                if info.kind == .directory {
+                    items[path] = "folder \(info.fileIdentifier)"
+                    try walk(url, path)
+                } else {
+                    let content = String(decoding: try fileSystem.read(from: url), as: UTF8.self)
+                    items[path] = "file \(info.fileIdentifier) \(info.modificationDate) \(content)"
+                }
+            }
+        }
+        try walk(local, "/local")
+        try walk(container, "/container")
+        return items
     }
 }

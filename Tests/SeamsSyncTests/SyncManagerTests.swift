@@ -27,12 +27,29 @@ import Testing
         await #expect(throws: SyncError.containerNotAvailable) { try await manager.sync() }
     }
 
-    @Test("seed: a read failure reaches the caller as a SyncError")
-    func readError() async {
+    @Test("seed: a read failure reaches the caller as a SyncError that keeps the configured error")
+    func readError() async throws {
+        // Every boundary is injected: the container and the chosen folder exist in the fake, the
+        // bookmark store is the fake's, and every read goes to the seed's mock, so the first read
+        // the run makes (its state file) meets exactly the configured error, and nothing on this
+        // machine is touched.
+        let fileSystem = try fileSystem()
         let accessor = MockFileAccessor()
         accessor.readError = CocoaError(.fileReadCorruptFile)
-        let manager = SyncManager(fileAccessor: accessor)
-        await #expect(throws: SyncError.self) { try await manager.sync() }
+        let state = URL(filePath: "/state", directoryHint: .isDirectory)
+        let manager = SyncManager(
+            fileSystem: MockFileSystemProvider(containerURL: container),
+            fileAccessor: ReadsFromMock(mock: accessor, fake: fileSystem),
+            directoryAccessor: fileSystem, bookmarkStorage: fileSystem, stateDirectory: state)
+        try await manager.chooseLocalFolder(local)
+        let thrown = await #expect(throws: SyncError.self) { try await manager.sync() }
+        guard case .readFailed(let url, let underlying)? = thrown else {
+            Issue.record("expected SyncError.readFailed, got \(String(describing: thrown))")
+            return
+        }
+        #expect(underlying == UnderlyingError(CocoaError(.fileReadCorruptFile)))
+        #expect(url.deletingLastPathComponent().path == state.path)
+        #expect(accessor.calls.contains(.read(url)))
     }
 
     @Test("a read failure in the container keeps the underlying error")
@@ -104,4 +121,14 @@ import Testing
         try fileSystem.moveItem(at: local, to: URL(filePath: "/home/me/Moved"), replacingExisting: false)
         await #expect(throws: SyncError.folderNotAvailable(local)) { try await manager.sync() }
     }
+}
+
+/// Reads from the seed's mock (so its `readError` is what every read meets); writes and existence
+/// checks go to the fake, since the engine moves what it writes with the fake's directory accessor.
+private struct ReadsFromMock: FileAccessorProviding {
+    let mock: MockFileAccessor
+    let fake: InMemoryFileSystem
+    func read(from url: URL) throws -> Data { try mock.read(from: url) }
+    func write(_ data: Data, to url: URL) throws { try fake.write(data, to: url) }
+    func fileExists(at url: URL) -> Bool { fake.fileExists(at: url) }
 }

@@ -52,8 +52,14 @@ import Glibc
         try behaviour.run(on: .inMemory(enforcesPermissions: false))
     }
 
-    @Test("the suites hold at least 80 distinct behaviours, every DESIGN.md trap among them")
+    @Test("the suites hold at least 80 distinct behaviours, every known trap of other fakes among them")
     func coverage() {
+        let suites = Dictionary(grouping: Self.all, by: \.suite).mapValues(\.count).sorted { $0.key < $1.key }
+        print(
+            "conformance: \(Self.all.count) behaviours ("
+                + suites.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                + "); \(Self.live.count) run live in this process as uid \(geteuid()), "
+                + "\(Self.all.count - Self.live.count) need a non-root process (LivePermissionConformanceTests)")
         #expect(Set(Self.all.map(\.description)).count == Self.all.count)
         #expect(Self.all.count >= 80)
         let traps = Self.all.filter { $0.name.hasPrefix("trap:") }.map(\.name)

@@ -1,7 +1,6 @@
 import Foundation
 import Seams
 import SeamsTesting
-import Seams
 import Testing
 
 /// Hammers each mock from many real threads at once. Run under `swift test --sanitize=thread`
@@ -37,19 +36,33 @@ import Testing
 
     @Test("MockFileAccessor: errors switched on and off while other threads read")
     func fileAccessorErrorsToggle() {
-        let mock = MockFileAccessor(files: [URL(filePath: "/a"): Data("a".utf8)])
-        let failures = Counter()
+        let url = URL(filePath: "/a")
+        let configured = CocoaError(.fileReadUnknown)
+        let mock = MockFileAccessor(files: [url: Data("a".utf8)])
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             for index in 0..<Self.perThread {
                 if thread == 0 {
-                    mock.readError = index.isMultiple(of: 2) ? CocoaError(.fileReadUnknown) : nil
-                } else if (try? mock.read(from: URL(filePath: "/a"))) == nil {
-                    failures.increment()
+                    mock.readError = index.isMultiple(of: 2) ? configured : nil
+                    continue
+                }
+                // Each read sees one whole configuration: the stored bytes, or the configured error.
+                do {
+                    let data = try mock.read(from: url)
+                    if data != Data("a".utf8) { Issue.record("read \(data.count) wrong bytes") }
+                } catch let error as CocoaError where error == configured {
+                    continue
+                } catch {
+                    Issue.record("read threw \(error), not the configured error")
                 }
             }
         }
-        #expect(mock.calls.count == (Self.threads - 1) * Self.perThread)
-        #expect(failures.value <= (Self.threads - 1) * Self.perThread)
+        let reads = (Self.threads - 1) * Self.perThread
+        #expect(mock.calls == Array(repeating: .read(url), count: reads))
+        // The last switch (index 499) turned the error off; switching it on is seen by the next read.
+        #expect(mock.readError == nil)
+        #expect((try? mock.read(from: url)) == Data("a".utf8))
+        mock.readError = configured
+        #expect(throws: configured) { try mock.read(from: url) }
     }
 
     @Test("MockBookmarkStorage: concurrent saves and loads lose nothing")

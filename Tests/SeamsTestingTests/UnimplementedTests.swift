@@ -33,6 +33,8 @@ import Testing
             #expect(throws: UnimplementedError(requirement: "FileAccessorProviding.read(from:)")) {
                 try accessor.read(from: url)
             }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("Unimplemented: FileAccessorProviding.read(from:)") }
         }
     }
 

@@ -11,10 +11,10 @@ import Testing
 /// prints its verdict as JSON. The same behaviours run on `InMemoryFileSystem` in
 /// `ConformanceTests`, so fake and live are shown to throw the same errors here too.
 @Suite struct LivePermissionConformanceTests {
-    static let behaviours: [ConformanceBehaviour] =
-        (DirectoryAccessorConformance.behaviours + FileAccessorConformance.behaviours
-            + FileSystemProviderConformance.behaviours + BookmarkStorageConformance.behaviours)
-        .filter { $0.requirements.contains(.permissionEnforcement) }
+    static let all: [ConformanceBehaviour] =
+        DirectoryAccessorConformance.behaviours + FileAccessorConformance.behaviours
+        + FileSystemProviderConformance.behaviours + BookmarkStorageConformance.behaviours
+    static let behaviours = all.filter { $0.requirements.contains(.permissionEnforcement) }
 
     /// The probe's verdict, as it printed it.
     struct Verdict: Decodable {
@@ -59,6 +59,18 @@ import Testing
     func livePasses(_ behaviour: ConformanceBehaviour) throws {
         let verdict = try Self.verdict(behaviour)
         #expect(verdict.behaviour == behaviour.description)
+        #expect(verdict.userID != 0, "the probe ran as root")
+        #expect(verdict.outcome == "passed", "\(verdict.message ?? "")")
+    }
+
+    @Test(
+        "every other behaviour passes on the live implementations as an unprivileged user too",
+        .enabled(
+            if: UnprivilegedProbe.isRoot && UnprivilegedProbe.canRunUnprivileged,
+            "the tests do not run as root (the in-process live run is already unprivileged), or setpriv is missing"),
+        arguments: all.filter { !$0.requirements.contains(.permissionEnforcement) })
+    func livePassesUnprivileged(_ behaviour: ConformanceBehaviour) throws {
+        let verdict = try Self.verdict(behaviour)
         #expect(verdict.userID != 0, "the probe ran as root")
         #expect(verdict.outcome == "passed", "\(verdict.message ?? "")")
     }

@@ -51,15 +51,33 @@ import Testing
     }
 
     @Test("a missing data.json reads as Foundation's missing-file error, kept inside the SyncError")
-    func missingDataFile() async {
+    func missingDataFile() async throws {
         let manager = SyncManager(
             fileSystem: MockFileSystemProvider(containerURL: container),
             fileAccessor: MockFileAccessor()
         )
-        let expected = UnderlyingError(CocoaError.fileSystemError(errno: ENOENT, path: dataURL.path, writing: false))
-        await #expect(throws: SyncError.readFailed(dataURL, expected)) { _ = try await manager.loadData() }
-        #expect(expected.code == CocoaError.Code.fileReadNoSuchFile.rawValue)
-        #expect(expected.posixCode == .ENOENT)
+        let thrown = await #expect(throws: SyncError.self) { _ = try await manager.loadData() }
+        guard case .readFailed(let url, let underlying)? = thrown else {
+            Issue.record("expected SyncError.readFailed, got \(String(describing: thrown))")
+            return
+        }
+        #expect(url == dataURL)
+        #expect(underlying.domain == NSCocoaErrorDomain)
+        #expect(underlying.code == 260)  // NSFileReadNoSuchFileError
+        #expect(underlying.posixCode == .ENOENT)
+        #expect((underlying.error as NSError).userInfo[NSFilePathErrorKey] as? String == dataURL.path)
+
+        // The same error Foundation itself throws for a file that is not there.
+        let missing = FileManager.default.temporaryDirectory.appending(path: "seams-missing-\(UUID().uuidString)")
+        do {
+            _ = try Data(contentsOf: missing)
+            Issue.record("Data(contentsOf:) read a file that does not exist")
+        } catch {
+            let foundation = UnderlyingError(error)
+            #expect(foundation.domain == underlying.domain)
+            #expect(foundation.code == underlying.code)
+            #expect(foundation.posixCode == underlying.posixCode)
+        }
     }
 
     @Test("with a container but no local folder chosen, sync says so and changes nothing")

@@ -73,10 +73,10 @@ extension DefaultDirectoryAccessor {
                 try copy(source + "/" + entry.name, destination + "/" + entry.name)
             }
             try Syscalls.chmod(destination, info.st_mode & 0o7777)
-            try Syscalls.setModificationTime(destination, info.st_mtim)
+            try Syscalls.setModificationTime(destination, info.modificationTime)
         case S_IFLNK:
             try Syscalls.symlink(try Syscalls.readlink(source), destination)
-            try Syscalls.setModificationTime(destination, info.st_mtim)
+            try Syscalls.setModificationTime(destination, info.modificationTime)
         case S_IFREG:
             try copyFile(source, destination, info: info)
         default:
@@ -85,13 +85,14 @@ extension DefaultDirectoryAccessor {
     }
 
     private static func copyFile(_ source: String, _ destination: String, info: stat) throws(Errno) {
+        if try Syscalls.cloneFile(source, destination) { return }  // Apple platforms, where the volume can
         let input = try Syscalls.open(source, O_RDONLY)
         defer { Syscalls.close(input) }
         let output = try Syscalls.open(destination, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         defer { Syscalls.close(output) }
         try copyContent(from: input, to: output, size: Int(info.st_size))
         try Syscalls.fchmod(output, info.st_mode & 0o7777)
-        try Syscalls.setTimes(output, access: info.st_atim, modification: info.st_mtim)
+        try Syscalls.setTimes(output, access: info.accessTime, modification: info.modificationTime)
     }
 
     /// `copy_file_range`, else `sendfile`, else a `read`/`write` loop, until end of file.
@@ -106,14 +107,13 @@ extension DefaultDirectoryAccessor {
                 kernelCopy = false
             }
         }
-        #if os(Linux)
         do {
-            while try Syscalls.sendfile(input, output, chunk) > 0 {}
-            return
+            while let sent = try Syscalls.sendfile(input, output, chunk) {
+                if sent == 0 { return }
+            }
         } catch let error where [EINVAL, ENOSYS].contains(error.rawValue) {
             // Fall through to the portable loop.
         }
-        #endif
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
         defer { buffer.deallocate() }
         while true {

@@ -176,7 +176,7 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
             let descriptor = try Self.run(path, writing: false) { path throws(Errno) in try Syscalls.open(path, flags) }
             let device: UInt64
             do {
-                device = UInt64(try Self.run(path, writing: false) { _ throws(Errno) in try Syscalls.fstat(descriptor) }.st_dev)
+                device = try Self.run(path, writing: false) { _ throws(Errno) in try Syscalls.fstat(descriptor) }.deviceIdentifier
             } catch {
                 Syscalls.close(descriptor)
                 throw error
@@ -254,10 +254,10 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
             kind: kind,
             size: kind == .directory ? 0 : Int64(info.st_size),
             modificationDate: FileTimestamp.date(
-                seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec)),
+                seconds: Int64(info.modificationTime.tv_sec), nanoseconds: Int64(info.modificationTime.tv_nsec)),
             permissions: UInt16(info.st_mode & 0o7777),
             fileIdentifier: UInt64(info.st_ino),
-            volumeIdentifier: UInt64(info.st_dev),
+            volumeIdentifier: info.deviceIdentifier,
             linkCount: Int(info.st_nlink)
         )
     }

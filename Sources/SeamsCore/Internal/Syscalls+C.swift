@@ -28,7 +28,6 @@ func system_symlink(_ target: String, _ path: String) -> Int32 { symlink(target,
 func system_readlink(_ path: String, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int) -> Int {
     readlink(path, buffer, size)
 }
-func system_fsync(_ descriptor: Int32) -> Int32 { fsync(descriptor) }
 func system_chmod(_ path: String, _ mode: mode_t) -> Int32 { chmod(path, mode) }
 func system_fchmod(_ descriptor: Int32, _ mode: mode_t) -> Int32 { fchmod(descriptor, mode) }
 func system_utimensat(_ directory: Int32, _ path: String, _ times: UnsafePointer<timespec>, _ flags: Int32) -> Int32 {
@@ -41,35 +40,6 @@ func system_read(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ coun
 func system_write(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
     write(descriptor, buffer, count)
 }
-#if os(Linux)
-func system_sendfile(_ destination: Int32, _ source: Int32, _ offset: UnsafeMutablePointer<off_t>?, _ count: Int) -> Int {
-    sendfile(destination, source, offset, count)
-}
-#endif
-
-/// Linux calls that the C library has but Swift's module map hides (they need `_GNU_SOURCE`),
-/// looked up once by name.
-enum LinuxExtras {
-    typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
-    typealias CopyFileRange = @convention(c) (
-        Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
-    ) -> Int
-
-    static let renameat2: RenameAt2? = symbol("renameat2", as: RenameAt2.self)
-    static let copyFileRange: CopyFileRange? = symbol("copy_file_range", as: CopyFileRange.self)
-    typealias SyncFS = @convention(c) (Int32) -> Int32
-    static let syncfs: SyncFS? = symbol("syncfs", as: SyncFS.self)
-
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
-        #if os(Linux)
-        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
-        return unsafeBitCast(pointer, to: type)
-        #else
-        return nil
-        #endif
-    }
-}
-
 /// Reads a folder's names with `opendir`/`readdir` and each item's `lstat` with `fstatat` on
 /// the open folder, so a listing costs one open per folder.
 enum DirectoryReader {

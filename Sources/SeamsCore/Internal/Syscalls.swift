@@ -80,14 +80,15 @@ enum Syscalls {
     /// `renameat2(RENAME_NOREPLACE)`; `false` when the C library lacks it or the file system does
     /// not take the flag (EINVAL while both paths are otherwise fine), so the caller falls back.
     static func renameNoReplace(_ source: String, _ destination: String) throws(Errno) -> Bool {
-        guard let renameat2 = LinuxExtras.renameat2 else { return false }
-        do {
-            _ = try retrying { renameat2(AT_FDCWD, source, AT_FDCWD, destination, 1 /* RENAME_NOREPLACE */) }
-        } catch where error.rawValue == EINVAL {
+        while true {
+            guard let result = system_renameNoReplace(source, destination) else { return false }
+            if result == 0 { return true }
+            let error = Errno.current
+            if error.rawValue == EINTR { continue }
             // Also the answer to moving a folder into itself: the plain rename says so again.
-            return false
+            if error.rawValue == EINVAL { return false }
+            throw error
         }
-        return true
     }
 
     static func link(_ source: String, _ destination: String) throws(Errno) {
@@ -118,7 +119,7 @@ enum Syscalls {
 
     /// Sets the modification time, leaving the access time alone; a final link is not followed.
     static func setModificationTime(_ path: String, _ time: timespec) throws(Errno) {
-        var times = [timespec(tv_sec: 0, tv_nsec: (1 << 30) - 2 /* UTIME_OMIT */), time]
+        var times = [timespec(tv_sec: 0, tv_nsec: system_timeOmitted), time]
         _ = try retrying { system_utimensat(AT_FDCWD, path, &times, AT_SYMLINK_NOFOLLOW) }
     }
 
@@ -141,9 +142,23 @@ enum Syscalls {
         return try retrying { copy(source, nil, destination, nil, count, 0) }
     }
 
-    #if os(Linux)
-    static func sendfile(_ source: Int32, _ destination: Int32, _ count: Int) throws(Errno) -> Int {
-        try retrying { system_sendfile(destination, source, nil, count) }
+    /// `sendfile` between two files; `nil` where the platform has no such call (Apple platforms).
+    static func sendfile(_ source: Int32, _ destination: Int32, _ count: Int) throws(Errno) -> Int? {
+        while true {
+            guard let sent = system_sendfile(destination, source, count) else { return nil }
+            if sent >= 0 { return sent }
+            let error = Errno.current
+            if error.rawValue != EINTR { throw error }
+        }
     }
-    #endif
+
+    /// `clonefile`: `true` when the clone was made; `false` where the platform or the file system
+    /// cannot clone (then the caller copies the bytes).
+    static func cloneFile(_ source: String, _ destination: String) throws(Errno) -> Bool {
+        guard let result = system_clonefile(source, destination) else { return false }
+        if result == 0 { return true }
+        let error = Errno.current
+        if [ENOTSUP, EXDEV].contains(error.rawValue) { return false }
+        throw error
+    }
 }

@@ -31,8 +31,15 @@ public import Seams
 /// - New files get `0o644` and folders `0o755` (umask 022); live modes follow the process umask.
 /// - There are no symbolic links or special files; ``importTree(from:to:using:)`` skips them.
 /// - A folder's link count is 2 plus its subfolders (as ext4); other file systems differ.
-/// - A recursive removal that meets a folder it may not change removes nothing; the live walk
-///   removes what it reached before the error.
+/// - A recursive removal or a copy that fails partway keeps what it did before the failure, as
+///   the live walk does, but goes through a folder's items in the order of their names' bytes;
+///   the live walk goes in the order `readdir` gives, so what was done first may differ.
+/// - Paths are walked as the kernel walks them (`..` leaves the folder reached, so
+///   `a/missing/../b` is ENOENT; `NAME_MAX` 255 and `PATH_MAX` 4,096 bytes give ENAMETOOLONG);
+///   a trailing slash is dropped with `url.path`, as the live implementations drop it.
+/// - Foundation's atomic write first makes `.dat.nosync<pid in hex>.XXXXXX` beside the target,
+///   so live a write whose folder path leaves no room for that name within `PATH_MAX` fails with
+///   ENOENT (from about 4,073 bytes); the fake does not model that temporary name.
 /// - The power model is the worst POSIX allows: after a cut, each folder holds exactly its
 ///   flushed names, so a move between two folders of which only one was flushed can leave the
 ///   item under both names or neither (a journaling file system keeps the move whole).

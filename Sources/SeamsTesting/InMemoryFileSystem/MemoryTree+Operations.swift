@@ -11,15 +11,25 @@ extension MemoryTree {
         return node.content
     }
 
-    /// `Data.write(to:options: .atomic)`: a new inode renamed over the name. Foundation reports a
-    /// missing parent and a parent that is a file both as ENOENT.
+    /// `Data.write(to:options: .atomic)`: a new inode renamed over the name. Foundation first
+    /// makes a temporary file in the folder, so a folder that is missing, is a file, cannot be
+    /// searched (its own bits or a parent's), or has a name that is too long on the way all read
+    /// as ENOENT; then the rename over the target meets the limits of the target's name.
     mutating func writeAtomically(_ data: Data, to path: MemoryPath) throws(MemoryFailure) {
+        let folderPath = path.folder
+        let folderBytes = folderPath.text.utf8.count
+        if folderBytes >= MemoryPath.maximumLength { throw MemoryFailure(ENAMETOOLONG, path.text) }
+        guard let name = path.lastName else { throw MemoryFailure(EISDIR, path.text) }
         let folder: UInt64
-        let name: MemoryName
         do {
-            (folder, name) = try parent(of: path)
-        } catch let failure where failure.errno == ENOTDIR {
-            throw MemoryFailure(ENOENT, path.text)
+            folder = try lookup(resolve(folderPath).names, path: path.text)
+        } catch {
+            throw MemoryFailure(ENOENT, path.text)  // a folder it may not search too
+        }
+        guard nodes[folder]!.isDirectory, allows(nodes[folder]!, 1) else { throw MemoryFailure(ENOENT, path.text) }
+        if MemoryPath.isDot(name) { throw MemoryFailure(EISDIR, path.text) }
+        if name.count > MemoryPath.maximumNameLength || path.text.utf8.count >= MemoryPath.maximumLength {
+            throw MemoryFailure(ENAMETOOLONG, path.text)
         }
         if let existing = nodes[folder]!.children[name], nodes[existing]!.isDirectory {
             throw MemoryFailure(EISDIR, path.text)
@@ -37,6 +47,8 @@ extension MemoryTree {
         let node = nodes[try lookup(path)]!
         guard node.isDirectory else { throw MemoryFailure(ENOTDIR, path.text) }
         guard allows(node, 4) else { throw MemoryFailure(EACCES, path.text) }
+        // Each entry's metadata is read with fstatat, which needs search permission on the folder.
+        if !node.children.isEmpty && !allows(node, 1) { throw MemoryFailure(EACCES, path.text) }
         return node.children
             .sorted { $0.key.lexicographicallyPrecedes($1.key) }
             .map { DirectoryEntry(name: String(decoding: $0.key, as: UTF8.self), metadata: metadata(of: $0.value)) }
@@ -44,54 +56,47 @@ extension MemoryTree {
 
     mutating func createDirectory(_ path: MemoryPath, intermediates: Bool) throws(MemoryFailure) {
         guard intermediates else {
-            let (folder, name) = try parent(of: path)
+            let (folder, name) = try parent(of: path, dot: EEXIST)
             if nodes[folder]!.children[name] != nil { throw MemoryFailure(EEXIST, path.text) }
             try requireWritable(folder, path: path.text)
             setEntry(name, in: folder, to: makeNode(.directory))
             return
         }
-        var current = Self.rootInode
-        for (index, name) in path.names.enumerated() {
-            let node = nodes[current]!
-            guard node.isDirectory else { throw MemoryFailure(ENOTDIR, path.text) }
-            guard allows(node, 1) else { throw MemoryFailure(EACCES, path.text) }
-            if let child = node.children[name] {
-                let isLast = index == path.names.count - 1
-                if isLast && !nodes[child]!.isDirectory { throw MemoryFailure(EEXIST, path.text) }
-                current = child
-                continue
-            }
-            try requireWritable(current, path: path.text)
-            let made = makeNode(.directory)
-            setEntry(name, in: current, to: made)
-            current = made
-        }
+        try createDirectories(path)
     }
 
     mutating func remove(_ path: MemoryPath, recursively: Bool) throws(MemoryFailure) {
-        let (folder, name) = try parent(of: path)
+        let (folder, name) = try parent(of: path, dot: EINVAL, dotDot: ENOTEMPTY)
         guard let inode = nodes[folder]!.children[name] else { throw MemoryFailure(ENOENT, path.text) }
-        let node = nodes[inode]!
-        if node.isDirectory && !node.children.isEmpty {
-            guard recursively else { throw MemoryFailure(ENOTEMPTY, path.text) }
-            try requireRemovable(inode, path: path.text)
-        }
-        try requireWritable(folder, path: path.text)
-        removeEntry(name, in: folder)
+        try removeWalk(name, inode, in: folder, recursively: recursively, path: path.text)
     }
 
-    /// Emptying a folder needs read, write and search on it and on every folder inside.
-    private func requireRemovable(_ inode: UInt64, path: String) throws(MemoryFailure) {
+    /// The live walk: a folder's items first (it must be readable, and searchable when it has
+    /// items), in the order of their names' bytes, then the item itself (`unlink` or `rmdir`: write
+    /// and search on its folder, then ENOTEMPTY). A failure leaves what was removed before it
+    /// removed, as the live walk does (which goes in the order `readdir` gives).
+    private mutating func removeWalk(
+        _ name: MemoryName, _ inode: UInt64, in folder: UInt64, recursively: Bool, path: String
+    ) throws(MemoryFailure) {
         let node = nodes[inode]!
-        guard node.isDirectory, !node.children.isEmpty else { return }
-        guard allows(node, 7) else { throw MemoryFailure(EACCES, path) }
-        for child in node.children.values { try requireRemovable(child, path: path) }
+        if node.isDirectory && recursively {
+            guard allows(node, 4) else { throw MemoryFailure(EACCES, path) }
+            if !node.children.isEmpty && !allows(node, 1) { throw MemoryFailure(EACCES, path) }
+            for (childName, child) in node.children.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+                try removeWalk(childName, child, in: inode, recursively: true, path: path)
+            }
+        }
+        try requireWritable(folder, path: path)
+        if node.isDirectory && !nodes[inode]!.children.isEmpty { throw MemoryFailure(ENOTEMPTY, path) }
+        removeEntry(name, in: folder)
     }
 
     /// `rename(2)` (or `renameat2(RENAME_NOREPLACE)`), checking in the kernel's order: both
     /// parents, the source, a refused destination, a folder into itself, a destination that
     /// holds the source, two names of one file, permissions, then the kinds.
     mutating func move(_ source: MemoryPath, to destination: MemoryPath, replacing: Bool) throws(MemoryFailure) {
+        let source = try resolve(source)
+        let destination = try resolve(destination)
         let (fromFolder, fromName) = try parent(of: source)
         let (toFolder, toName) = try parent(of: destination)
         guard let inode = nodes[fromFolder]!.children[fromName] else { throw MemoryFailure(ENOENT, source.text) }
@@ -120,6 +125,9 @@ extension MemoryTree {
         setEntry(toName, in: toFolder, to: inode)
     }
 
+    /// The live copy: the source (`lstat`), the destination's folder (`lstat`: ENOTDIR), an
+    /// existing destination (EEXIST, when the folder can be searched), a folder into itself
+    /// (EINVAL), then the walk.
     mutating func copy(_ source: MemoryPath, to destination: MemoryPath) throws(MemoryFailure) {
         let original: UInt64
         do {
@@ -127,36 +135,54 @@ extension MemoryTree {
         } catch let failure where failure.errno == ENOENT {
             throw MemoryFailure(ENOENT, source.text, asRead: true)
         }
-        let (folder, name) = try parent(of: destination)
-        if nodes[folder]!.children[name] != nil { throw MemoryFailure(EEXIST, destination.text) }
+        let destination = try resolve(destination)
+        if destination.finalDot != nil { throw MemoryFailure(EEXIST, destination.text) }
+        guard let name = destination.lastName else { throw MemoryFailure(EEXIST, destination.text) }
+        let folder = try lookup(destination.parentNames, path: destination.text)
+        guard nodes[folder]!.isDirectory else { throw MemoryFailure(ENOTDIR, destination.text) }
+        if allows(nodes[folder]!, 1) && nodes[folder]!.children[name] != nil {
+            throw MemoryFailure(EEXIST, destination.text)
+        }
         if nodes[original]!.isDirectory && isOnPath(original, to: destination.parentNames) {
             throw MemoryFailure(EINVAL, destination.text)
         }
-        try requireCopyable(original, path: source.text)
-        try requireWritable(folder, path: destination.text)
-        setEntry(name, in: folder, to: deepCopy(original))
+        try copyWalk(original, as: name, into: folder, path: destination.text)
     }
 
-    private func requireCopyable(_ inode: UInt64, path: String) throws(MemoryFailure) {
+    /// A new inode for every item (the copy shares nothing with the original), made as the live
+    /// walk makes it: a folder is created (mode 0700), read (read permission, and search when it
+    /// has items), filled in the order of the names' bytes, then given the original's mode and
+    /// date; a file is opened for reading (read permission) before its copy is created. A failure
+    /// leaves what was copied before it.
+    private mutating func copyWalk(
+        _ inode: UInt64, as name: MemoryName, into folder: UInt64, path: String
+    ) throws(MemoryFailure) {
         let node = nodes[inode]!
-        guard allows(node, node.isDirectory ? 5 : 4) else { throw MemoryFailure(EACCES, path) }
-        for child in node.children.values { try requireCopyable(child, path: path) }
-    }
-
-    /// A new inode for every item: the copy shares nothing with the original.
-    private mutating func deepCopy(_ inode: UInt64) -> UInt64 {
-        let node = nodes[inode]!
-        let copy = makeNode(node.kind, content: node.content, permissions: node.permissions)
-        for (name, child) in node.children {
-            nodes[copy]!.children[name] = deepCopy(child)
+        guard allows(nodes[folder]!, 1) else { throw MemoryFailure(EACCES, path) }
+        if nodes[folder]!.children[name] != nil { throw MemoryFailure(EEXIST, path) }
+        if node.isDirectory {
+            try requireWritable(folder, path: path)
+            let copy = makeNode(.directory, permissions: 0o700)
+            setEntry(name, in: folder, to: copy)
+            guard allows(node, 4) else { throw MemoryFailure(EACCES, path) }
+            if !node.children.isEmpty && !allows(node, 1) { throw MemoryFailure(EACCES, path) }
+            for (childName, child) in node.children.sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+                try copyWalk(child, as: childName, into: copy, path: path)
+            }
+            nodes[copy]!.permissions = node.permissions
+            nodes[copy]!.modified = node.modified
+        } else {
+            guard allows(node, 4) else { throw MemoryFailure(EACCES, path) }
+            try requireWritable(folder, path: path)
+            let copy = makeNode(node.kind, content: node.content, permissions: node.permissions)
+            nodes[copy]!.modified = node.modified
+            setEntry(name, in: folder, to: copy)
         }
-        nodes[copy]!.modified = node.modified
-        return copy
     }
 
     mutating func link(_ source: MemoryPath, to destination: MemoryPath) throws(MemoryFailure) {
         let inode = try lookup(source)
-        let (folder, name) = try parent(of: destination)
+        let (folder, name) = try parent(of: destination, dot: EEXIST)
         if nodes[folder]!.children[name] != nil { throw MemoryFailure(EEXIST, destination.text) }
         if nodes[inode]!.isDirectory { throw MemoryFailure(EPERM, source.text) }
         try requireWritable(folder, path: destination.text)

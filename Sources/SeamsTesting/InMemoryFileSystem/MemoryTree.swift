@@ -38,11 +38,23 @@ struct MemoryTree: Sendable {
     }
 
     func lookup(_ path: MemoryPath) throws(MemoryFailure) -> UInt64 {
-        try lookup(path.names, path: path.text)
+        let path = try resolve(path)
+        return try lookup(path.names, path: path.text)
     }
 
     /// The folder that holds the last name of `path`, and that name.
-    func parent(of path: MemoryPath) throws(MemoryFailure) -> (inode: UInt64, name: MemoryName) {
+    ///
+    /// - Parameters:
+    ///   - dot: What the call throws when the last component is `.` (which no call may create,
+    ///     remove or rename: mkdir and link say EEXIST, rmdir EINVAL, rename EBUSY).
+    ///   - dotDot: The same for `..`, when it differs (rmdir says ENOTEMPTY).
+    func parent(
+        of path: MemoryPath, dot: Int32 = EBUSY, dotDot: Int32? = nil
+    ) throws(MemoryFailure) -> (inode: UInt64, name: MemoryName) {
+        let path = try resolve(path)
+        if let finalDot = path.finalDot {
+            throw MemoryFailure(finalDot == MemoryPath.dot ? dot : (dotDot ?? dot), path.text)
+        }
         guard let name = path.lastName else { throw MemoryFailure(EBUSY, path.text) }
         let parent = try lookup(path.parentNames, path: path.text)
         let node = nodes[parent]!

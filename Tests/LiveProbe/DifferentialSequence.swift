@@ -1,12 +1,15 @@
 import Foundation
 import Seams
 import SeamsTesting
-import Testing
 
-/// Runs the same pseudo-random sequence of calls on the live file system and on
-/// ``InMemoryFileSystem`` (acting as root, as the live run does here) and requires the same
-/// outcome at every step: the same result, or the same error code and C error number.
-@Suite struct DifferentialTests {
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The pseudo-random sequence of calls the differential tests run on the live file system and on
+/// `InMemoryFileSystem`: each step prints its observable result, or the error's code and C error
+/// number, so two runs can be compared line by line.
+enum DifferentialSequence {
     /// SplitMix64, so every seed gives the same sequence everywhere.
     struct Generator: RandomNumberGenerator {
         var state: UInt64
@@ -20,6 +23,7 @@ import Testing
     }
 
     static let paths = ["a", "b", "A", "a/x", "a/y", "b/x", "a/x/deep", "c"]
+    static let steps = 600
 
     /// One step's observable result.
     static func step(
@@ -48,7 +52,9 @@ import Testing
             case 7: try directories.linkItem(at: a, to: b); return "link \(name(a)) \(name(b))"
             case 8:
                 let entries = try directories.contentsOfDirectory(at: a)
-                return "list \(name(a)) " + entries.map { "\($0.name):\($0.metadata.kind):\($0.metadata.size)" }.joined(separator: ",")
+                return "list \(name(a)) "
+                    + entries.map { "\($0.name):\($0.metadata.kind):\($0.metadata.size):\(String($0.metadata.permissions, radix: 8))" }
+                    .joined(separator: ",")
             case 9:
                 let info = try directories.metadata(at: a)
                 return "stat \(name(a)) \(info.kind) \(info.size) \(info.linkCount) \(String(info.permissions, radix: 8))"
@@ -63,25 +69,38 @@ import Testing
         }
     }
 
-    static func run(seed: UInt64, files: any FileAccessorProviding, directories: any DirectoryAccessorProviding, root: URL) -> [String] {
-        var random = Generator(state: seed)
-        return (0..<600).map { _ in step(&random, files: files, directories: directories, root: root) }
+    /// The outcomes of every step of `seed`, on the live implementations rooted at `root`.
+    static func live(seed: UInt64, root: URL) -> [String] {
+        run(seed: seed, files: DefaultFileAccessor(), directories: DefaultDirectoryAccessor(), root: root)
     }
 
-    @Test("live and fake agree at every step", arguments: Array(UInt64(1)...16))
-    func agree(seed: UInt64) throws {
-        let root = FileManager.default.temporaryDirectory.appending(path: "seams-diff-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: false)
-        defer { try? FileManager.default.removeItem(at: root) }
-        let live = Self.run(seed: seed, files: DefaultFileAccessor(), directories: DefaultDirectoryAccessor(), root: root)
+    /// The outcomes of every step of `seed` on a fresh fake, acting as root or as a non-root owner.
+    static func fake(seed: UInt64, enforcesPermissions: Bool) -> [String] {
+        let fake = InMemoryFileSystem(enforcesPermissions: enforcesPermissions)
+        let root = URL(filePath: "/diff")
+        try? fake.createDirectory(at: root, withIntermediateDirectories: false)
+        return run(seed: seed, files: fake, directories: fake, root: root)
+    }
 
-        let fake = InMemoryFileSystem(enforcesPermissions: false)
-        let fakeRoot = URL(filePath: "/diff")
-        try fake.createDirectory(at: fakeRoot, withIntermediateDirectories: false)
-        let faked = Self.run(seed: seed, files: fake, directories: fake, root: fakeRoot)
+    static func run(
+        seed: UInt64, files: any FileAccessorProviding, directories: any DirectoryAccessorProviding, root: URL
+    ) -> [String] {
+        var random = Generator(state: seed)
+        return (0..<steps).map { _ in step(&random, files: files, directories: directories, root: root) }
+    }
 
-        let firstDifference = zip(live, faked).enumerated().first { $0.element.0 != $0.element.1 }
-        #expect(firstDifference == nil, "step \(firstDifference?.offset ?? -1): live \(firstDifference?.element.0 ?? "") / fake \(firstDifference?.element.1 ?? "")")
-        #expect(Set(live).count > 50)  // the sequence exercised many distinct outcomes
+    /// `differential ROOT SEED`: the live run, then the fake's (acting as this process's user),
+    /// as one JSON object `{"userID", "live": [...], "fake": [...]}`.
+    static func report(root: URL, seed: UInt64) -> String {
+        struct Report: Encodable {
+            var userID: UInt32
+            var live: [String]
+            var fake: [String]
+        }
+        let report = Report(
+            userID: geteuid(), live: live(seed: seed, root: root), fake: fake(seed: seed, enforcesPermissions: geteuid() != 0))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }
