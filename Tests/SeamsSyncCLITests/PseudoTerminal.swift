@@ -78,6 +78,11 @@ final class PseudoTerminal: Sendable {
         thread.start()
     }
 
+    /// What was written to the terminal so far, while the process still runs.
+    var textSoFar: String {
+        String(decoding: collected.bytes, as: UTF8.self)
+    }
+
     /// Everything written to the terminal, once every process holding ``follower`` has ended
     /// (this one's copy is closed here). The terminal turns each `\n` into `\r\n`.
     func finish() throws -> String {
