@@ -117,7 +117,14 @@ public struct SyncEngine: Sendable {
         let (loaded, localScan, containerScan) = try loadAndScan(
             store, local: local, container: container, moveAside: !options.dryRun, now: start, shouldStop: shouldStop)
         if shouldStop() { throw SyncError.interrupted }
-        let (archive, rebuilt) = (loaded.archive, loaded.rebuilt)
+        let replica = ReplicaMarker(directories: directories, files: files, container: container)
+        let check = ReplicaCheck(archive: loaded.archive, found: try replica.read())
+        var (archive, rebuilt) = (loaded.archive, loaded.rebuilt)
+        if check.mismatch != nil {
+            // Not the replica the state describes: as a new pair, nothing is deleted anywhere.
+            archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
+            rebuilt = true
+        }
         let plan = Reconciler().plan(archive: archive, local: localScan, container: containerScan)
         try lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
         if !options.force { try checkGuards(plan, archive: archive, options: options) }
@@ -132,9 +139,13 @@ public struct SyncEngine: Sendable {
                 trashFolderName: TrashPurger.folderName(startingAt: start, runID: runID),
                 heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop)
             var applier = Applier(context: context, plan: plan, archive: archive)
-            let newArchive = try applier.run()
+            var newArchive = try applier.run()
             report = applier.report
-            if applier.archiveChanged || rebuilt || loaded.fromLegacyFile {
+            if applier.archiveChanged || rebuilt || loaded.fromLegacyFile || archive.replica == nil {
+                // The container's marker first: a crash before the state's commit leaves a
+                // generation ahead of the state, which still matches (never behind).
+                try replica.write(check.next, runID: runID)
+                newArchive.replica = check.next
                 try store.commit(newArchive, runID: runID, removingLegacyFile: loaded.fromLegacyFile)
             }
             if report.interruption == nil {
@@ -142,7 +153,8 @@ public struct SyncEngine: Sendable {
                 for root in [local, container] { purger.purge(root: root, now: start) }
             }
         }
-        report.rebuiltState = rebuilt
+        report.rebuiltState = loaded.rebuilt
+        report.replicaMismatch = check.mismatch
         return report
     }
 

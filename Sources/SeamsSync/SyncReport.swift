@@ -59,6 +59,10 @@ public struct SyncReport: Hashable, Sendable, Codable {
     public var planned: [Change] = []
     /// Set when the state file was unreadable and the state was rebuilt (every difference kept both).
     public var rebuiltState = false
+    /// Set when the container is not the replica the pair's state describes (another disk at the
+    /// same place, one emptied and refilled, or an older copy restored from a backup), with why:
+    /// the pair was synced as a new one, nothing was deleted and every difference kept as both.
+    public var replicaMismatch: String?
     /// Set when the run stopped at a safe point before finishing its plan: what was done is
     /// recorded, the rest is done by the next run.
     public var interruption: Interruption?
@@ -79,6 +83,9 @@ public struct SyncReport: Hashable, Sendable, Codable {
         ]
         if let interruption {
             lines.append("interrupted: \(interruption.done) of \(interruption.total) done; run again to finish.")
+        }
+        if let replicaMismatch {
+            lines.append("Synced as a new pair: \(replicaMismatch). Nothing was deleted; every difference was kept as both versions.")
         }
         if rebuiltState { lines.append("The state file was unreadable: rebuilt; every difference was kept both.") }
         lines += planned.map { "  would \($0.action): \($0.path)" }

@@ -23,7 +23,7 @@ import Testing
         }
         let data = ArchiveCodec.encode(archive)
         #expect(Array(data.prefix(8)) == Array("SEAMSARC".utf8))
-        #expect(Array(data[8..<12]) == [2, 0, 0, 0])
+        #expect(Array(data[8..<12]) == [3, 0, 0, 0])
         var shuffled = Archive(localRoot: "/a", containerRoot: "/b")
         for (path, entry) in archive.entries.shuffled() { shuffled.entries[path] = entry }
         #expect(ArchiveCodec.encode(shuffled) == data)
@@ -92,8 +92,8 @@ import Testing
         let text = "{\"format\":\"seams-sync.archive\",\"version\":2,\"future\":true}"
         #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(2)) { try ArchiveCodec.decode(Data(text.utf8)) }
         var binary = ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b"))
-        binary[8] = 3
-        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(3)) { try ArchiveCodec.decode(binary) }
+        binary[8] = 4
+        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(4)) { try ArchiveCodec.decode(binary) }
     }
 
     private func expectCorrupt(_ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -116,5 +116,31 @@ import Testing
         #expect(!archive.isUnchanged(Fixtures.file(11, at: 100), at: SyncPath("a"), on: .local))
         #expect(!archive.isUnchanged(Fixtures.file(10, at: 100.000_001), at: SyncPath("a"), on: .container))
         #expect(!archive.isUnchanged(Fixtures.folder(), at: SyncPath("a"), on: .local))
+    }
+}
+
+/// Version 3 adds the container's identity; version 2 files still read.
+@Suite struct ArchiveVersion3Tests {
+    @Test("the container's identity and generation round-trip")
+    func roundTrip() throws {
+        var archive = Archive(localRoot: "/a", containerRoot: "/b", replica: ReplicaIdentity(id: "4f2c", generation: 41))
+        archive.entries[SyncPath("x")] = .init(kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3))
+        #expect(try ArchiveCodec.decode(ArchiveCodec.encode(archive)) == archive)
+        let none = Archive(localRoot: "/a", containerRoot: "/b")
+        #expect(try ArchiveCodec.decode(ArchiveCodec.encode(none)).replica == nil)
+    }
+
+    @Test("a version 2 file (no identity) is read, with its entries")
+    func version2() throws {
+        var bytes = Array("SEAMSARC".utf8)
+        func append(_ value: some FixedWidthInteger) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        func append(_ text: String) { append(UInt32(text.utf8.count)); bytes += Array(text.utf8) }
+        append(UInt32(2)); append(UInt32(0)); append("/a"); append("/b"); append(UInt64(1))
+        append("notes.txt"); bytes.append(0)
+        for value: Int64 in [5, 6, 5, 7] { append(UInt64(bitPattern: value)) }
+        append(Checksum.fnv1a(bytes))
+        let archive = try ArchiveCodec.decode(Data(bytes))
+        #expect(archive.replica == nil)
+        #expect(archive.entries == [SyncPath("notes.txt"): .init(kind: .file, local: Stamp(size: 5, modified: 6), container: Stamp(size: 5, modified: 7))])
     }
 }

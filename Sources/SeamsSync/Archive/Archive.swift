@@ -36,12 +36,16 @@ public struct Archive: Hashable, Sendable {
     public var containerRoot: String
     /// The entries by path.
     public var entries: [SyncPath: Entry]
+    /// The container's identity and generation at the last commit (`nil` before the first
+    /// commit, and in archives of version 2 and earlier).
+    public var replica: ReplicaIdentity?
 
     /// Creates an archive.
-    public init(localRoot: String, containerRoot: String, entries: [SyncPath: Entry] = [:]) {
+    public init(localRoot: String, containerRoot: String, entries: [SyncPath: Entry] = [:], replica: ReplicaIdentity? = nil) {
         self.localRoot = localRoot
         self.containerRoot = containerRoot
         self.entries = entries
+        self.replica = replica
     }
 
     /// Whether the stamp of `metadata` on `side` is what the archive recorded for `path`.

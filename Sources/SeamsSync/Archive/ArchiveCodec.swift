@@ -9,10 +9,12 @@ import SeamsCore
 ///
 /// ```text
 /// "SEAMSARC"  8 bytes     magic
-/// version     UInt32      2
+/// version     UInt32      3
 /// flags       UInt32      0 (reserved)
 /// local       string      the local folder's path
 /// container   string      the container's path
+/// replica     string      the container's identity (its `.seams-replica` id; empty: none yet)   (version 3)
+/// generation  UInt64      the container's generation at the last commit                       (version 3)
 /// count       UInt64      number of entries
 /// entries     count × (path: string, kind: UInt8 (0 file, 1 folder),
 ///                      local size, local mtime, container size, container mtime: Int64 each)
@@ -21,13 +23,13 @@ import SeamsCore
 ///
 /// A string is a `UInt32` byte count and the UTF-8 bytes, kept exactly, so NFC and NFD names
 /// stay distinct. Entries are written sorted by path bytes, so the same archive always gives
-/// the same file. Version 1 archives (JSON, see ``decodeVersion1(_:)``) are still read; the next
-/// commit writes version 2.
+/// the same file. Version 1 archives (JSON, see ``decodeVersion1(_:)``) and version 2 (no
+/// container identity) are still read; the next commit writes version 3.
 public enum ArchiveCodec {
     /// The `format` value a version 1 (JSON) archive carries.
     public static let formatName = "seams-sync.archive"
     /// The version this build writes; it reads this one and every earlier one.
-    public static let currentVersion = 2
+    public static let currentVersion = 3
     /// The first eight bytes of every binary archive.
     static let magic = Array("SEAMSARC".utf8)
 
@@ -50,6 +52,8 @@ public enum ArchiveCodec {
         writer.append(UInt32(0))
         writer.append(string: archive.localRoot)
         writer.append(string: archive.containerRoot)
+        writer.append(string: archive.replica?.id ?? "")
+        writer.append(archive.replica?.generation ?? 0)
         writer.append(UInt64(archive.entries.count))
         for (path, entry) in archive.entries.sorted(by: { $0.key < $1.key }) {
             writer.append(string: path.rawValue)
@@ -81,7 +85,7 @@ public enum ArchiveCodec {
         reader.offset = magic.count
         let version = Int(try reader.uint32())
         guard version <= currentVersion else { throw .unsupportedVersion(version) }
-        guard version == currentVersion else { throw .corrupt("unknown binary version \(version)") }
+        guard version >= 2 else { throw .corrupt("unknown binary version \(version)") }
         guard raw.count >= reader.offset + 4 + 8 else { throw .corrupt("truncated") }
         let body = raw.count - 8
         let stored = Reader(raw, at: body).peekUInt64()
@@ -92,6 +96,12 @@ public enum ArchiveCodec {
         _ = try reader.uint32()  // flags
         let local = try reader.string()
         let container = try reader.string()
+        var replica: ReplicaIdentity?
+        if version >= 3 {
+            let id = try reader.string()
+            let generation = try reader.uint64()
+            if !id.isEmpty { replica = ReplicaIdentity(id: id, generation: generation) }
+        }
         let count = try reader.uint64()
         // Each entry takes at least 38 bytes; a count the file cannot hold is damage.
         guard count <= UInt64(body - reader.offset) / 38 else { throw .corrupt("entry count \(count) too large") }
@@ -113,7 +123,7 @@ public enum ArchiveCodec {
             guard entries.updateValue(entry, forKey: SyncPath(path)) == nil else { throw .corrupt("'\(path)' appears twice") }
         }
         guard reader.offset == body else { throw .corrupt("\(body - reader.offset) bytes after the entries") }
-        return Archive(localRoot: local, containerRoot: container, entries: entries)
+        return Archive(localRoot: local, containerRoot: container, entries: entries, replica: replica)
     }
 
     /// Refuses a path that could reach outside the synced folder or name nothing.

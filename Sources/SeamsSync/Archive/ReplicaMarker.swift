@@ -1,0 +1,119 @@
+import Foundation
+import SeamsCore
+
+/// A container's identity and generation: who it is, and how many commits it has seen.
+///
+/// The container keeps it in `.seams-replica` (written at each commit, atomically and durably);
+/// each pair's state records what it saw at its last commit. A container whose marker is
+/// missing, names another identity, or is older than the state knows is not the replica the
+/// state describes (another stick mounted at the same place, a container emptied and refilled,
+/// one restored from an older backup): the run treats the pair as new, so nothing is deleted and
+/// every difference is kept as both versions.
+public struct ReplicaIdentity: Hashable, Sendable, Codable {
+    /// A random id made when the container was first synced.
+    public var id: String
+    /// Grows by one at each commit of any pair that syncs with the container.
+    public var generation: UInt64
+
+    /// Creates an identity.
+    public init(id: String, generation: UInt64) {
+        self.id = id
+        self.generation = generation
+    }
+}
+
+/// Reads and writes a container's `.seams-replica`.
+struct ReplicaMarker: Sendable {
+    /// What the container holds.
+    enum Found: Hashable {
+        /// No marker: never synced, or emptied, or another folder.
+        case missing
+        /// A file that is not a marker this build reads.
+        case unreadable
+        /// The container's identity.
+        case marker(ReplicaIdentity)
+    }
+
+    private struct File: Codable {
+        var format: String
+        var id: String
+        var generation: UInt64
+    }
+
+    static let fileName = ".seams-replica"
+    private static let format = "seams-sync.replica.1"
+
+    let directories: any DirectoryAccessorProviding
+    let files: any FileAccessorProviding
+    let container: URL
+
+    var url: URL { container.appending(path: Self.fileName, directoryHint: .notDirectory) }
+
+    /// The marker, if any.
+    ///
+    /// - Throws: ``SyncError/readFailed(_:_:)`` when it exists but cannot be read.
+    func read() throws -> Found {
+        let data: Data
+        do {
+            data = try files.read(from: url)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile {
+            return .missing
+        } catch {
+            throw SyncError.readFailed(url, UnderlyingError(error))
+        }
+        guard let file = try? JSONDecoder().decode(File.self, from: data), file.format == Self.format, !file.id.isEmpty else {
+            return .unreadable
+        }
+        return .marker(ReplicaIdentity(id: file.id, generation: file.generation))
+    }
+
+    /// Replaces the marker, durably: temp file, flush, rename, flush the container folder.
+    func write(_ identity: ReplicaIdentity, runID: String) throws {
+        let temp = container.appending(path: "\(Snapshot.temporaryPrefix)replica-\(runID)", directoryHint: .notDirectory)
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try files.write(try encoder.encode(File(format: Self.format, id: identity.id, generation: identity.generation)), to: temp)
+            try directories.synchronizeFile(at: temp)
+            try directories.moveItem(at: temp, to: url, replacingExisting: true)
+            try directories.synchronizeDirectory(at: container)
+        } catch {
+            try? directories.removeItem(at: temp, recursively: false)
+            throw SyncError.writeFailed(url, UnderlyingError(error))
+        }
+    }
+}
+
+/// Whether the container is the replica a pair's state describes, and the identity to commit.
+struct ReplicaCheck: Hashable {
+    /// Why the state does not describe this container (`nil`: it does).
+    let mismatch: String?
+    /// The identity the next commit writes, one generation on.
+    let next: ReplicaIdentity
+
+    init(archive: Archive, found: ReplicaMarker.Found, newID: () -> String = { UUID().uuidString.lowercased() }) {
+        var seen: ReplicaIdentity?
+        if case .marker(let identity) = found { seen = identity }
+        switch (archive.replica, found) {
+        case (nil, _):
+            // The first sync of this pair, or a state from before identities: adopt the container's.
+            mismatch = nil
+        case (let known?, .missing):
+            mismatch = "the container has no \(ReplicaMarker.fileName) although this pair synced with it before "
+                + "(another folder, or one emptied and refilled; it was \(known.id))"
+        case (_, .unreadable):
+            mismatch = "the container's \(ReplicaMarker.fileName) cannot be read"
+        case (let known?, .marker(let identity)) where identity.id != known.id:
+            mismatch = "the container is another one than this pair last synced with (identity \(identity.id), "
+                + "expected \(known.id); another disk at the same place?)"
+        case (let known?, .marker(let identity)) where identity.generation < known.generation:
+            mismatch = "the container is an older copy than the one this pair last synced with (generation "
+                + "\(identity.generation), expected at least \(known.generation); restored from a backup?)"
+        case (_, .marker):
+            mismatch = nil
+        }
+        let id = seen?.id ?? archive.replica?.id ?? newID()
+        let generation = max(seen?.generation ?? 0, mismatch == nil ? archive.replica?.generation ?? 0 : 0) + 1
+        next = ReplicaIdentity(id: id, generation: generation)
+    }
+}
