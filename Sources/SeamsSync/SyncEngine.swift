@@ -153,6 +153,12 @@ public struct SyncEngine: Sendable {
                 for root in [local, container] { purger.purge(root: root, now: start) }
             }
         }
+        var reserved = Set<SyncPath>()
+        for path in localScan.reserved + containerScan.reserved where reserved.insert(path).inserted {
+            report.skipped.append(.init(
+                path: path.rawValue,
+                reason: "its name starts with .seams, which seams-sync keeps for its own files; rename it to sync it"))
+        }
         report.rebuiltState = loaded.rebuilt
         report.replicaMismatch = check.mismatch
         return report

@@ -47,8 +47,10 @@ public struct Scanner: Sendable {
         for entry in entries {
             let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
             if Snapshot.isOwnName(entry.name) {
-                if entry.name.hasPrefix(Snapshot.temporaryPrefix), entry.metadata.kind == .file {
+                if Snapshot.isTemporaryName(entry.name), entry.metadata.kind == .file {
                     snapshot.leftovers.append(path)
+                } else if parent != nil || !Snapshot.ownRootNames.contains(entry.name) {
+                    snapshot.reserved.append(path)  // a user's item with a name like ours: left alone
                 }
                 continue
             }
