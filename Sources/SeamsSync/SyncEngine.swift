@@ -99,6 +99,7 @@ public struct SyncEngine: Sendable {
         for root in [container, local] where (try? directories.metadata(at: root))?.kind != .directory {
             throw SyncError.folderNotAvailable(root)
         }
+        try FolderOverlap(directories: directories).check(local: local, container: container, state: stateDirectory)
         let start = clock()
         let runID = makeRunID()
         let store = ArchiveStore(

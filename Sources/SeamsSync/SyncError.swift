@@ -27,6 +27,12 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case lockHeld(owner: String)
     /// The state file was written by a newer version; it was left untouched.
     case unsupportedState(URL, version: Int)
+    /// The two folders are one, or one lies inside the other (by device and inode, so a bind
+    /// mount or a link counts too); nothing changed.
+    case overlappingFolders(URL, URL)
+    /// The state folder lies inside one of the two folders: it would be synced and changed
+    /// under the run that writes it; nothing changed.
+    case stateInsideFolder(URL, URL)
     /// The run was asked to stop (``SyncStopToken``) before it changed anything.
     case interrupted
     /// No folder for the sync state was given and none can be derived (neither
@@ -88,6 +94,11 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
                 + "Nothing was changed. Use --force or a higher --max-delete if this is intended."
         case .lockHeld(let owner):
             "Another sync of this container is running (\(owner)); try again when it has finished."
+        case .overlappingFolders(let local, let container):
+            "\(local.path) and \(container.path) are the same folder, or one is inside the other (a bind mount or a "
+                + "link counts); they must be two separate folders. Nothing was changed."
+        case .stateInsideFolder(let state, let folder):
+            "The state folder \(state.path) is inside \(folder.path); choose another with --state-dir. Nothing was changed."
         case .noStateDirectory:
             "No folder for the sync state: set HOME or XDG_STATE_HOME, or pass --state-dir."
         case .interrupted:

@@ -50,6 +50,10 @@ enum ExitStatus: Int32 {
                 self = .badUsage
             } else if case .noStateDirectory = error {
                 self = .badUsage
+            } else if case .overlappingFolders = error {
+                self = .badUsage
+            } else if case .stateInsideFolder = error {
+                self = .badUsage
             } else if case .localFolderNotChosen = error {
                 self = .badUsage
             } else {
