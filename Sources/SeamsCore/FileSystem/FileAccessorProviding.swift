@@ -44,4 +44,24 @@ public protocol FileAccessorProviding: Sendable {
     /// - Parameter url: A file URL.
     /// - Returns: `true` when the path names an existing item.
     func fileExists(at url: URL) -> Bool
+
+    /// Whether two files hold the same bytes.
+    ///
+    /// The live accessor compares them a chunk at a time, so two large files never sit in memory
+    /// (a sync's first run compares every file present on both sides); the default reads both
+    /// whole with ``read(from:)``, which is right for in-memory doubles.
+    ///
+    /// - Parameters:
+    ///   - first: A file URL.
+    ///   - second: Another file URL.
+    /// - Returns: `true` when both have the same length and the same bytes.
+    /// - Throws: What ``read(from:)`` throws for the file that cannot be read.
+    func contentsEqual(_ first: URL, _ second: URL) throws -> Bool
+}
+
+extension FileAccessorProviding {
+    /// Reads both files whole and compares them.
+    public func contentsEqual(_ first: URL, _ second: URL) throws -> Bool {
+        try read(from: first) == read(from: second)
+    }
 }

@@ -147,9 +147,8 @@ struct Applier {
     }
 
     private mutating func compare(_ path: SyncPath, local: FileMetadata, container: FileMetadata) throws {
-        let left = try context.files.read(from: context.url(path, on: .local))
-        let right = try context.files.read(from: context.url(path, on: .container))
-        if left == right {
+        // Chunk by chunk on the live file system: two large files never sit in memory.
+        if try context.files.contentsEqual(context.url(path, on: .local), context.url(path, on: .container)) {
             setEntry(Archive.Entry(kind: .file, local: local.stamp, container: container.stamp), at: path)
             report.inSync += 1
         } else {
