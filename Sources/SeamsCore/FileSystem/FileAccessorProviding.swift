@@ -57,11 +57,30 @@ public protocol FileAccessorProviding: Sendable {
     /// - Returns: `true` when both have the same length and the same bytes.
     /// - Throws: What ``read(from:)`` throws for the file that cannot be read.
     func contentsEqual(_ first: URL, _ second: URL) throws -> Bool
+
+    /// Creates a new file holding `data`, only if nothing is at `url`: the check and the creation
+    /// are one step (`open` with `O_CREAT | O_EXCL`), so of two processes that try at once exactly
+    /// one succeeds, on every local file system, FAT and exFAT included. The content is flushed
+    /// before the call returns.
+    ///
+    /// - Parameters:
+    ///   - data: The content.
+    ///   - url: A file URL whose parent folder exists.
+    /// - Throws: `CocoaError` `.fileWriteFileExists` (EEXIST) when anything is at `url`; otherwise
+    ///   what ``write(_:to:)`` throws.
+    func createFile(_ data: Data, at url: URL) throws
 }
 
 extension FileAccessorProviding {
     /// Reads both files whole and compares them.
     public func contentsEqual(_ first: URL, _ second: URL) throws -> Bool {
         try read(from: first) == read(from: second)
+    }
+
+    /// Checks, then writes: two steps, not atomic. Doubles that are used by one thread at a time
+    /// may keep it; implementations shared across processes must override it.
+    public func createFile(_ data: Data, at url: URL) throws {
+        if fileExists(at: url) { throw CocoaError.fileSystemError(errno: EEXIST, path: url.path, writing: true) }
+        try write(data, to: url)
     }
 }

@@ -5,7 +5,7 @@ import SeamsCore
 ///
 /// FAT and exFAT (most USB sticks and SD cards) and some network shares answer `link` with EPERM.
 /// A run there keeps every guarantee at some cost: a replaced version is copied into the trash
-/// and flushed before its path is replaced, and the lock is placed with a no-replace rename.
+/// and flushed before its path is replaced, and the lock is placed with an exclusive create.
 enum HardLinks {
     /// Whether `error` is a file system saying it has no hard links (EPERM from `link`; a
     /// permission problem is EACCES).
@@ -13,15 +13,20 @@ enum HardLinks {
         (error as? CocoaError)?.posixCode == .EPERM
     }
 
-    /// Puts the finished file `temp` at `url` unless something is there: `link` where hard links
-    /// exist (`temp` stays), else a no-replace rename (`temp` is gone).
+    /// Puts the finished file `temp`, which holds `data`, at `url` unless something is there:
+    /// `link` where hard links exist (whole content at once), else an exclusive create of `data`
+    /// (`O_CREAT | O_EXCL`, atomic on FAT and exFAT too, where a no-replace rename is not).
+    /// `temp` stays either way.
     ///
     /// - Throws: `.fileWriteFileExists` when `url` exists; the boundary's other errors.
-    static func place(_ temp: URL, at url: URL, directories: any DirectoryAccessorProviding) throws {
+    static func place(
+        _ temp: URL, holding data: Data, at url: URL, directories: any DirectoryAccessorProviding,
+        files: any FileAccessorProviding
+    ) throws {
         do {
             try directories.linkItem(at: temp, to: url)
         } catch where unsupported(error) {
-            try directories.moveItem(at: temp, to: url, replacingExisting: false)
+            try files.createFile(data, at: url)
         }
     }
 

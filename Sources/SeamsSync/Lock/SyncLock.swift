@@ -5,8 +5,9 @@ import SeamsCore
 /// The cross-process lock of a container: a file `.seams-lock` holding the owner (host, boot,
 /// process) and a heartbeat.
 ///
-/// It is created by hard-linking a fully written temp file (atomic and exclusive; on a file
-/// system without hard links, a no-replace rename of it), refreshed while the run works, and
+/// It is created by hard-linking a fully written and flushed temp file (atomic and exclusive; on
+/// a file system without hard links, by an exclusive create, `O_CREAT | O_EXCL`), refreshed
+/// while the run works, and
 /// taken over with no person involved when its owner is gone:
 ///
 /// - written on this host by a process that no longer exists, or before the host's last boot:
@@ -96,14 +97,15 @@ final class SyncLock: Sendable {
     /// - Throws: ``SyncError/lockHeld(owner:)`` when a live run holds it.
     func acquire() throws {
         let temp = temporary("new")
-        try files.write(try encoded(), to: temp)
+        let record = try encoded()
+        try files.write(record, to: temp)
         defer { try? directories.removeItem(at: temp, recursively: false) }
         // Durable before it is placed: after a power cut the lock is whole (and names a boot
         // that is over, so it is taken over at once), never an empty file to be watched.
         try directories.synchronizeFile(at: temp)
         for _ in 0..<3 {
             do {
-                try HardLinks.place(temp, at: url, directories: directories)
+                try HardLinks.place(temp, holding: record, at: url, directories: directories, files: files)
                 lastBeat.withLock { $0 = clock() }
                 return
             } catch let error as CocoaError where error.code == .fileWriteFileExists {
@@ -162,7 +164,7 @@ final class SyncLock: Sendable {
         defer { try? directories.removeItem(at: stale, recursively: false) }
         if let moved = try? files.read(from: stale), moved != judged {
             // Not the lock judged gone: another run's fresh one. Give it back.
-            try? HardLinks.place(stale, at: url, directories: directories)
+            try? HardLinks.place(stale, holding: moved, at: url, directories: directories, files: files)
             throw SyncError.lockHeld(owner: (try? JSONDecoder().decode(Record.self, from: moved))?.owner ?? "unknown")
         }
     }

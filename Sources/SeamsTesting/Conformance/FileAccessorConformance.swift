@@ -113,5 +113,42 @@ public enum FileAccessorConformance {
             try Check.equal(try s.names(), ["d"], "root")
             try Check.equal(try s.names("d"), ["f"], "d")
         },
+    ] + exclusive + comparing
+
+    /// ``FileAccessorProviding/createFile(_:at:)``: a new file, never over anything.
+    static let exclusive: [ConformanceBehaviour] = [
+        behaviour("createFile makes a new file with the content") { s in
+            try s.files.createFile(Data("lock".utf8), at: s.url("new"))
+            try Check.equal(try s.text("new"), "lock", "content")
+        },
+        behaviour("createFile onto an existing file throws 516 EEXIST and leaves it as it was") { s in
+            try s.makeFile("f", "mine")
+            try Check.fails(.fileWriteFileExists, EEXIST, "create") { try s.files.createFile(Data("x".utf8), at: s.url("f")) }
+            try Check.equal(try s.text("f"), "mine", "content")
+        },
+        behaviour("createFile onto a folder throws 516 EEXIST") { s in
+            try s.makeFolder("d")
+            try Check.fails(.fileWriteFileExists, EEXIST, "create") { try s.files.createFile(Data(), at: s.url("d")) }
+        },
+        behaviour("createFile into a missing folder throws 4 ENOENT") { s in
+            try Check.fails(.fileNoSuchFile, ENOENT, "create") { try s.files.createFile(Data(), at: s.url("no/f")) }
+        },
+    ]
+
+    /// ``FileAccessorProviding/contentsEqual(_:_:)``: the same answer as comparing what is read.
+    static let comparing: [ConformanceBehaviour] = [
+        behaviour("contentsEqual: same bytes are equal; another byte or another length is not") { s in
+            try s.makeFile("a", "same bytes")
+            try s.makeFile("b", "same bytes")
+            try s.makeFile("c", "same bytez")
+            try s.makeFile("d", "same bytes!")
+            try Check.that(try s.files.contentsEqual(s.url("a"), s.url("b")), "equal files differ")
+            try Check.that(try !s.files.contentsEqual(s.url("a"), s.url("c")), "a changed byte is equal")
+            try Check.that(try !s.files.contentsEqual(s.url("a"), s.url("d")), "a longer file is equal")
+        },
+        behaviour("contentsEqual with a missing file throws 260 ENOENT") { s in
+            try s.makeFile("a")
+            try Check.fails(.fileReadNoSuchFile, ENOENT, "compare") { _ = try s.files.contentsEqual(s.url("a"), s.url("nope")) }
+        },
     ]
 }

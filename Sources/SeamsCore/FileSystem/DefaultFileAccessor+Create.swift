@@ -1,0 +1,46 @@
+public import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension DefaultFileAccessor {
+    /// Creates the file with `open(O_CREAT | O_EXCL)`, writes `data`, flushes it, and closes it. A
+    /// failed write removes the half-made file.
+    ///
+    /// - Parameters:
+    ///   - data: The content.
+    ///   - url: A file URL whose parent folder exists.
+    /// - Throws: `CocoaError` `.fileWriteFileExists` (EEXIST) when anything is at `url`, and the
+    ///   codes of ``FileAccessorProviding/write(_:to:)`` otherwise.
+    public func createFile(_ data: Data, at url: URL) throws {
+        let path = url.path
+        let descriptor: Int32
+        do {
+            descriptor = try Syscalls.open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        } catch {
+            throw CocoaError.fileSystemError(errno: error.rawValue, path: path, writing: true)
+        }
+        defer { Syscalls.close(descriptor) }
+        let failure: Errno? = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Errno? in
+            do throws(Errno) {
+                var written = 0
+                while written < bytes.count {
+                    written += try Syscalls.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]))
+                }
+                try Syscalls.fsync(descriptor)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure {
+            try? Syscalls.unlink(path)
+            throw CocoaError.fileSystemError(errno: failure.rawValue, path: path, writing: true)
+        }
+    }
+}

@@ -1,0 +1,14 @@
+public import Foundation
+import Seams
+
+extension FaultInjectingFileSystem {
+    /// The wrapped exclusive create, unless failed; counted and matched as a ``FileSystemOperation/write``.
+    public func createFile(_ data: Data, at url: URL) throws {
+        try perform(.write, url) { try files.createFile(data, at: url) }
+    }
+
+    /// The wrapped comparison, unless failed; counted and matched as a ``FileSystemOperation/read``.
+    public func contentsEqual(_ first: URL, _ second: URL) throws -> Bool {
+        try perform(.read, first, second) { try files.contentsEqual(first, second) }
+    }
+}
