@@ -114,28 +114,3 @@ import Glibc
         return process.terminationStatus
     }
 }
-
-/// The live file system behind one value, for engines under test.
-private struct LiveBoundary: DirectoryAccessorProviding, FileAccessorProviding {
-    let directories = DefaultDirectoryAccessor()
-    let files = DefaultFileAccessor()
-
-    func read(from url: URL) throws -> Data { try files.read(from: url) }
-    func write(_ data: Data, to url: URL) throws { try files.write(data, to: url) }
-    func fileExists(at url: URL) -> Bool { files.fileExists(at: url) }
-    func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] { try directories.contentsOfDirectory(at: url) }
-    func metadata(at url: URL) throws -> FileMetadata { try directories.metadata(at: url) }
-    func createDirectory(at url: URL, withIntermediateDirectories: Bool) throws {
-        try directories.createDirectory(at: url, withIntermediateDirectories: withIntermediateDirectories)
-    }
-    func removeItem(at url: URL, recursively: Bool) throws { try directories.removeItem(at: url, recursively: recursively) }
-    func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws {
-        try directories.moveItem(at: source, to: destination, replacingExisting: replacingExisting)
-    }
-    func copyItem(at source: URL, to destination: URL) throws { try directories.copyItem(at: source, to: destination) }
-    func linkItem(at source: URL, to destination: URL) throws { try directories.linkItem(at: source, to: destination) }
-    func synchronizeFile(at url: URL) throws { try directories.synchronizeFile(at: url) }
-    func synchronizeDirectory(at url: URL) throws { try directories.synchronizeDirectory(at: url) }
-    func setPermissions(_ permissions: UInt16, at url: URL) throws { try directories.setPermissions(permissions, at: url) }
-    func setModificationDate(_ date: Date, at url: URL) throws { try directories.setModificationDate(date, at: url) }
-}

@@ -128,9 +128,26 @@ public protocol DirectoryAccessorProviding: Sendable {
     ///   - url: The item.
     /// - Throws: `.fileNoSuchFile` (ENOENT) when missing.
     func setModificationDate(_ date: Date, at url: URL) throws
+
+    /// Swaps the items at two paths in one atomic step, where the platform and the file system
+    /// can (`renameat2(RENAME_EXCHANGE)` on Linux, `renamex_np(RENAME_SWAP)` on Apple platforms):
+    /// no moment exists at which either name is missing or names something else.
+    ///
+    /// - Parameters:
+    ///   - first: An existing item.
+    ///   - second: Another existing item.
+    /// - Returns: `true` when swapped; `false` when this implementation or file system cannot
+    ///   swap (nothing changed; the caller falls back to a plain rename).
+    /// - Throws: `.fileNoSuchFile` (ENOENT) when either is missing; the rename codes otherwise.
+    func exchangeItems(at first: URL, and second: URL) throws -> Bool
 }
 
 extension DirectoryAccessorProviding {
+    /// Cannot swap: answers `false` and changes nothing, so callers use their plain-rename path.
+    public func exchangeItems(at first: URL, and second: URL) throws -> Bool {
+        false
+    }
+
     /// Flushes each file, then each folder, one call per item.
     public func synchronize(files: [URL], directories: [URL]) throws {
         for file in files { try synchronizeFile(at: file) }

@@ -66,6 +66,17 @@ func system_renameNoReplace(_ source: String, _ destination: String) -> Int32? {
     #endif
 }
 
+/// Swaps two names atomically: `renameat2(RENAME_EXCHANGE)` on Linux, looked up by name;
+/// `renamex_np(RENAME_SWAP)` on Apple platforms. `nil` when the C library has no such call.
+func system_exchange(_ first: String, _ second: String) -> Int32? {
+    #if canImport(Darwin)
+    return renamex_np(first, second, UInt32(RENAME_SWAP))
+    #else
+    guard let renameat2 = LinuxExtras.renameat2 else { return nil }
+    return renameat2(AT_FDCWD, first, AT_FDCWD, second, 2 /* RENAME_EXCHANGE */)
+    #endif
+}
+
 /// A copy-on-write clone of a file with its mode and dates (`clonefile`, Apple platforms only;
 /// `nil` elsewhere, where `copy_file_range` shares extents itself on file systems that can).
 func system_clonefile(_ source: String, _ destination: String) -> Int32? {

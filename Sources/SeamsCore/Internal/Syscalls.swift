@@ -91,6 +91,19 @@ enum Syscalls {
         }
     }
 
+    /// Swaps two names atomically; `false` when the C library lacks the call or the file system
+    /// refuses it (EINVAL, ENOSYS, ENOTSUP: FAT and most FUSE file systems), so the caller falls back.
+    static func exchange(_ first: String, _ second: String) throws(Errno) -> Bool {
+        while true {
+            guard let result = system_exchange(first, second) else { return false }
+            if result == 0 { return true }
+            let error = Errno.current
+            if error.rawValue == EINTR { continue }
+            if [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(error.rawValue) { return false }
+            throw error
+        }
+    }
+
     static func link(_ source: String, _ destination: String) throws(Errno) {
         _ = try retrying { system_link(source, destination) }
     }

@@ -68,31 +68,56 @@ extension Applier {
             if expected == nil, current != nil, let other = try context.aliasedName(destinationURL) {
                 throw ApplyIssue.nameCollision(with: other)
             }
-            let name = ConflictNamer().conflictPath(
-                for: destination, origin: source, modified: item.modificationDate, taken: isTaken)
-            try context.directories.moveItem(at: temp, to: context.url(name, on: target), replacingExisting: false)
-            placed = true
-            createdPaths.insert(name)
-            dirtyFolders[target]!.insert(destination.parent)
-            report.conflicts.append(.init(path: destination.rawValue, copy: name.rawValue))
-            if let expected {
-                // As if the scanned versions had been synced: the next run sees only the target's
-                // new edit and carries it over; the incoming version lives on as the copy.
-                record(destination, source: source, sourceStamp: item.stamp, targetStamp: expected.stamp)
-            }
-            throw ApplyIssue.changedDuringSync
+            try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
         }
-        if expected != nil {
+        if let expected {
             let trash = try trashURL(for: destination, on: target)
             try HardLinks.preserve(destinationURL, as: trash, directories: context.directories)
             trashDirty.insert(trash.deletingLastPathComponent())
+            // Swapped in one step where the file system can, then what came out is checked: a
+            // version saved in the moment since the check above gets its name back.
+            if try context.directories.exchangeItems(at: temp, and: destinationURL) {
+                if ApplyContext.sameItem(try context.currentMetadata(temp), expected) {
+                    try? context.directories.removeItem(at: temp, recursively: false)  // kept in the trash
+                    placed = true
+                } else {
+                    _ = try context.directories.exchangeItems(at: temp, and: destinationURL)
+                    try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
+                }
+            } else {
+                try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: true)
+                placed = true
+            }
+        } else {
+            try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)
+            placed = true
         }
-        try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: expected != nil)
-        placed = true
         dirtyFolders[target]!.insert(destination.parent)
         createdPaths.insert(destination)
         if target == .local { report.copiedToLocal += 1 } else { report.copiedToContainer += 1 }
         return stamp
+    }
+
+    /// The target changed during the run: the incoming version in `temp` becomes a conflict copy
+    /// beside it, never an overwrite. Always throws ``ApplyIssue/changedDuringSync``.
+    private mutating func divertToConflictCopy(
+        _ temp: URL, placed: inout Bool, from source: Side, item: FileMetadata, to destination: SyncPath,
+        expected: FileMetadata?
+    ) throws -> Never {
+        let target = source.other
+        let name = ConflictNamer().conflictPath(
+            for: destination, origin: source, modified: item.modificationDate, taken: isTaken)
+        try context.directories.moveItem(at: temp, to: context.url(name, on: target), replacingExisting: false)
+        placed = true
+        createdPaths.insert(name)
+        dirtyFolders[target]!.insert(destination.parent)
+        report.conflicts.append(.init(path: destination.rawValue, copy: name.rawValue))
+        if let expected {
+            // As if the scanned versions had been synced: the next run sees only the target's
+            // new edit and carries it over; the incoming version lives on as the copy.
+            record(destination, source: source, sourceStamp: item.stamp, targetStamp: expected.stamp)
+        }
+        throw ApplyIssue.changedDuringSync
     }
 
     /// Moves a file into this run's trash after checking it is still what the scan saw.

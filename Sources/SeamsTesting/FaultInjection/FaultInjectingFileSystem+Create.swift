@@ -12,3 +12,10 @@ extension FaultInjectingFileSystem {
         try perform(.read, first, second) { try files.contentsEqual(first, second) }
     }
 }
+
+extension FaultInjectingFileSystem {
+    /// The wrapped swap, unless failed; counted and matched as a ``FileSystemOperation/moveItem``.
+    public func exchangeItems(at first: URL, and second: URL) throws -> Bool {
+        try perform(.moveItem, first, second) { try directories.exchangeItems(at: first, and: second) }
+    }
+}
