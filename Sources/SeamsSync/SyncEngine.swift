@@ -151,7 +151,11 @@ public struct SyncEngine: Sendable {
             }
             if report.interruption == nil {
                 let purger = TrashPurger(directories: directories, retention: options.trashRetention)
-                for root in [local, container] { purger.purge(root: root, now: start) }
+                for root in [local, container] {
+                    if let refused = purger.purge(root: root, now: start).refused {
+                        report.skipped.append(.init(path: root.appending(path: ApplyContext.trashName).path, reason: refused))
+                    }
+                }
             }
         }
         var reserved = Set<SyncPath>()

@@ -201,6 +201,9 @@ extension Applier {
         let url = context.trashURL(path, on: side)
         let folder = url.deletingLastPathComponent()
         if !trashFolders.contains(folder) {
+            // Never through a `.seams-trash` that is a link (or a file): nothing goes outside the folder.
+            let trashRoot = context.root(side).appending(path: ApplyContext.trashName, directoryHint: .isDirectory)
+            if let kind = try context.currentMetadata(trashRoot)?.kind, kind != .directory { throw ApplyIssue.trashNotAFolder }
             try context.directories.createDirectory(at: folder, withIntermediateDirectories: true)
             // The new trash folders' names are flushed at the end, before any replaced name.
             let root = context.root(side).standardizedFileURL.path

@@ -114,6 +114,11 @@ struct Applier {
             report.skipped.append(.init(path: path.rawValue, reason: "vanished during the sync"))
         case ApplyIssue.changedDuringSync:
             report.failures.append(.init(path: path.rawValue, reason: "changed during the sync; it will sync next run"))
+        case ApplyIssue.trashNotAFolder:
+            report.failures.append(.init(
+                path: path.rawValue,
+                reason: "its old version would go to .seams-trash, which is not a folder (a symbolic link?); "
+                    + "nothing was changed; make .seams-trash a folder or remove it"))
         case ApplyIssue.nameCollision(let other):
             report.failures.append(.init(
                 path: path.rawValue,

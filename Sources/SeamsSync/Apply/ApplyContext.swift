@@ -74,4 +74,7 @@ enum ApplyIssue: Error, Hashable {
     /// The target's file system takes the name for another one that is there (`A.txt` for
     /// `a.txt` on exFAT): it cannot hold both. Left on its side and reported every run.
     case nameCollision(with: String)
+    /// The side's `.seams-trash` is not a folder (a symbolic link, a file): nothing is moved into
+    /// it, so nothing that path would replace or delete can be kept; the path waits.
+    case trashNotAFolder
 }

@@ -28,19 +28,33 @@ struct TrashPurger: Sendable {
         return Calendar(identifier: .gregorian).date(from: components)
     }
 
-    /// Removes the run folders in `root`'s trash older than the retention.
+    /// What a purge did.
+    struct Outcome: Equatable {
+        /// Run folders removed.
+        var removed = 0
+        /// Why the trash was left alone (it is not a folder: a symbolic link, a file).
+        var refused: String?
+    }
+
+    /// Removes the run folders in `root`'s trash older than the retention. A `.seams-trash` that
+    /// is not a folder (a symbolic link to somewhere else, say) is never listed or purged.
     ///
-    /// - Returns: How many were removed.
+    /// - Returns: How many were removed, or why nothing was.
     @discardableResult
-    func purge(root: URL, now: Date) -> Int {
+    func purge(root: URL, now: Date) -> Outcome {
         let trash = root.appending(path: ApplyContext.trashName, directoryHint: .isDirectory)
-        guard let entries = try? directories.contentsOfDirectory(at: trash) else { return 0 }
+        guard let kind = try? directories.metadata(at: trash).kind else { return Outcome() }
+        guard kind == .directory else {
+            return Outcome(refused: "is a \(kind == .symbolicLink ? "symbolic link" : "file"), not the tool's trash folder; "
+                + "nothing was moved into it or purged from it")
+        }
+        guard let entries = try? directories.contentsOfDirectory(at: trash) else { return Outcome() }
         var removed = 0
         for entry in entries where entry.metadata.kind == .directory {
             guard let date = Self.date(ofFolder: entry.name), now.timeIntervalSince(date) > retention else { continue }
             let url = trash.appending(path: entry.name, directoryHint: .isDirectory)
             if (try? directories.removeItem(at: url, recursively: true)) != nil { removed += 1 }
         }
-        return removed
+        return Outcome(removed: removed)
     }
 }
