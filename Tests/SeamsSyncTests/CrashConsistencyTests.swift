@@ -6,9 +6,13 @@ import Testing
 
 /// For every scenario: count the I/O calls of a clean run, then for every call k, crash at k
 /// (the process dies, the disk keeps what was done) and cut the power at k (unflushed changes
-/// are lost too); check the invariant; run again and check that it finishes and converges.
+/// are lost too). At each point: the crash is confirmed to have happened; every path holds only
+/// versions of its own history and no version of any path is lost (at its path, in a conflict
+/// copy beside it, or in the trash under its own name); then a recovery run must finish and end
+/// where an uninterrupted run ends (conflict-copy dates aside). For three points per scenario the
+/// recovery run itself is crashed at each of its calls, and a third run must recover from that.
 @Suite struct CrashConsistencyTests {
-    @Test("crash and power cut at every I/O call keep every version and recover", arguments: CrashScenario.all)
+    @Test("crash and power cut at every I/O call keep every version of every path and recover", arguments: CrashScenario.all)
     func everyCrashPoint(_ scenario: CrashScenario) throws {
         try everyCrashPoint(scenario, hardLinks: true)
     }
@@ -16,6 +20,18 @@ import Testing
     @Test("the same on a file system without hard links (FAT, exFAT)", arguments: CrashScenario.all)
     func everyCrashPointWithoutHardLinks(_ scenario: CrashScenario) throws {
         try everyCrashPoint(scenario, hardLinks: false)
+    }
+
+    /// What one scenario's sweep counted.
+    struct Tally: CustomStringConvertible {
+        var points = 0
+        var fired = 0
+        var secondCrashes = 0
+        var violations: [String] = []
+
+        var description: String {
+            "\(points) crash points, \(fired) fired, \(secondCrashes) second crashes in recovery, \(violations.count) violations"
+        }
     }
 
     private func everyCrashPoint(_ scenario: CrashScenario, hardLinks: Bool) throws {
@@ -29,50 +45,114 @@ import Testing
         let calls = counter.callCount
         let diskCalls = clean.fileSystem.callCount - before
         #expect(try clean.convergenceProblems() == [], "clean run of \(scenario.name)")
-        var violations: [String] = []
+        let expected = try clean.outcome()
+        var tally = Tally()
         for call in 1...calls {
-            violations += try crash(scenario, hardLinks: hardLinks, at: call).map { "crash at \(call)/\(calls): \($0)" }
+            tally.violations += try crash(scenario, hardLinks: hardLinks, at: call, expected: expected, tally: &tally)
+                .map { "crash at \(call)/\(calls): \($0)" }
         }
         for call in 1...diskCalls {
-            violations += try powerCut(scenario, hardLinks: hardLinks, at: call).map { "power cut at \(call)/\(diskCalls): \($0)" }
+            tally.violations += try powerCut(scenario, hardLinks: hardLinks, at: call, expected: expected, tally: &tally)
+                .map { "power cut at \(call)/\(diskCalls): \($0)" }
+        }
+        for call in Set([max(1, calls / 4), max(1, calls / 2), max(1, calls * 3 / 4)]).sorted() {
+            tally.violations += try crashTwice(scenario, hardLinks: hardLinks, at: call, expected: expected, tally: &tally)
+                .map { "crash at \(call)/\(calls), then in recovery: \($0)" }
         }
         let kind = hardLinks ? "" : " (no hard links)"
-        print("crash-consistency: \(scenario.name)\(kind): \(calls + diskCalls) crash points, \(violations.count) violations")
-        #expect(violations == [], "\(scenario.name)")
+        print("crash-consistency: \(scenario.name)\(kind): \(tally)")
+        #expect(tally.fired == tally.points, "every scheduled crash and power cut happened: \(tally)")
+        #expect(tally.violations == [], "\(scenario.name)")
     }
 
-    private func crash(_ scenario: CrashScenario, hardLinks: Bool, at call: Int) throws -> [String] {
+    private func crash(
+        _ scenario: CrashScenario, hardLinks: Bool, at call: Int, expected: [String: [Data]], tally: inout Tally
+    ) throws -> [String] {
         let harness = try CrashHarness(scenario, hardLinks: hardLinks)
-        let start = try harness.versions(includingTrash: false)
+        let start = try harness.lineage()
         let faulty = harness.boundary()
         faulty.scheduleCrash(atCall: call)
         _ = try? harness.engine(directories: faulty, files: faulty, runID: "run")
             .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state)
-        return try recover(harness, start: start)
+        tally.points += 1
+        if faulty.hasCrashed { tally.fired += 1 }
+        return try recover(harness, start: start, expected: expected)
     }
 
-    private func powerCut(_ scenario: CrashScenario, hardLinks: Bool, at call: Int) throws -> [String] {
+    private func powerCut(
+        _ scenario: CrashScenario, hardLinks: Bool, at call: Int, expected: [String: [Data]], tally: inout Tally
+    ) throws -> [String] {
         let harness = try CrashHarness(scenario, hardLinks: hardLinks)
-        let start = try harness.versions(includingTrash: false)
+        let start = try harness.lineage()
         harness.fileSystem.schedulePowerCut(atCall: call)
         _ = try? harness.sync(runID: "run")
+        tally.points += 1
+        if harness.fileSystem.isPoweredOff { tally.fired += 1 }
         harness.fileSystem.restart()
-        return try recover(harness, start: start)
+        return try recover(harness, start: start, expected: expected)
     }
 
-    /// The invariant now; then, once the lock has expired, a clean run that must finish and converge.
-    private func recover(_ harness: CrashHarness, start: Set<Data>) throws -> [String] {
-        var problems = try harness.violations(start: start)
+    /// A crash at `call`, then a crash at every call of the recovery run, then a clean run.
+    private func crashTwice(
+        _ scenario: CrashScenario, hardLinks: Bool, at call: Int, expected: [String: [Data]], tally: inout Tally
+    ) throws -> [String] {
+        // How many calls the recovery after this first crash makes.
+        let probe = try CrashHarness(scenario, hardLinks: hardLinks)
+        try crashRun(probe, at: call)
+        probe.fileSystem.advanceTime(by: 600)
+        let counter = probe.boundary()
+        _ = try? probe.engine(directories: counter, files: counter, runID: "rerun")
+            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state)
+        var problems: [String] = []
+        for second in 1...max(1, counter.callCount) {
+            let harness = try CrashHarness(scenario, hardLinks: hardLinks)
+            let start = try harness.lineage()
+            try crashRun(harness, at: call)
+            harness.fileSystem.advanceTime(by: 600)
+            let faulty = harness.boundary()
+            faulty.scheduleCrash(atCall: second)
+            _ = try? harness.engine(directories: faulty, files: faulty, runID: "rerun")
+                .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state)
+            tally.secondCrashes += 1
+            problems += try harness.lineageViolations(start).map { "at \(second): \($0)" }
+            problems += try recover(harness, start: start, expected: expected, runID: "third").map { "at \(second): \($0)" }
+        }
+        return problems
+    }
+
+    private func crashRun(_ harness: CrashHarness, at call: Int) throws {
+        let faulty = harness.boundary()
+        faulty.scheduleCrash(atCall: call)
+        _ = try? harness.engine(directories: faulty, files: faulty, runID: "run")
+            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state)
+    }
+
+    /// The lineage now; then, once the lock has expired, a clean run that must finish, keep the
+    /// lineage, converge, and end where an uninterrupted run ends.
+    private func recover(
+        _ harness: CrashHarness, start: CrashHarness.Lineage, expected: [String: [Data]], runID: String = "rerun"
+    ) throws -> [String] {
+        var problems = try harness.lineageViolations(start)
         harness.fileSystem.advanceTime(by: 600)
         do {
-            let report = try harness.sync(runID: "rerun")
+            let report = try harness.sync(runID: runID)
             if !report.failures.isEmpty { problems.append("rerun failures: \(report.failures)") }
         } catch {
             problems.append("rerun failed: \(error)")
             return problems
         }
-        problems += try harness.violations(start: start).map { "after rerun: \($0)" }
+        problems += try harness.lineageViolations(start).map { "after rerun: \($0)" }
         problems += try harness.convergenceProblems()
+        let outcome = try harness.outcome()
+        if outcome != expected {
+            let differing = Set(outcome.keys).symmetricDifference(expected.keys)
+                .union(outcome.keys.filter { expected[$0] != nil && expected[$0] != outcome[$0] }).sorted()
+            let shown = differing.prefix(3).map { key in
+                "\(key): \((outcome[key] ?? []).map { String(decoding: $0.prefix(20), as: UTF8.self) }) instead of "
+                    + "\((expected[key] ?? []).map { String(decoding: $0.prefix(20), as: UTF8.self) })"
+            }
+            problems.append("ends elsewhere than an uninterrupted run: \(shown)")
+        }
         return problems
     }
 }

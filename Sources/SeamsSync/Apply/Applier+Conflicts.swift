@@ -6,6 +6,10 @@ extension Applier {
     /// name on its own side (a rename, never a deletion), the winner is copied into the freed
     /// name, and the loser's copy goes to the winner's side under the conflict name.
     mutating func resolveConflict(_ path: SyncPath, winner: Side) throws {
+        if let kept = keptCopies[path] {
+            try resolveConflict(path, winner: winner, keptAt: kept)
+            return
+        }
         let loser = winner.other
         let winnerItem = plan.snapshot(winner).items[path]!
         let loserItem = plan.snapshot(loser).items[path]!
@@ -35,5 +39,60 @@ extension Applier {
         setEntry(Archive.Entry(kind: .directory, local: zero, container: zero), at: path)
         let stamp = try copy(copyPath, from: fileSide, item: fileItem, to: copyPath, expected: nil)
         record(copyPath, source: fileSide, sourceStamp: fileItem.stamp, targetStamp: stamp)
+    }
+
+    /// Finds conflicts whose losing version is already kept under its first conflict name, on
+    /// either side: an interrupted run made that copy, and without this the next run would make a
+    /// second one (`…-local-2.txt`) of the same version.
+    mutating func findKeptCopies() {
+        for entry in plan.entries {
+            let winner: Side
+            switch entry.decision {
+            case .conflict(let side):
+                winner = side
+            case .compare:
+                guard let local = entry.local, let container = entry.container else { continue }
+                winner = Reconciler.newer(local: local, container: container)
+            default:
+                continue
+            }
+            let loser = winner.other
+            guard let loserItem = entry.item(on: loser), loserItem.kind == .file else { continue }
+            let name = ConflictNamer().conflictPath(
+                for: entry.path, origin: loser, modified: loserItem.modificationDate, taken: { _ in false })
+            for side in Side.allCases {
+                guard let existing = plan.snapshot(side).items[name], existing.kind == .file, existing.size == loserItem.size,
+                      (try? context.files.contentsEqual(context.url(entry.path, on: loser), context.url(name, on: side))) == true
+                else { continue }
+                keptCopies[entry.path] = name
+                settledPaths.insert(name)
+                break
+            }
+        }
+    }
+
+    /// ``resolveConflict(_:winner:)`` when the losing version is already at `kept` on one side or
+    /// both: it is completed there instead of copied to a new name.
+    private mutating func resolveConflict(_ path: SyncPath, winner: Side, keptAt kept: SyncPath) throws {
+        let loser = winner.other
+        let winnerItem = plan.snapshot(winner).items[path]!
+        let loserItem = plan.snapshot(loser).items[path]!
+        let onLoser = plan.snapshot(loser).items[kept]
+        let onWinner = plan.snapshot(winner).items[kept]
+        if onLoser == nil {
+            try rename(path, to: kept, on: loser, expected: loserItem)
+        } else {
+            try moveToTrash(path, on: loser, expected: loserItem)  // its bytes are at `kept` already
+        }
+        report.conflicts.append(.init(path: path.rawValue, copy: kept.rawValue))
+        let winnerStamp = try copy(path, from: winner, item: winnerItem, to: path, expected: nil)
+        record(path, source: winner, sourceStamp: winnerItem.stamp, targetStamp: winnerStamp)
+        let source = onLoser ?? loserItem
+        if let onWinner {
+            record(kept, source: loser, sourceStamp: source.stamp, targetStamp: onWinner.stamp)
+        } else {
+            let stamp = try copy(kept, from: loser, item: source, to: kept, expected: nil)
+            record(kept, source: loser, sourceStamp: source.stamp, targetStamp: stamp)
+        }
     }
 }

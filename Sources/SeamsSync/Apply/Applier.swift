@@ -26,6 +26,11 @@ struct Applier {
     /// Folders that could not be made because their name reaches another folder (``ApplyIssue/nameCollision(with:)``),
     /// with that folder's name: nothing is put inside them, or it would land in the other folder.
     var collidedFolders: [SyncPath: String] = [:]
+    /// Conflicts whose losing version an interrupted run already kept under its conflict name:
+    /// the path, and that copy. The copy's own plan entry is settled by the conflict.
+    var keptCopies: [SyncPath: SyncPath] = [:]
+    /// Paths whose plan entry another entry carries out (``keptCopies``).
+    var settledPaths: Set<SyncPath> = []
 
     init(context: ApplyContext, plan: SyncPlan, archive: Archive) {
         self.context = context
@@ -36,6 +41,7 @@ struct Applier {
     /// Runs every phase and flushes the touched folders.
     mutating func run() throws -> Archive {
         removeLeftovers()
+        findKeptCopies()
         let entries = plan.entries
         let phases = entries.map(Self.phase)
         var done = 0
@@ -48,7 +54,9 @@ struct Applier {
                     report.interruption = SyncReport.Interruption(done: done, total: entries.count)
                     break phases
                 }
-                if !collidedFolders.isEmpty, let other = collidedAncestor(of: entries[index].path) {
+                if settledPaths.contains(entries[index].path) {
+                    // Carried out with the conflict it belongs to.
+                } else if !collidedFolders.isEmpty, let other = collidedAncestor(of: entries[index].path) {
                     recordFailure(ApplyIssue.nameCollision(with: other), at: entries[index].path)
                 } else if phase == 0, let source = Self.plainCopySource(entries[index]) {
                     stage(entries[index], from: source)

@@ -1,0 +1,96 @@
+import Foundation
+import Seams
+import SeamsSync
+import SeamsTesting
+
+/// Each path's own history, not a bag of contents: after a crash and after recovery, a path holds
+/// only versions of itself, and no version of any path is lost.
+extension CrashHarness {
+    /// The versions each path held at the start, on either side (files only).
+    typealias Lineage = [SyncPath: Set<Data>]
+
+    /// The starting versions of every user path.
+    func lineage() throws -> Lineage {
+        var result: Lineage = [:]
+        for root in [Self.local, Self.container] {
+            for (path, data) in try files(under: root) where !path.rawValue.hasSuffix("/") {
+                result[path, default: []].insert(data)
+            }
+        }
+        return result
+    }
+
+    /// The path a conflict copy keeps a version of (`a.sync-conflict-20261122-034512-local-2.txt`
+    /// is `a.txt`), or the path itself.
+    static func origin(of path: SyncPath) -> SyncPath {
+        let name = path.name
+        guard let range = name.range(of: ".sync-conflict-") else { return path }
+        var rest = name[range.upperBound...]
+        // YYYYMMDD-HHMMSS-side[-n]
+        guard rest.count >= 16 else { return path }
+        rest = rest.dropFirst(16)
+        for side in ["local", "container"] where rest.hasPrefix(side) {
+            rest = rest.dropFirst(side.count)
+            if rest.hasPrefix("-") { rest = rest.drop { $0 == "-" || $0.isNumber } }
+            guard rest.isEmpty || rest.hasPrefix(".") else { return path }
+            return path.replacingName(with: String(name[..<range.lowerBound]) + rest)
+        }
+        return path
+    }
+
+    /// What the trash of both sides holds, by the relative path each version had.
+    func trashed() throws -> [SyncPath: Set<Data>] {
+        var result: [SyncPath: Set<Data>] = [:]
+        for root in [Self.local, Self.container] {
+            let trash = root.appending(path: ".seams-trash")
+            guard (try? fileSystem.metadata(at: trash))?.kind == .directory else { continue }
+            for run in try fileSystem.contentsOfDirectory(at: trash) where run.metadata.kind == .directory {
+                for (path, data) in try files(under: trash.appending(path: run.name), includingOwn: true)
+                    where !path.rawValue.hasSuffix("/") {
+                    result[path, default: []].insert(data)
+                }
+            }
+        }
+        return result
+    }
+
+    /// Where the lineage is broken: a path holding a version from another path's history (or
+    /// from nowhere), or a starting version of a path that is neither at the path, nor in a
+    /// conflict copy beside it, nor in the trash under the path's own name.
+    func lineageViolations(_ start: Lineage) throws -> [String] {
+        var problems: [String] = []
+        var kept: [SyncPath: Set<Data>] = try trashed()
+        for root in [Self.local, Self.container] {
+            for (path, data) in try files(under: root) where !path.rawValue.hasSuffix("/") {
+                let origin = Self.origin(of: path)
+                kept[path, default: []].insert(data)
+                kept[origin, default: []].insert(data)
+                // A user's own file may have a name like a conflict copy's: its own history counts.
+                if start[path]?.contains(data) != true, start[origin]?.contains(data) != true {
+                    problems.append("\(root.lastPathComponent)/\(path) holds a version that is not from \(origin)'s history "
+                        + "(\(data.count) bytes: \(String(decoding: data.prefix(24), as: UTF8.self)))")
+                }
+            }
+        }
+        for (path, versions) in start {
+            for version in versions where kept[path]?.contains(version) != true {
+                problems.append("lost a version of \(path): \(String(decoding: version.prefix(24), as: UTF8.self))")
+            }
+        }
+        return problems
+    }
+
+    /// Both folders' user files with conflict-copy dates left out, for comparing a recovered run
+    /// with an uninterrupted one.
+    func outcome() throws -> [String: [Data]] {
+        var result: [String: [Data]] = [:]
+        for root in [Self.local, Self.container] {
+            for (path, data) in try files(under: root) {
+                let origin = Self.origin(of: path)
+                let key = root.lastPathComponent + "/" + (origin == path ? path.rawValue : origin.rawValue + " (conflict copy)")
+                result[key, default: []].append(data)
+            }
+        }
+        return result.mapValues { $0.sorted { $0.lexicographicallyPrecedes($1) } }
+    }
+}
