@@ -101,6 +101,8 @@ struct Applier {
                 }
             case .skip(let reason):
                 report.skipped.append(.init(path: path.rawValue, reason: reason))
+            case .unresolved(let reason):
+                report.failures.append(.init(path: path.rawValue, reason: reason))
             case .propagate(let from):
                 try propagate(path, from: from)
             case .compare:

@@ -15,6 +15,9 @@ public enum Decision: Hashable, Sendable, CustomStringConvertible {
     case typeConflict(fileSide: Side)
     /// Left as it is this time (an unreadable folder, a symbolic link); the archive keeps what it had.
     case skip(String)
+    /// Left as it is on both sides until the user settles it, reported as failed every run (a
+    /// symbolic link on one side where the other has a folder); the archive keeps what it had.
+    case unresolved(String)
 
     /// A short phrase for reports.
     public var description: String {
@@ -25,6 +28,7 @@ public enum Decision: Hashable, Sendable, CustomStringConvertible {
         case .conflict(let winner): "conflict (\(winner) keeps the name)"
         case .typeConflict(let side): "file/folder conflict (\(side) file becomes a copy)"
         case .skip(let reason): "skipped: \(reason)"
+        case .unresolved(let reason): "left for you: \(reason)"
         }
     }
 }

@@ -24,12 +24,20 @@ public struct Reconciler: Sendable {
     public func plan(archive: Archive, local: Snapshot, container: Snapshot) -> SyncPlan {
         var rows = Self.rows(archive: archive, local: local, container: container)
         let hasUnknown = !local.unreadableFolders.isEmpty || !container.unreadableFolders.isEmpty
+        let opaque = Self.opaquePaths(local, container)
         for index in rows.indices {
             let row = rows[index]
             if hasUnknown, local.isUnknown(row.path) || container.isUnknown(row.path) {
                 rows[index].decision = .skip("inside a folder that could not be read")
+            } else if !opaque.isEmpty, Self.hasOpaqueAncestor(row.path, opaque) {
+                // Under a link (or other special item) on one side: what the other side has there
+                // is not "deleted" on this one. Left as it is; the link's own row reports it.
+                rows[index].decision = .nothing
             } else {
                 rows[index].decision = decide(local: row.local, container: row.container, archived: row.archived)
+                if case .skip = rows[index].decision, let reason = Self.linkOverFolder(row) {
+                    rows[index].decision = .unresolved(reason)
+                }
             }
         }
         restoreNeededFolders(&rows)
@@ -38,6 +46,41 @@ public struct Reconciler: Sendable {
                 .init(path: $0.path, local: $0.local, container: $0.container, archived: $0.archived, decision: $0.decision)
             },
             local: local, container: container)
+    }
+
+    /// Paths that hold a symbolic link or another special item on either side: nothing below
+    /// them is read on that side, so nothing below them may count as deleted there.
+    static func opaquePaths(_ local: Snapshot, _ container: Snapshot) -> Set<SyncPath> {
+        var result = Set<SyncPath>()
+        for snapshot in [local, container] {
+            for (path, item) in snapshot.items where item.kind != .file && item.kind != .directory {
+                result.insert(path)
+            }
+        }
+        return result
+    }
+
+    static func hasOpaqueAncestor(_ path: SyncPath, _ opaque: Set<SyncPath>) -> Bool {
+        var current = path.parent
+        while let candidate = current {
+            if opaque.contains(candidate) { return true }
+            current = candidate.parent
+        }
+        return false
+    }
+
+    /// Why a link (or special item) facing a folder is left for the user, if it does.
+    static func linkOverFolder(_ row: Row) -> String? {
+        for side in Side.allCases {
+            let mine = side == .local ? row.local : row.container
+            let theirs = side == .local ? row.container : row.local
+            guard let mine, mine.kind != .file, mine.kind != .directory,
+                  theirs?.kind == .directory || row.archived?.kind == .directory else { continue }
+            let what = mine.kind == .symbolicLink ? "a symbolic link" : "a special file"
+            return "\(what) on the \(side) side where the last sync or the \(side.other) side has a folder: both are left as "
+                + "they are and nothing in the folder is deleted; replace the link by the folder, or remove one of them"
+        }
+        return nil
     }
 
     /// One path as the three sources know it.
@@ -168,7 +211,7 @@ public struct Reconciler: Sendable {
         _ decision: Decision, on side: Side, local: FileMetadata?, container: FileMetadata?
     ) -> FileMetadata.Kind? {
         switch decision {
-        case .nothing, .skip: (side == .local ? local : container)?.kind
+        case .nothing, .skip, .unresolved: (side == .local ? local : container)?.kind
         case .propagate(let from): (from == .local ? local : container)?.kind
         case .compare, .conflict: .file
         case .typeConflict: .directory
