@@ -135,17 +135,18 @@ public struct SyncEngine: Sendable {
             report.dryRun = true
             report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
         } else {
+            let mustCommit = rebuilt || loaded.fromLegacyFile || archive.replica == nil
             let context = ApplyContext(
                 directories: directories, files: files, localRoot: local, containerRoot: container, runID: runID,
                 trashFolderName: TrashPurger.folderName(startingAt: start, runID: runID),
-                heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop)
+                heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop,
+                mustCommit: mustCommit, placeMarker: { [next = check.next] in try replica.place(next, runID: runID) })
             var applier = Applier(context: context, plan: plan, archive: archive)
             var newArchive = try applier.run()
             report = applier.report
-            if applier.archiveChanged || rebuilt || loaded.fromLegacyFile || archive.replica == nil {
-                // The container's marker first: a crash before the state's commit leaves a
-                // generation ahead of the state, which still matches (never behind).
-                try replica.write(check.next, runID: runID)
+            if applier.archiveChanged || mustCommit {
+                // The applier placed and flushed the container's marker first: a crash before the
+                // state's commit leaves a generation ahead of the state, which still matches.
                 newArchive.replica = check.next
                 try store.commit(newArchive, runID: runID, removingLegacyFile: loaded.fromLegacyFile)
             }

@@ -150,5 +150,23 @@ extension CrashScenario {
             for n in 1...4 { try b.write(.local, "f\(n).txt", "file \(n)") }
             try b.sync(); try b.remove(.local, "f1.txt"); try b.remove(.container, "f1.txt")
         },
+        .init("a folder renamed locally") { b in
+            try b.write(.local, "old/x.txt", "x in the folder"); try b.write(.local, "old/y.txt", "y in the folder")
+            for n in 1...4 { try b.write(.local, "k\(n).txt", "keep \(n)") }
+            try b.sync()
+            try b.harness.fileSystem.moveItem(
+                at: b.root(.local).appending(path: "old"), to: b.root(.local).appending(path: "new"), replacingExisting: false)
+        },
+        .init("edits in the container, one of them in a new folder") { b in
+            try b.write(.local, "a.txt", "a v1"); try b.write(.local, "d/b.txt", "b v1"); try b.sync()
+            try b.write(.container, "a.txt", "a v2 container"); try b.write(.container, "d/b.txt", "b v2 container, longer")
+            try b.write(.container, "fresh/c.txt", "c new in container")
+        },
+        .init("a trash folder past its retention is purged while other changes sync") { b in
+            try b.write(.local, "a.txt", "a v1"); try b.sync()
+            try b.write(.container, ".seams-trash/20200101-000000-old/gone.txt", "old trash")
+            try b.write(.local, ".seams-trash/20200101-000000-old/d/gone.txt", "old local trash")
+            try b.write(.local, "a.txt", "a v2 local"); try b.write(.local, "b.txt", "b new")
+        },
     ]
 }

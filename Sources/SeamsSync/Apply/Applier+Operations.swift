@@ -181,8 +181,11 @@ extension Applier {
     /// Flushes every folder whose entries changed, in two batches: the trash first, so that a
     /// replaced or deleted version is durable in the trash before its old name is durably gone.
     mutating func flushFolders() throws {
+        // The container's new marker is flushed first of all: a folder flush below may make its
+        // name durable (the trash's parents reach the container's top), and a name must never
+        // outlive its content.
         try context.directories.synchronize(
-            files: [], directories: trashDirty.sorted { $0.path.utf8.count > $1.path.utf8.count })
+            files: markerFile.map { [$0] } ?? [], directories: trashDirty.sorted { $0.path.utf8.count > $1.path.utf8.count })
         var folders: [URL] = []
         for side in Side.allCases {
             let sorted = dirtyFolders[side]!.sorted { ($0?.rawValue.utf8.count ?? -1) > ($1?.rawValue.utf8.count ?? -1) }

@@ -31,6 +31,8 @@ struct Applier {
     var keptCopies: [SyncPath: SyncPath] = [:]
     /// Paths whose plan entry another entry carries out (``keptCopies``).
     var settledPaths: Set<SyncPath> = []
+    /// The container's marker when this run placed a new one; flushed with the folders.
+    var markerFile: URL?
 
     init(context: ApplyContext, plan: SyncPlan, archive: Archive) {
         self.context = context
@@ -74,6 +76,11 @@ struct Applier {
             placeStaged()
         }
         placeStaged()
+        if archiveChanged || context.mustCommit, let placeMarker = context.placeMarker {
+            // The container's new generation, durable with the final flush, before the state's commit.
+            markerFile = try placeMarker()
+            dirtyFolders[.container]!.insert(nil)
+        }
         try flushFolders()
         context.progress(report.interruption?.done ?? entries.count, entries.count)
         return archive

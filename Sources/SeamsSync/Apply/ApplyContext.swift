@@ -17,6 +17,11 @@ struct ApplyContext: Sendable {
     let progress: @Sendable (Int, Int) -> Void
     /// Whether the run was asked to stop; looked at between paths, never inside one change.
     var shouldStop: @Sendable () -> Bool = { false }
+    /// Whether the state is committed even if no path changes (a rebuilt or first state).
+    var mustCommit = false
+    /// Puts the container's new `.seams-replica` in place (not yet flushed) and returns it; run
+    /// before the final flush when the state will be committed, so that one flush covers it.
+    var placeMarker: (@Sendable () throws -> URL)?
 
     /// The name of the trash folder in each root.
     static let trashName = ".seams-trash"

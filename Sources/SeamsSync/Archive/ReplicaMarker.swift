@@ -67,16 +67,18 @@ struct ReplicaMarker: Sendable {
         return .marker(ReplicaIdentity(id: file.id, generation: file.generation))
     }
 
-    /// Replaces the marker, durably: temp file, flush, rename, flush the container folder.
-    func write(_ identity: ReplicaIdentity, runID: String) throws {
+    /// Replaces the marker atomically (temp file, rename); the caller flushes it and the
+    /// container folder, with the run's other changes, before it commits the state.
+    ///
+    /// - Returns: The marker's URL.
+    func place(_ identity: ReplicaIdentity, runID: String) throws -> URL {
         let temp = container.appending(path: "\(Snapshot.temporaryPrefix)replica-\(runID)", directoryHint: .notDirectory)
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try files.write(try encoder.encode(File(format: Self.format, id: identity.id, generation: identity.generation)), to: temp)
-            try directories.synchronizeFile(at: temp)
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
-            try directories.synchronizeDirectory(at: container)
+            return url
         } catch {
             try? directories.removeItem(at: temp, recursively: false)
             throw SyncError.writeFailed(url, UnderlyingError(error))

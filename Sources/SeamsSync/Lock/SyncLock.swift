@@ -100,9 +100,6 @@ final class SyncLock: Sendable {
         let record = try encoded()
         try files.write(record, to: temp)
         defer { try? directories.removeItem(at: temp, recursively: false) }
-        // Durable before it is placed: after a power cut the lock is whole (and names a boot
-        // that is over, so it is taken over at once), never an empty file to be watched.
-        try directories.synchronizeFile(at: temp)
         for _ in 0..<3 {
             do {
                 try HardLinks.place(temp, holding: record, at: url, directories: directories, files: files)
@@ -111,7 +108,10 @@ final class SyncLock: Sendable {
             } catch let error as CocoaError where error.code == .fileWriteFileExists {
                 guard let found = try? files.read(from: url) else { continue }  // released meanwhile
                 let record = try? JSONDecoder().decode(Record.self, from: found)
-                switch verdict(record) {
+                // An empty lock is one a power cut tore (its content is written before it is
+                // placed): its owner is gone. One being created exclusively right now is empty
+                // for a moment too; the takeover's check then finds it changed and backs off.
+                switch found.isEmpty ? .dead : verdict(record) {
                 case .live:
                     throw SyncError.lockHeld(owner: record?.owner ?? "unknown")
                 case .dead:
