@@ -144,7 +144,7 @@ public struct SyncEngine: Sendable {
             var applier = Applier(context: context, plan: plan, archive: archive)
             var newArchive = try applier.run()
             report = applier.report
-            if applier.archiveChanged || mustCommit {
+            if applier.commitNeeded {
                 // The applier placed and flushed the container's marker first: a crash before the
                 // state's commit leaves a generation ahead of the state, which still matches.
                 newArchive.replica = check.next

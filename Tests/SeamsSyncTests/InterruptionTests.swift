@@ -69,8 +69,8 @@ import Testing
         let done = try #require(report.interruption).done
         fileSystem.cutPower()
         #expect(try names(fileSystem, container).filter { !$0.hasPrefix(".seams") }.count == done)
-        // After the cut the host has booted again: the lock record of the run before is whole
-        // and names the boot that ended, so it is taken over at once.
+        // After the cut the host has booted again: the lock the cut brought back is empty or names
+        // the boot that ended; either way it is taken over at once, with no wait.
         var rebooted = SyncProcess.current
         rebooted.bootID = "after the power cut"
         let next = try SyncEngine(

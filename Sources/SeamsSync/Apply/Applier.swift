@@ -34,6 +34,9 @@ struct Applier {
     /// The container's marker when this run placed a new one; flushed with the folders.
     var markerFile: URL?
 
+    /// Whether the state must be committed after this run (and so the container's marker placed).
+    var commitNeeded: Bool { archiveChanged || context.mustCommit }
+
     init(context: ApplyContext, plan: SyncPlan, archive: Archive) {
         self.context = context
         self.plan = plan
@@ -76,7 +79,7 @@ struct Applier {
             placeStaged()
         }
         placeStaged()
-        if archiveChanged || context.mustCommit, let placeMarker = context.placeMarker {
+        if commitNeeded, let placeMarker = context.placeMarker {
             // The container's new generation, durable with the final flush, before the state's commit.
             markerFile = try placeMarker()
             dirtyFolders[.container]!.insert(nil)

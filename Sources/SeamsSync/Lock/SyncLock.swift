@@ -5,7 +5,7 @@ import SeamsCore
 /// The cross-process lock of a container: a file `.seams-lock` holding the owner (host, boot,
 /// process) and a heartbeat.
 ///
-/// It is created by hard-linking a fully written and flushed temp file (atomic and exclusive; on
+/// It is created by hard-linking a fully written temp file (atomic and exclusive; on
 /// a file system without hard links, by an exclusive create, `O_CREAT | O_EXCL`), refreshed
 /// while the run works, and
 /// taken over with no person involved when its owner is gone:
