@@ -53,7 +53,7 @@ public struct SyncReport: Hashable, Sendable, Codable {
     public var conflicts: [Conflict] = []
     /// Paths that failed; the run finished without them.
     public var failures: [Problem] = []
-    /// Paths left alone on purpose (symbolic links, unreadable folders).
+    /// Paths left alone on purpose (special files, unreadable folders, links a side cannot hold).
     public var skipped: [Problem] = []
     /// The planned changes, for a dry run.
     public var planned: [Change] = []

@@ -124,6 +124,26 @@ struct ExFATTests {
         #expect(own.sorted() == [".seams-replica", ".seams-trash"], "no lock or temp file left: \(own)")
     }
 
+    @Test("a symbolic link cannot go onto exFAT: skipped and said so every run, exit 0, nothing deleted on either side")
+    func linkOntoExFAT() throws {
+        let w = try Workspace()
+        let stick = try ExFATVolume(in: w.base, label: "links")
+        defer { withExtendedLifetime(stick) {} }
+        let container = stick.mountPoint
+        try w.write("one", "a.txt", in: w.local, age: 60)
+        try FileManager.default.createSymbolicLink(atPath: w.local.appending(path: "latest").path, withDestinationPath: "a.txt")
+        for run in 1...2 {
+            let result = try CLI.run(["sync", w.local.path, container.path, "--state-dir", w.state.path])
+            #expect(result.status == 0, "run \(run): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("skipped: latest: a symbolic link"), "run \(run): \(result.stdout)")
+            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: w.local.appending(path: "latest").path) == "a.txt")
+            #expect(w.read("a.txt", in: container) == "one")
+            #expect(w.trashed(w.local).isEmpty && w.trashed(container).isEmpty, "run \(run): nothing deleted")
+            let names = try FileManager.default.contentsOfDirectory(atPath: container.path).filter { !$0.hasPrefix(".seams") }
+            #expect(names == ["a.txt"], "run \(run): no temp file or half link left: \(names)")
+        }
+    }
+
     @Test("names exFAT cannot hold apart (a.txt and A.txt, Docs/ and docs/) fail alone every run; no copies pile up")
     func namesThatDifferOnlyInCase() throws {
         let w = try Workspace()

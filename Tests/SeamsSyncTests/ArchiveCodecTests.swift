@@ -23,7 +23,7 @@ import Testing
         }
         let data = ArchiveCodec.encode(archive)
         #expect(Array(data.prefix(8)) == Array("SEAMSARC".utf8))
-        #expect(Array(data[8..<12]) == [3, 0, 0, 0])
+        #expect(Array(data[8..<12]) == [4, 0, 0, 0])
         var shuffled = Archive(localRoot: "/a", containerRoot: "/b")
         for (path, entry) in archive.entries.shuffled() { shuffled.entries[path] = entry }
         #expect(ArchiveCodec.encode(shuffled) == data)
@@ -92,8 +92,8 @@ import Testing
         let text = "{\"format\":\"seams-sync.archive\",\"version\":2,\"future\":true}"
         #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(2)) { try ArchiveCodec.decode(Data(text.utf8)) }
         var binary = ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b"))
-        binary[8] = 4
-        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(4)) { try ArchiveCodec.decode(binary) }
+        binary[8] = 5
+        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(5)) { try ArchiveCodec.decode(binary) }
     }
 
     private func expectCorrupt(_ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -142,5 +142,40 @@ import Testing
         let archive = try ArchiveCodec.decode(Data(bytes))
         #expect(archive.replica == nil)
         #expect(archive.entries == [SyncPath("notes.txt"): .init(kind: .file, local: Stamp(size: 5, modified: 6), container: Stamp(size: 5, modified: 7))])
+    }
+}
+
+/// Version 4 records symbolic links (kind 2); a version 3 file cannot hold one.
+@Suite struct ArchiveVersion4Tests {
+    /// A file of `version` with one entry of `kind`, checksum and all.
+    private func file(version: UInt32, kind: UInt8) -> Data {
+        var bytes = Array("SEAMSARC".utf8)
+        func append(_ value: some FixedWidthInteger) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        func append(_ text: String) { append(UInt32(text.utf8.count)); bytes += Array(text.utf8) }
+        append(version); append(UInt32(0)); append("/a"); append("/b"); append(""); append(UInt64(0)); append(UInt64(1))
+        append("link"); bytes.append(kind)
+        for value: Int64 in [6, 8, 6, 9] { append(UInt64(bitPattern: value)) }
+        append(Checksum.fnv1a(bytes))
+        return Data(bytes)
+    }
+
+    @Test("a link's entry round-trips as a link")
+    func roundTrip() throws {
+        var archive = Archive(localRoot: "/a", containerRoot: "/b")
+        archive.entries[SyncPath("link")] = .init(kind: .symbolicLink, local: Stamp(size: 6, modified: 8), container: Stamp(size: 6, modified: 9))
+        archive.entries[SyncPath("file")] = .init(kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3))
+        #expect(try ArchiveCodec.decode(ArchiveCodec.encode(archive)) == archive)
+        #expect(try ArchiveCodec.decode(file(version: 4, kind: 2)).entries[SyncPath("link")]?.kind == .symbolicLink)
+    }
+
+    @Test("a version 3 file is still read; kind 2 in it is damage, not a link")
+    func version3() throws {
+        #expect(try ArchiveCodec.decode(file(version: 3, kind: 0)).entries[SyncPath("link")]?.kind == .file)
+        #expect(throws: ArchiveCodec.DecodeFailure.corrupt("unknown kind 2 at 'link'")) {
+            try ArchiveCodec.decode(file(version: 3, kind: 2))
+        }
+        #expect(throws: ArchiveCodec.DecodeFailure.corrupt("unknown kind 3 at 'link'")) {
+            try ArchiveCodec.decode(file(version: 4, kind: 3))
+        }
     }
 }

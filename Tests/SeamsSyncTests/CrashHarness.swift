@@ -55,8 +55,8 @@ struct CrashHarness {
             .run(local: Self.local, container: Self.container, stateDirectory: Self.state, options: options)
     }
 
-    /// Every file under `root` by path (compared by bytes, so NFC and NFD names stay apart),
-    /// with its bytes; `.seams…` items left out unless asked, temp files always.
+    /// Every file and link under `root` by path (compared by bytes, so NFC and NFD names stay
+    /// apart), with its bytes (a link's: its target text); `.seams…` items left out unless asked, temp files always.
     func files(under root: URL, includingOwn: Bool = false) throws -> [SyncPath: Data] {
         var result: [SyncPath: Data] = [:]
         var pending: [(String, URL)] = [("", root)]
@@ -69,6 +69,9 @@ struct CrashHarness {
                 if entry.metadata.kind == .directory {
                     result[SyncPath(path + "/")] = Data()
                     pending.append((path, child))
+                } else if entry.metadata.kind == .symbolicLink {
+                    // A link's version is its target text, marked so it never equals a file's bytes.
+                    result[SyncPath(path)] = Data(("link → " + (try fileSystem.destinationOfSymbolicLink(at: child))).utf8)
                 } else {
                     result[SyncPath(path)] = try fileSystem.read(from: child)
                 }

@@ -35,6 +35,16 @@ extension CrashScenario {
         .init("first sync, same name, different content") { b in
             try b.write(.local, "x.txt", "local x"); b.tick(); try b.write(.container, "x.txt", "container x, longer")
         },
+        .init("links: new ones go across, one retargeted, one deleted") { b in
+            try b.write(.local, "a.txt", "alpha"); try b.link(.local, "old", to: "a.txt"); try b.link(.local, "gone", to: "x")
+            try b.sync()
+            try b.link(.local, "new", to: "../outside"); try b.link(.container, "old", to: "a-much-longer-target.txt")
+            try b.remove(.local, "gone")
+        },
+        .init("links changed on both sides: conflict, both kept as links") { b in
+            try b.link(.local, "l", to: "v1"); try b.sync()
+            try b.link(.local, "l", to: "local-target"); b.tick(); try b.link(.container, "l", to: "container-target")
+        },
         .init("edit on the local side") { b in
             try b.write(.local, "a.txt", "v1"); try b.sync(); try b.write(.local, "a.txt", "v2 local")
         },

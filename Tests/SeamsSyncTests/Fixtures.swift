@@ -14,8 +14,11 @@ enum Fixtures {
         FileMetadata(kind: .directory, size: 0, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o755, fileIdentifier: id)
     }
 
-    static func link() -> FileMetadata {
-        FileMetadata(kind: .symbolicLink, size: 4, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o777, fileIdentifier: 7)
+    /// A symbolic link whose target text is `target` bytes long, made at `seconds`.
+    static func link(target: Int64 = 4, at seconds: Double = 0) -> FileMetadata {
+        FileMetadata(
+            kind: .symbolicLink, size: target, modificationDate: Date(timeIntervalSince1970: seconds), permissions: 0o777,
+            fileIdentifier: 7)
     }
 
     /// A socket, a device, or an item whose name is not UTF-8 (the live listing's `.other`).

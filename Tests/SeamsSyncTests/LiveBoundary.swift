@@ -2,32 +2,60 @@ import Foundation
 import Seams
 import Synchronization
 
-/// The live file system behind one value, for engines under test, with a hook that runs just
-/// before each swap (to act as a user saving a file at that moment).
+/// The live file system behind one value, for engines under test, with hooks that run just
+/// before each swap or each call about a path (to act as a user changing something at that moment).
 final class LiveBoundary: DirectoryAccessorProviding, FileAccessorProviding {
     let directories = DefaultDirectoryAccessor()
     let files = DefaultFileAccessor()
     /// Runs before each `exchangeItems`, with its two paths.
     let beforeExchange: Mutex<(@Sendable (URL, URL) -> Void)?> = Mutex(nil)
+    /// Runs before each `read`, `metadata`, `copyItem`, `moveItem`, `removeItem`, `createDirectory`
+    /// and `linkItem`, with the call's name and (first) path.
+    let beforeCall: Mutex<(@Sendable (String, URL) -> Void)?> = Mutex(nil)
+
+    private func announce(_ call: String, _ url: URL) {
+        if let hook = beforeCall.withLock({ $0 }) { hook(call, url) }
+    }
     /// How many swaps were asked for, and how many the file system made.
     let exchanges = Mutex((asked: 0, made: 0))
 
-    func read(from url: URL) throws -> Data { try files.read(from: url) }
+    func read(from url: URL) throws -> Data {
+        announce("read", url)
+        return try files.read(from: url)
+    }
     func write(_ data: Data, to url: URL) throws { try files.write(data, to: url) }
     func fileExists(at url: URL) -> Bool { files.fileExists(at: url) }
     func contentsEqual(_ first: URL, _ second: URL) throws -> Bool { try files.contentsEqual(first, second) }
     func createFile(_ data: Data, at url: URL) throws { try files.createFile(data, at: url) }
     func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] { try directories.contentsOfDirectory(at: url) }
-    func metadata(at url: URL) throws -> FileMetadata { try directories.metadata(at: url) }
+    func metadata(at url: URL) throws -> FileMetadata {
+        announce("metadata", url)
+        return try directories.metadata(at: url)
+    }
     func createDirectory(at url: URL, withIntermediateDirectories: Bool) throws {
+        announce("createDirectory", url)
         try directories.createDirectory(at: url, withIntermediateDirectories: withIntermediateDirectories)
     }
-    func removeItem(at url: URL, recursively: Bool) throws { try directories.removeItem(at: url, recursively: recursively) }
+    func removeItem(at url: URL, recursively: Bool) throws {
+        announce("removeItem", url)
+        try directories.removeItem(at: url, recursively: recursively)
+    }
     func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws {
+        announce("moveItem", source)
         try directories.moveItem(at: source, to: destination, replacingExisting: replacingExisting)
     }
-    func copyItem(at source: URL, to destination: URL) throws { try directories.copyItem(at: source, to: destination) }
-    func linkItem(at source: URL, to destination: URL) throws { try directories.linkItem(at: source, to: destination) }
+    func copyItem(at source: URL, to destination: URL) throws {
+        announce("copyItem", source)
+        try directories.copyItem(at: source, to: destination)
+    }
+    func linkItem(at source: URL, to destination: URL) throws {
+        announce("linkItem", source)
+        try directories.linkItem(at: source, to: destination)
+    }
+    func destinationOfSymbolicLink(at url: URL) throws -> String { try directories.destinationOfSymbolicLink(at: url) }
+    func createSymbolicLink(at url: URL, withDestination destination: String) throws {
+        try directories.createSymbolicLink(at: url, withDestination: destination)
+    }
     func synchronizeFile(at url: URL) throws { try directories.synchronizeFile(at: url) }
     func synchronizeDirectory(at url: URL) throws { try directories.synchronizeDirectory(at: url) }
     func synchronize(files: [URL], directories folders: [URL]) throws { try directories.synchronize(files: files, directories: folders) }

@@ -55,11 +55,21 @@ import Testing
              archive: ["d": F.folder(), "d/a": old], local: ["d": F.file(4, at: 50)],
              container: ["d": F.folder(), "d/a": F.file(20, at: 400)],
              expected: ["d": .typeConflict(fileSide: .local), "d/a": .propagate(from: .container)]),
-        Case(name: "symbolic link: skipped", archive: [:], local: ["l": F.link()], container: [:],
-             expected: ["l": .skip("a symbolic link (links are not synced)")]),
+        Case(name: "symbolic link new locally: copied as a link", archive: [:], local: ["l": F.link()], container: [:],
+             expected: ["l": .propagate(from: .local)]),
+        Case(name: "link retargeted in the container, unchanged locally: propagate", archive: ["l": F.link()],
+             local: ["l": F.link()], container: ["l": F.link(target: 9, at: 5)], expected: ["l": .propagate(from: .container)]),
+        Case(name: "link deleted locally, unchanged in the container: delete it there", archive: ["l": F.link()],
+             local: [:], container: ["l": F.link()], expected: ["l": .propagate(from: .local)]),
+        Case(name: "new links on both sides with targets of one length: compare", archive: [:],
+             local: ["l": F.link(at: 1)], container: ["l": F.link(at: 2)], expected: ["l": .compare]),
+        Case(name: "a link here, a file there, both new, different sizes: a conflict keeps both", archive: [:],
+             local: ["l": F.link(at: 1)], container: ["l": F.file(40, at: 2)], expected: ["l": .conflict(winner: .container)]),
+        Case(name: "an unchanged link replaced by a folder on the other side: the folder replaces it", archive: ["l": F.link()],
+             local: ["l": F.folder()], container: ["l": F.link()], expected: ["l": .propagate(from: .local)]),
         Case(name: "socket, device or undecodable name: skipped, even beside a file on the other side", archive: [:],
              local: ["s": F.other()], container: ["s": F.file(3, at: 10)],
-             expected: ["s": .skip("not a regular file or folder (a socket, a device, or a name that is not UTF-8)")]),
+             expected: ["s": .skip("not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)")]),
     ]
 
     @Test("decision rules", arguments: cases)
@@ -69,6 +79,26 @@ import Testing
         for (path, decision) in example.expected {
             #expect(plan.decisions[SyncPath(path)] == decision, "\(path)")
         }
+    }
+
+    @Test("a link that is new or changed where a folder is or was is left for the user; an unchanged one gives way")
+    func linkFacingFolder() {
+        func decision(archive: [String: FileMetadata], local: FileMetadata, container: FileMetadata?) -> Decision? {
+            Reconciler().plan(
+                archive: F.archive(archive), local: F.snapshot(["l": local]),
+                container: F.snapshot(container.map { ["l": $0] } ?? [:])
+            ).decisions[SyncPath("l")]
+        }
+        let changed = decision(archive: ["l": F.link()], local: F.folder(), container: F.link(target: 9, at: 5))
+        guard case .unresolved(let reason) = changed else {
+            Issue.record("a retargeted link facing a new folder: \(String(describing: changed))")
+            return
+        }
+        #expect(reason.hasPrefix("a symbolic link on the container side"))
+        if case .unresolved = decision(archive: ["l": F.folder()], local: F.link(), container: nil) {} else {
+            Issue.record("a folder replaced by a link, deleted on the other side, must wait for the user")
+        }
+        #expect(decision(archive: ["l": F.link()], local: F.folder(), container: F.link()) == .propagate(from: .local))
     }
 
     @Test("nothing under a folder that could not be listed is deleted on the other side")

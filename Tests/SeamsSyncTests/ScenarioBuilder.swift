@@ -15,6 +15,13 @@ struct ScenarioBuilder {
         try harness.fileSystem.write(Data(text.utf8), to: url)
     }
 
+    /// Makes a symbolic link, replacing whatever is at `path`.
+    func link(_ side: Side, _ path: String, to target: String) throws {
+        let url = root(side).appending(path: path)
+        try? harness.fileSystem.removeItem(at: url, recursively: false)
+        try harness.fileSystem.createSymbolicLink(at: url, withDestination: target)
+    }
+
     func folder(_ side: Side, _ path: String) throws {
         try harness.fileSystem.createDirectory(at: root(side).appending(path: path), withIntermediateDirectories: true)
     }

@@ -126,8 +126,6 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
 
     /// The target string of the symbolic link at `url`, verbatim and not resolved (`readlink`).
     ///
-    /// Not yet a requirement of ``DirectoryAccessorProviding``: the in-memory fake has no links.
-    ///
     /// - Parameter url: A symbolic link; a final link is read, never followed.
     /// - Returns: The target exactly as stored, relative or absolute, existing or not.
     /// - Throws: `.fileReadNoSuchFile` (ENOENT) when missing, `.fileReadUnknown` (EINVAL) when the
@@ -137,8 +135,6 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
     }
 
     /// Creates a symbolic link at `url` whose target is `destination`, stored verbatim (`symlink`).
-    ///
-    /// Not yet a requirement of ``DirectoryAccessorProviding``: the in-memory fake has no links.
     ///
     /// - Parameters:
     ///   - url: The new link; nothing may exist there, and the parent must exist.

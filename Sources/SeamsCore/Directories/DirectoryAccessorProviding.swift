@@ -61,7 +61,8 @@ public protocol DirectoryAccessorProviding: Sendable {
     func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws
 
     /// Copies a file, or a folder with everything in it, to a new path; the copy shares nothing
-    /// with the original. Permissions and modification date are kept.
+    /// with the original. Permissions and modification date are kept. A symbolic link is copied
+    /// as a link with the same target text, never followed (at the top or inside a folder).
     ///
     /// - Parameters:
     ///   - source: The item to copy.
@@ -79,6 +80,25 @@ public protocol DirectoryAccessorProviding: Sendable {
     ///   - destination: The new name; nothing may exist there.
     /// - Throws: `.fileWriteFileExists` (EEXIST), `.fileNoSuchFile` (ENOENT).
     func linkItem(at source: URL, to destination: URL) throws
+
+    /// The target text of the symbolic link at `url`, exactly as stored: relative or absolute,
+    /// existing or not, never resolved (`readlink`).
+    ///
+    /// - Parameter url: A symbolic link; the final link is read, not followed.
+    /// - Returns: The target string.
+    /// - Throws: `.fileReadNoSuchFile` (ENOENT) when nothing is there, `.fileReadUnknown` (EINVAL)
+    ///   when the item is not a link, as `FileManager.destinationOfSymbolicLink(atPath:)` reports them.
+    func destinationOfSymbolicLink(at url: URL) throws -> String
+
+    /// Creates a symbolic link whose target is `destination`, stored verbatim (`symlink`).
+    ///
+    /// - Parameters:
+    ///   - url: The new link; nothing may exist there, and its parent must exist.
+    ///   - destination: The target text; it need not exist and is never resolved.
+    /// - Throws: `.fileWriteFileExists` (EEXIST) when a name exists, `.fileNoSuchFile` (ENOENT)
+    ///   when the parent is missing or `destination` is empty, `.fileWriteNoPermission` (EPERM)
+    ///   or `.fileWriteUnknown` with ENOTSUP on a file system without links (FAT, exFAT).
+    func createSymbolicLink(at url: URL, withDestination destination: String) throws
 
     /// Flushes a file's content and metadata to stable storage (`fsync`).
     ///
@@ -143,6 +163,17 @@ public protocol DirectoryAccessorProviding: Sendable {
 }
 
 extension DirectoryAccessorProviding {
+    /// Has no links: throws `.fileReadUnknown` with ENOTSUP. Accessors written before links were
+    /// requirements keep compiling.
+    public func destinationOfSymbolicLink(at url: URL) throws -> String {
+        throw CocoaError.fileSystemError(errno: ENOTSUP, path: url.path, writing: false)
+    }
+
+    /// Cannot make links: throws `.fileWriteUnknown` with ENOTSUP, as on a file system without them.
+    public func createSymbolicLink(at url: URL, withDestination destination: String) throws {
+        throw CocoaError.fileSystemError(errno: ENOTSUP, path: url.path, writing: true)
+    }
+
     /// Cannot swap: answers `false` and changes nothing, so callers use their plain-rename path.
     public func exchangeItems(at first: URL, and second: URL) throws -> Bool {
         false

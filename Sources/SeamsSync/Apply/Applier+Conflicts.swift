@@ -18,11 +18,9 @@ extension Applier {
         try rename(path, to: copyPath, on: loser, expected: loserItem)
         report.conflicts.append(.init(path: path.rawValue, copy: copyPath.rawValue))
         let winnerStamp = try copy(path, from: winner, item: winnerItem, to: path, expected: nil)
-        record(path, source: winner, sourceStamp: winnerItem.stamp, targetStamp: winnerStamp)
-        var renamed = loserItem
-        renamed.modificationDate = loserItem.modificationDate
-        let loserStamp = try copy(copyPath, from: loser, item: renamed, to: copyPath, expected: nil)
-        record(copyPath, source: loser, sourceStamp: loserItem.stamp, targetStamp: loserStamp)
+        record(path, kind: winnerItem.kind, source: winner, sourceStamp: winnerItem.stamp, targetStamp: winnerStamp)
+        let loserStamp = try copy(copyPath, from: loser, item: loserItem, to: copyPath, expected: nil)
+        record(copyPath, kind: loserItem.kind, source: loser, sourceStamp: loserItem.stamp, targetStamp: loserStamp)
     }
 
     /// A file on one side, a folder on the other: the folder keeps the name; the file is renamed
@@ -38,7 +36,7 @@ extension Applier {
         let zero = Stamp(size: 0, modified: 0)
         setEntry(Archive.Entry(kind: .directory, local: zero, container: zero), at: path)
         let stamp = try copy(copyPath, from: fileSide, item: fileItem, to: copyPath, expected: nil)
-        record(copyPath, source: fileSide, sourceStamp: fileItem.stamp, targetStamp: stamp)
+        record(copyPath, kind: fileItem.kind, source: fileSide, sourceStamp: fileItem.stamp, targetStamp: stamp)
     }
 
     /// Finds conflicts whose losing version is already kept under its first conflict name, on

@@ -12,7 +12,9 @@ extension Applier {
     ) throws -> Stamp {
         let (temp, stamp) = try stageCopy(sourcePath, from: source, item: item, to: destination)
         do {
-            try context.directories.synchronizeFile(at: temp)
+            // A link's target text is written with the link and made durable by its folder's
+            // flush; opening it to flush would follow it.
+            if item.kind != .symbolicLink { try context.directories.synchronizeFile(at: temp) }
         } catch {
             try? context.directories.removeItem(at: temp, recursively: false)
             throw error
@@ -27,6 +29,8 @@ extension Applier {
     mutating func stageCopy(
         _ sourcePath: SyncPath, from source: Side, item: FileMetadata, to destination: SyncPath
     ) throws -> (temp: URL, stamp: Stamp) {
+        try context.requireRealFolders(above: sourcePath, on: source)
+        try context.requireRealFolders(above: destination, on: source.other)
         let temp = temporaryURL(beside: destination, on: source.other)
         let sourceURL = context.url(sourcePath, on: source)
         do {
@@ -34,6 +38,10 @@ extension Applier {
         } catch let error as CocoaError where error.posixCode == .ENOENT {
             if try context.currentMetadata(sourceURL) == nil { throw ApplyIssue.vanishedDuringSync }
             throw error
+        } catch let error as CocoaError
+            where item.kind == .symbolicLink && Self.meansNoLinks(error) && (try? context.currentMetadata(temp)) == nil
+        {
+            throw ApplyIssue.linksUnsupported(source.other)
         }
         do {
             let copied = try context.directories.metadata(at: temp)
@@ -50,6 +58,14 @@ extension Applier {
         }
     }
 
+    /// Whether a failed copy of a link says the target's file system has no links: EPERM (Linux's
+    /// answer on FAT and exFAT), ENOTSUP/EOPNOTSUPP, or ENOSYS (some FUSE file systems).
+    static func meansNoLinks(_ error: CocoaError) -> Bool {
+        guard let code = error.posixCode else { return false }
+        let noLinks: [POSIXErrorCode] = [.EPERM, .EOPNOTSUPP, .ENOSYS]  // ENOTSUP is EOPNOTSUPP on Linux
+        return noLinks.contains(code)
+    }
+
     /// The second half of a copy, once the temp file is flushed: re-check the target, keep the
     /// version it replaces in the trash (a hard link), rename. A target changed during the run is
     /// not overwritten: the incoming version becomes a conflict copy beside it.
@@ -63,6 +79,7 @@ extension Applier {
         var placed = false
         defer { if !placed { try? context.directories.removeItem(at: temp, recursively: false) } }
         let destinationURL = context.url(destination, on: target)
+        try context.requireRealFolders(above: destination, on: target)
         let current = try context.currentMetadata(destinationURL)
         guard ApplyContext.sameItem(current, expected) else {
             if expected == nil, current != nil, let other = try context.aliasedName(destinationURL) {
@@ -122,6 +139,7 @@ extension Applier {
 
     /// Moves a file into this run's trash after checking it is still what the scan saw.
     mutating func moveToTrash(_ path: SyncPath, on side: Side, expected: FileMetadata) throws {
+        try context.requireRealFolders(above: path, on: side)
         let url = context.url(path, on: side)
         guard ApplyContext.sameItem(try context.currentMetadata(url), expected) else {
             throw ApplyIssue.changedDuringSync
@@ -135,6 +153,7 @@ extension Applier {
 
     /// Removes a folder that is empty by now; a folder that is not (something new in it) stays.
     mutating func removeFolder(_ path: SyncPath, on side: Side) throws {
+        try context.requireRealFolders(above: path, on: side)
         try context.directories.removeItem(at: context.url(path, on: side), recursively: false)
         dirtyFolders[side]!.remove(path)
         dirtyFolders[side]!.insert(path.parent)
@@ -143,6 +162,7 @@ extension Applier {
 
     /// Creates a folder (an existing folder is fine).
     mutating func makeFolder(_ path: SyncPath, on side: Side) throws {
+        try context.requireRealFolders(above: path, on: side)
         let url = context.url(path, on: side)
         do {
             try context.directories.createDirectory(at: url, withIntermediateDirectories: false)
@@ -160,6 +180,8 @@ extension Applier {
 
     /// Renames an item within one side after checking it is still what the scan saw.
     mutating func rename(_ path: SyncPath, to newPath: SyncPath, on side: Side, expected: FileMetadata) throws {
+        try context.requireRealFolders(above: path, on: side)
+        if newPath.parent != path.parent { try context.requireRealFolders(above: newPath, on: side) }
         let url = context.url(path, on: side)
         guard ApplyContext.sameItem(try context.currentMetadata(url), expected) else {
             throw ApplyIssue.changedDuringSync
@@ -173,6 +195,7 @@ extension Applier {
     mutating func removeLeftovers() {
         for side in Side.allCases {
             for path in plan.snapshot(side).leftovers {
+                guard (try? context.requireRealFolders(above: path, on: side)) != nil else { continue }
                 try? context.directories.removeItem(at: context.url(path, on: side), recursively: false)
             }
         }

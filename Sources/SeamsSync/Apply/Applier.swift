@@ -90,11 +90,11 @@ struct Applier {
     }
 
     /// 0: creations, copies and everything else, parents first; 1: deletions, children first;
-    /// 2: files that replace a deleted folder.
+    /// 2: files and links that replace a deleted folder.
     private static func phase(_ entry: SyncPlan.Entry) -> Int {
         guard case .propagate(let from) = entry.decision else { return 0 }
         guard let source = entry.item(on: from) else { return 1 }
-        return source.kind == .file && entry.item(on: from.other)?.kind == .directory ? 2 : 0
+        return source.kind != .directory && entry.item(on: from.other)?.kind == .directory ? 2 : 0
     }
 
     private mutating func apply(_ entry: SyncPlan.Entry) {
@@ -139,6 +139,16 @@ struct Applier {
                 path: path.rawValue,
                 reason: "its old version would go to .seams-trash, which is not a folder (a symbolic link?); "
                     + "nothing was changed; make .seams-trash a folder or remove it"))
+        case ApplyIssue.linksUnsupported(let side):
+            report.skipped.append(.init(
+                path: path.rawValue,
+                reason: "a symbolic link, and the \(side) side's file system cannot hold links (FAT, exFAT); "
+                    + "left where it is, never deleted, and tried again each run"))
+        case ApplyIssue.notAFolderOnTheWay(let folder):
+            report.failures.append(.init(
+                path: path.rawValue,
+                reason: "\"\(folder.rawValue)\" is no longer a folder (a symbolic link or a file appeared there during the "
+                    + "sync); nothing was written through it; it will be looked at again next run"))
         case ApplyIssue.nameCollision(let other):
             report.failures.append(.init(
                 path: path.rawValue,
@@ -153,38 +163,57 @@ struct Applier {
         let target = source.other
         let item = plan.snapshot(source).items[path]
         let existing = plan.snapshot(target).items[path]
+        // Files and links are kept in the trash when replaced or deleted; folders are removed
+        // once empty (what they held was handled path by path).
+        let replaceable = existing.flatMap { $0.kind == .file || $0.kind == .symbolicLink ? $0 : nil }
         switch (item?.kind, existing?.kind) {
-        case (nil, .file?):
-            try moveToTrash(path, on: target, expected: existing!)
-            setEntry(nil, at: path)
         case (nil, _):
-            if existing != nil { try removeFolder(path, on: target) }
+            if let replaceable {
+                try moveToTrash(path, on: target, expected: replaceable)
+            } else if existing != nil {
+                try removeFolder(path, on: target)
+            }
             setEntry(nil, at: path)
         case (.directory?, let kind):
-            if kind == .file { try moveToTrash(path, on: target, expected: existing!) }
+            if let replaceable { try moveToTrash(path, on: target, expected: replaceable) }
             if kind != .directory { try makeFolder(path, on: target) }
             setEntry(Archive.Entry(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0)), at: path)
         case (_, let kind):
             if kind == .directory { try removeFolder(path, on: target) }
-            let stamp = try copy(path, from: source, item: item!, to: path, expected: kind == .file ? existing : nil)
-            record(path, source: source, sourceStamp: item!.stamp, targetStamp: stamp)
+            let stamp = try copy(path, from: source, item: item!, to: path, expected: replaceable)
+            record(path, kind: item!.kind, source: source, sourceStamp: item!.stamp, targetStamp: stamp)
         }
     }
 
     private mutating func compare(_ path: SyncPath, local: FileMetadata, container: FileMetadata) throws {
-        // Chunk by chunk on the live file system: two large files never sit in memory.
-        if try context.files.contentsEqual(context.url(path, on: .local), context.url(path, on: .container)) {
-            setEntry(Archive.Entry(kind: .file, local: local.stamp, container: container.stamp), at: path)
+        let (localURL, containerURL) = (context.url(path, on: .local), context.url(path, on: .container))
+        let equal: Bool
+        if local.kind == .symbolicLink || container.kind == .symbolicLink {
+            // Two links are the same when their target texts are; a link never equals a file.
+            if local.kind == container.kind {
+                let localTarget = try context.directories.destinationOfSymbolicLink(at: localURL)
+                equal = try localTarget == context.directories.destinationOfSymbolicLink(at: containerURL)
+            } else {
+                equal = false
+            }
+        } else {
+            // Chunk by chunk on the live file system: two large files never sit in memory.
+            equal = try context.files.contentsEqual(localURL, containerURL)
+        }
+        if equal {
+            setEntry(Archive.Entry(kind: local.kind, local: local.stamp, container: container.stamp), at: path)
             report.inSync += 1
         } else {
             try resolveConflict(path, winner: Reconciler.newer(local: local, container: container))
         }
     }
 
-    mutating func record(_ path: SyncPath, source: Side, sourceStamp: Stamp, targetStamp: Stamp) {
+    mutating func record(
+        _ path: SyncPath, kind: FileMetadata.Kind = .file, source: Side, sourceStamp: Stamp, targetStamp: Stamp
+    ) {
         setEntry(
             Archive.Entry(
-                kind: .file,
+                kind: kind,
                 local: source == .local ? sourceStamp : targetStamp,
                 container: source == .container ? sourceStamp : targetStamp),
             at: path)

@@ -62,6 +62,28 @@ struct ApplyContext: Sendable {
         return names.first { $0.lowercased() == folded } ?? "a name this file system treats as the same"
     }
 
+    /// Requires every folder above `path` on `side` to still be a real folder (`lstat`), so that
+    /// nothing is written, moved or removed through a symbolic link that appeared since the scan:
+    /// the kernel would follow it, outside the synced folder. Checked just before each change;
+    /// a link planted between this check and the change itself is not caught (the gap a walk
+    /// by folder descriptors would close).
+    ///
+    /// - Throws: ``ApplyIssue/notAFolderOnTheWay(_:)`` naming the first folder that is not one.
+    func requireRealFolders(above path: SyncPath, on side: Side) throws {
+        var folders: [SyncPath] = []
+        var current = path.parent
+        while let folder = current {
+            folders.append(folder)
+            current = folder.parent
+        }
+        for folder in folders.reversed() {
+            // Missing is fine here: the change itself then fails with ENOENT, touching nothing.
+            if let kind = try currentMetadata(url(folder, on: side))?.kind, kind != .directory {
+                throw ApplyIssue.notAFolderOnTheWay(folder)
+            }
+        }
+    }
+
     /// Whether an item still looks as the scan saw it (kind, size, date, identity).
     static func sameItem(_ current: FileMetadata?, _ scanned: FileMetadata?) -> Bool {
         guard let current, let scanned else { return current == nil && scanned == nil }
@@ -82,4 +104,9 @@ enum ApplyIssue: Error, Hashable {
     /// The side's `.seams-trash` is not a folder (a symbolic link, a file): nothing is moved into
     /// it, so nothing that path would replace or delete can be kept; the path waits.
     case trashNotAFolder
+    /// A folder above the path is no longer a folder (a symbolic link appeared there since the
+    /// scan): nothing is done through it.
+    case notAFolderOnTheWay(SyncPath)
+    /// The path is a symbolic link and the side it would go to cannot hold links (FAT, exFAT).
+    case linksUnsupported(Side)
 }

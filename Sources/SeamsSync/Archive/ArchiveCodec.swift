@@ -9,27 +9,29 @@ import SeamsCore
 ///
 /// ```text
 /// "SEAMSARC"  8 bytes     magic
-/// version     UInt32      3
+/// version     UInt32      4
 /// flags       UInt32      0 (reserved)
 /// local       string      the local folder's path
 /// container   string      the container's path
 /// replica     string      the container's identity (its `.seams-replica` id; empty: none yet)   (version 3)
 /// generation  UInt64      the container's generation at the last commit                       (version 3)
 /// count       UInt64      number of entries
-/// entries     count × (path: string, kind: UInt8 (0 file, 1 folder),
+/// entries     count × (path: string, kind: UInt8 (0 file, 1 folder, 2 symbolic link: version 4),
 ///                      local size, local mtime, container size, container mtime: Int64 each)
 /// checksum    UInt64      FNV-1a 64 of every byte before it
 /// ```
 ///
 /// A string is a `UInt32` byte count and the UTF-8 bytes, kept exactly, so NFC and NFD names
 /// stay distinct. Entries are written sorted by path bytes, so the same archive always gives
-/// the same file. Version 1 archives (JSON, see ``decodeVersion1(_:)``) and version 2 (no
-/// container identity) are still read; the next commit writes version 3.
+/// the same file. Version 1 archives (JSON, see ``decodeVersion1(_:)``), version 2 (no
+/// container identity) and version 3 (no links) are still read; the next commit writes version 4.
+/// A build that knows only version 3 refuses a version 4 archive as newer, rather than misread a
+/// link as a file.
 public enum ArchiveCodec {
     /// The `format` value a version 1 (JSON) archive carries.
     public static let formatName = "seams-sync.archive"
     /// The version this build writes; it reads this one and every earlier one.
-    public static let currentVersion = 3
+    public static let currentVersion = 4
     /// The first eight bytes of every binary archive.
     static let magic = Array("SEAMSARC".utf8)
 
@@ -57,7 +59,7 @@ public enum ArchiveCodec {
         writer.append(UInt64(archive.entries.count))
         for (path, entry) in archive.entries.sorted(by: { $0.key < $1.key }) {
             writer.append(string: path.rawValue)
-            writer.append(entry.kind == .directory ? 1 as UInt8 : 0)
+            writer.append(entry.kind == .directory ? 1 as UInt8 : entry.kind == .symbolicLink ? 2 : 0)
             writer.append(UInt64(bitPattern: entry.local.size))
             writer.append(UInt64(bitPattern: entry.local.modified))
             writer.append(UInt64(bitPattern: entry.container.size))
@@ -114,6 +116,7 @@ public enum ArchiveCodec {
             switch try reader.uint8() {
             case 0: kind = .file
             case 1: kind = .directory
+            case 2 where version >= 4: kind = .symbolicLink
             case let other: throw .corrupt("unknown kind \(other) at '\(path)'")
             }
             let entry = Archive.Entry(

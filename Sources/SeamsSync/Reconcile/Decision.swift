@@ -13,7 +13,7 @@ public enum Decision: Hashable, Sendable, CustomStringConvertible {
     /// A file on one side, a folder on the other: the folder keeps the name, the file becomes a
     /// conflict copy on both sides.
     case typeConflict(fileSide: Side)
-    /// Left as it is this time (an unreadable folder, a symbolic link); the archive keeps what it had.
+    /// Left as it is this time (an unreadable folder, a special file); the archive keeps what it had.
     case skip(String)
     /// Left as it is on both sides until the user settles it, reported as failed every run (a
     /// symbolic link on one side where the other has a folder); the archive keeps what it had.

@@ -9,6 +9,9 @@ import SeamsCore
 /// - Deleted on one side, unchanged on the other: delete (into the trash). Deleted on one side,
 ///   changed on the other: keep the changed one.
 /// - A file on one side and a folder on the other, both changed: the folder keeps the name.
+/// - A symbolic link is an item like a file whose content is its target text: copied as a link,
+///   never followed. A link that appears where a folder was (or faces one) is left for the user,
+///   and nothing under it counts as deleted.
 /// - A folder deleted on one side that still holds something kept on the other is restored.
 public struct Reconciler: Sendable {
     /// Creates a reconciler.
@@ -24,7 +27,9 @@ public struct Reconciler: Sendable {
     public func plan(archive: Archive, local: Snapshot, container: Snapshot) -> SyncPlan {
         var rows = Self.rows(archive: archive, local: local, container: container)
         let hasUnknown = !local.unreadableFolders.isEmpty || !container.unreadableFolders.isEmpty
-        let opaque = Self.opaquePaths(local, container)
+        var opaque = Self.opaquePaths(local, container)
+        let yielding = Self.yieldingLinks(rows, opaque)
+        opaque.subtract(yielding)
         for index in rows.indices {
             let row = rows[index]
             if hasUnknown, local.isUnknown(row.path) || container.isUnknown(row.path) {
@@ -33,11 +38,15 @@ public struct Reconciler: Sendable {
                 // Under a link (or other special item) on one side: what the other side has there
                 // is not "deleted" on this one. Left as it is; the link's own row reports it.
                 rows[index].decision = .nothing
+            } else if !yielding.isEmpty, Self.hasOpaqueAncestor(row.path, yielding) {
+                // Under a link that gives way to the other side's folder in this run: what the
+                // folder holds is copied, as new, into the folder that replaces the link. The
+                // archive's memory of the path is not used: nothing here can read as deleted.
+                rows[index].decision = decide(local: row.local, container: row.container, archived: nil)
+            } else if let reason = Self.linkOverFolder(row) {
+                rows[index].decision = .unresolved(reason)
             } else {
                 rows[index].decision = decide(local: row.local, container: row.container, archived: row.archived)
-                if case .skip = rows[index].decision, let reason = Self.linkOverFolder(row) {
-                    rows[index].decision = .unresolved(reason)
-                }
             }
         }
         restoreNeededFolders(&rows)
@@ -60,6 +69,24 @@ public struct Reconciler: Sendable {
         return result
     }
 
+    /// Links the last sync recorded as links, unchanged since, that face a folder on the other
+    /// side: the folder replaces them (``linkOverFolder(_:)`` lets them through).
+    static func yieldingLinks(_ rows: [Row], _ opaque: Set<SyncPath>) -> Set<SyncPath> {
+        guard !opaque.isEmpty else { return [] }
+        var result = Set<SyncPath>()
+        for row in rows where opaque.contains(row.path) {
+            guard let archived = row.archived, archived.kind == .symbolicLink else { continue }
+            for side in Side.allCases {
+                let mine = side == .local ? row.local : row.container
+                let theirs = side == .local ? row.container : row.local
+                if let mine, mine.kind == .symbolicLink, archived.stamp(on: side) == mine.stamp, theirs?.kind == .directory {
+                    result.insert(row.path)
+                }
+            }
+        }
+        return result
+    }
+
     static func hasOpaqueAncestor(_ path: SyncPath, _ opaque: Set<SyncPath>) -> Bool {
         var current = path.parent
         while let candidate = current {
@@ -69,13 +96,20 @@ public struct Reconciler: Sendable {
         return false
     }
 
-    /// Why a link (or special item) facing a folder is left for the user, if it does.
+    /// Why a link (or special item) facing a folder is left for the user, if it does: a link that
+    /// is new or changed where the last sync or the other side has a folder. A link the last sync
+    /// recorded and nobody changed, facing a new folder on the other side, is not such a case: the
+    /// folder replaces it (the link goes to the trash).
     static func linkOverFolder(_ row: Row) -> String? {
         for side in Side.allCases {
             let mine = side == .local ? row.local : row.container
             let theirs = side == .local ? row.container : row.local
             guard let mine, mine.kind != .file, mine.kind != .directory,
                   theirs?.kind == .directory || row.archived?.kind == .directory else { continue }
+            if mine.kind == .symbolicLink, let archived = row.archived, archived.kind == .symbolicLink,
+               archived.stamp(on: side) == mine.stamp {
+                continue
+            }
             let what = mine.kind == .symbolicLink ? "a symbolic link" : "a special file"
             return "\(what) on the \(side) side where the last sync or the \(side.other) side has a folder: both are left as "
                 + "they are and nothing in the folder is deleted; replace the link by the folder, or remove one of them"
@@ -123,11 +157,8 @@ public struct Reconciler: Sendable {
     }
 
     func decide(local l: FileMetadata?, container c: FileMetadata?, archived: Archive.Entry?) -> Decision {
-        for item in [l, c].compactMap({ $0 }) where item.kind != .file && item.kind != .directory {
-            return .skip(
-                item.kind == .symbolicLink
-                    ? "a symbolic link (links are not synced)"
-                    : "not a regular file or folder (a socket, a device, or a name that is not UTF-8)")
+        for item in [l, c].compactMap({ $0 }) where item.kind == .other {
+            return .skip("not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)")
         }
         let localChanged = Self.changed(l, on: .local, archived)
         let containerChanged = Self.changed(c, on: .container, archived)

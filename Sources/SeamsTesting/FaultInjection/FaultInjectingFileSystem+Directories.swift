@@ -42,6 +42,16 @@ extension FaultInjectingFileSystem: DirectoryAccessorProviding {
     }
 
     /// The wrapped call, unless failed.
+    public func destinationOfSymbolicLink(at url: URL) throws -> String {
+        try perform(.destinationOfSymbolicLink, url) { try directories.destinationOfSymbolicLink(at: url) }
+    }
+
+    /// The wrapped call, unless failed.
+    public func createSymbolicLink(at url: URL, withDestination destination: String) throws {
+        try perform(.createSymbolicLink, url) { try directories.createSymbolicLink(at: url, withDestination: destination) }
+    }
+
+    /// The wrapped call, unless failed.
     public func synchronizeFile(at url: URL) throws {
         try perform(.synchronizeFile, url) { try directories.synchronizeFile(at: url) }
     }

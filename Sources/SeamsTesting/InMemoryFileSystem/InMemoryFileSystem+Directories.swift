@@ -47,6 +47,20 @@ extension InMemoryFileSystem: DirectoryAccessorProviding {
         }
     }
 
+    /// The link's target text, as stored.
+    public func destinationOfSymbolicLink(at url: URL) throws -> String {
+        try perform(.destinationOfSymbolicLink, url) { tree throws(MemoryFailure) in
+            try tree.destinationOfLink(MemoryPath(url))
+        }
+    }
+
+    /// Makes a link (mode `0o777`, as Linux shows links) holding `destination` verbatim.
+    public func createSymbolicLink(at url: URL, withDestination destination: String) throws {
+        try perform(.createSymbolicLink, url) { tree throws(MemoryFailure) in
+            try tree.makeSymbolicLink(to: destination, at: MemoryPath(url))
+        }
+    }
+
     /// Makes the item's content, permissions and date (for a folder, its names) durable.
     public func synchronizeFile(at url: URL) throws {
         try perform(.synchronizeFile, url) { tree throws(MemoryFailure) in

@@ -3,7 +3,8 @@ public import Seams
 
 extension InMemoryFileSystem {
     /// Copies a real folder's tree into this file system, keeping bytes, permissions and dates,
-    /// and makes it durable; symbolic links and special files are skipped.
+    /// and makes it durable; symbolic links are imported as links with the same target text
+    /// (never followed), special files are skipped.
     ///
     /// ```swift
     /// let fileSystem = InMemoryFileSystem()
@@ -36,7 +37,11 @@ extension InMemoryFileSystem {
             case .directory:
                 try createDirectory(at: target, withIntermediateDirectories: false)
                 try importContents(of: source, into: target, live: live)
-            case .symbolicLink, .other:
+            case .symbolicLink:
+                try createSymbolicLink(at: target, withDestination: try live.destinationOfSymbolicLink(at: source))
+                try setModificationDate(entry.metadata.modificationDate, at: target)
+                continue  // a link's own permissions are always 0o777; chmod would follow it
+            case .other:
                 continue
             }
             try setPermissions(entry.metadata.permissions, at: target)
@@ -69,6 +74,10 @@ extension InMemoryFileSystem {
             if entry.metadata.kind == .directory {
                 try live.createDirectory(at: target, withIntermediateDirectories: false)
                 try exportContents(of: source, into: target, live: live)
+            } else if entry.metadata.kind == .symbolicLink {
+                try live.createSymbolicLink(at: target, withDestination: try destinationOfSymbolicLink(at: source))
+                try live.setModificationDate(entry.metadata.modificationDate, at: target)
+                continue
             } else {
                 try read(from: source).write(to: target, options: .withoutOverwriting)
             }

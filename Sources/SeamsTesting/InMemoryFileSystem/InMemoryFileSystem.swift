@@ -29,7 +29,12 @@ public import Seams
 ///   them, so the conformance behaviours about permissions need a live process that is not root
 ///   (`enforcesPermissions: false` makes the fake act as root).
 /// - New files get `0o644` and folders `0o755` (umask 022); live modes follow the process umask.
-/// - There are no symbolic links or special files; ``importTree(from:to:using:)`` skips them.
+/// - Symbolic links are followed as Linux follows them (before the last name always, the last
+///   name by `read`, `fileExists`, listing, flushing and `setPermissions`; never by `metadata`,
+///   removal, moves, copies, hard links or `setModificationDate`), up to 40 (ELOOP). A link's
+///   target text is durable as soon as the link exists (a short target lives in the inode on
+///   ext4); its name is durable with its folder's flush. There are no special files;
+///   ``importTree(from:to:using:)`` skips them.
 /// - A folder's link count is 2 plus its subfolders (as ext4); other file systems differ.
 /// - A recursive removal or a copy that fails partway keeps what it did before the failure, as
 ///   the live walk does, but goes through a folder's items in the order of their names' bytes;

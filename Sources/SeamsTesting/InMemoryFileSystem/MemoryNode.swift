@@ -5,11 +5,15 @@ import Seams
 /// merge names that differ only in Unicode normalization).
 typealias MemoryName = [UInt8]
 
-/// One inode of ``InMemoryFileSystem``: a file or a folder, with what a power cut would leave.
+/// One inode of ``InMemoryFileSystem``: a file, a folder or a symbolic link, with what a power
+/// cut would leave.
 struct MemoryNode: Sendable {
     enum Kind: Sendable {
         case file
         case directory
+        /// Its `content` is the target text, made durable with the link (as ext4 keeps a short
+        /// target inside the inode it creates); the link's name needs its folder's flush.
+        case symbolicLink
     }
 
     /// What survives a power cut: the state at the last flush of this inode.
@@ -41,6 +45,7 @@ struct MemoryNode: Sendable {
     }
 
     var isDirectory: Bool { kind == .directory }
+    var isSymbolicLink: Bool { kind == .symbolicLink }
 
     /// Copies the current state into what a power cut keeps (`fsync`).
     mutating func flush() {

@@ -5,7 +5,7 @@ import Seams
 /// throws the `errno` Linux returns (the Foundation wrapping happens in ``InMemoryFileSystem``).
 extension MemoryTree {
     func read(_ path: MemoryPath) throws(MemoryFailure) -> Data {
-        let node = nodes[try lookup(path)]!
+        let node = nodes[try lookup(path, following: true)]!
         guard !node.isDirectory else { throw MemoryFailure(EISDIR, path.text) }
         guard allows(node, 4) else { throw MemoryFailure(EACCES, path.text) }
         return node.content
@@ -39,12 +39,13 @@ extension MemoryTree {
         setEntry(name, in: folder, to: inode)
     }
 
+    /// `stat` (not `lstat`): a dangling link is not there, as `FileManager.fileExists` says.
     func exists(_ path: MemoryPath) -> Bool {
-        (try? lookup(path)) != nil
+        (try? lookup(path, following: true)) != nil
     }
 
     func list(_ path: MemoryPath) throws(MemoryFailure) -> [DirectoryEntry] {
-        let node = nodes[try lookup(path)]!
+        let node = nodes[try lookup(path, following: true)]!
         guard node.isDirectory else { throw MemoryFailure(ENOTDIR, path.text) }
         guard allows(node, 4) else { throw MemoryFailure(EACCES, path.text) }
         // Each entry's metadata is read with fstatat, which needs search permission on the folder.
@@ -192,20 +193,40 @@ extension MemoryTree {
 
     /// `open(O_RDONLY)` then `fsync`: needs read permission on a file.
     mutating func flush(_ path: MemoryPath, directoryOnly: Bool) throws(MemoryFailure) {
-        let inode = try lookup(path)
+        let inode = try lookup(path, following: true)
         let node = nodes[inode]!
         if directoryOnly && !node.isDirectory { throw MemoryFailure(ENOTDIR, path.text) }
         guard allows(node, 4) else { throw MemoryFailure(EACCES, path.text) }
         nodes[inode]!.flush()
     }
 
+    /// `chmod`, which follows a final link (a link's own bits never change on Linux).
     mutating func setPermissions(_ permissions: UInt16, at path: MemoryPath) throws(MemoryFailure) {
-        let inode = try lookup(path)
+        let inode = try lookup(path, following: true)
         nodes[inode]!.permissions = permissions & 0o7777
     }
 
+    /// `utimensat(AT_SYMLINK_NOFOLLOW)`: a final link's own date.
     mutating func setModified(_ date: Date, at path: MemoryPath) throws(MemoryFailure) {
         let inode = try lookup(path)
         nodes[inode]!.modified = FileTimestamp.quantized(date)
+    }
+
+    /// `symlink`: the target text stored as given; an empty one is ENOENT, then the parent's
+    /// checks, an existing name (EEXIST, even a dangling link), write permission.
+    mutating func makeSymbolicLink(to target: String, at path: MemoryPath) throws(MemoryFailure) {
+        if target.isEmpty { throw MemoryFailure(ENOENT, path.text) }
+        if target.utf8.count >= MemoryPath.maximumLength { throw MemoryFailure(ENAMETOOLONG, path.text) }
+        let (folder, name) = try parent(of: path, dot: EEXIST)
+        if nodes[folder]!.children[name] != nil { throw MemoryFailure(EEXIST, path.text) }
+        try requireWritable(folder, path: path.text)
+        setEntry(name, in: folder, to: makeNode(.symbolicLink, content: Data(target.utf8)))
+    }
+
+    /// `readlink`: the target text of a final link, never followed; EINVAL for anything else.
+    func destinationOfLink(_ path: MemoryPath) throws(MemoryFailure) -> String {
+        let node = nodes[try lookup(path)]!
+        guard node.isSymbolicLink else { throw MemoryFailure(EINVAL, path.text) }
+        return String(decoding: node.content, as: UTF8.self)
     }
 }

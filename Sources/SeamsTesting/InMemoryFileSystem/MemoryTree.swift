@@ -13,6 +13,11 @@ struct MemoryTree: Sendable {
     var umask: UInt16 = 0o022
     /// Inodes dropped since the last sweep; a sweep frees those no name (current or durable) holds.
     var droppedSinceSweep = 0
+    /// Whether a symbolic link was ever made here; until then every path is walked by the fast
+    /// lookup, which meets no link to follow.
+    var hasLinks = false
+    /// Linux's `MAXSYMLINKS`: a walk that follows more links than this fails with ELOOP.
+    static let maximumLinkFollows = 40
 
     init(now: Date, enforcesPermissions: Bool) {
         self.now = FileTimestamp.quantized(now)
@@ -37,8 +42,10 @@ struct MemoryTree: Sendable {
         return current
     }
 
-    func lookup(_ path: MemoryPath) throws(MemoryFailure) -> UInt64 {
-        let path = try resolve(path)
+    /// The inode at `path`; links before the last name are followed, the last name's link only
+    /// when `following` (`stat`, `open`, `opendir`, `chmod`), never otherwise (`lstat`).
+    func lookup(_ path: MemoryPath, following: Bool = false) throws(MemoryFailure) -> UInt64 {
+        let path = try resolve(path, followingFinal: following)
         return try lookup(path.names, path: path.text)
     }
 
@@ -77,8 +84,10 @@ struct MemoryTree: Sendable {
     mutating func makeNode(_ kind: MemoryNode.Kind, content: Data = Data(), permissions: UInt16? = nil) -> UInt64 {
         let inode = nextInode
         nextInode += 1
-        let mode = permissions ?? ((kind == .directory ? 0o777 : 0o666) & ~umask)
-        nodes[inode] = MemoryNode(kind: kind, content: content, permissions: mode, modified: now, durable: false)
+        let mode = kind == .symbolicLink ? 0o777 : permissions ?? ((kind == .directory ? 0o777 : 0o666) & ~umask)
+        nodes[inode] = MemoryNode(
+            kind: kind, content: content, permissions: mode, modified: now, durable: kind == .symbolicLink)
+        if kind == .symbolicLink { hasLinks = true }
         return inode
     }
 
@@ -100,7 +109,7 @@ struct MemoryTree: Sendable {
     /// One name fewer for `inode`.
     mutating func release(_ inode: UInt64) {
         guard var node = nodes[inode] else { return }
-        if node.kind == .file {
+        if !node.isDirectory {
             node.linkCount -= 1
             nodes[inode] = node
         }
@@ -116,8 +125,14 @@ struct MemoryTree: Sendable {
 
     func metadata(of inode: UInt64) -> FileMetadata {
         let node = nodes[inode]!
+        let kind: FileMetadata.Kind =
+            switch node.kind {
+            case .file: .file
+            case .directory: .directory
+            case .symbolicLink: .symbolicLink
+            }
         return FileMetadata(
-            kind: node.isDirectory ? .directory : .file,
+            kind: kind,
             size: node.isDirectory ? 0 : Int64(node.content.count),
             modificationDate: node.modified,
             permissions: node.permissions,

@@ -23,6 +23,10 @@ public enum FileSystemOperation: String, Hashable, Sendable, CaseIterable, Custo
     case copyItem
     /// ``DirectoryAccessorProviding/linkItem(at:to:)``.
     case linkItem
+    /// ``DirectoryAccessorProviding/destinationOfSymbolicLink(at:)``.
+    case destinationOfSymbolicLink
+    /// ``DirectoryAccessorProviding/createSymbolicLink(at:withDestination:)``.
+    case createSymbolicLink
     /// ``DirectoryAccessorProviding/synchronizeFile(at:)``.
     case synchronizeFile
     /// ``DirectoryAccessorProviding/synchronizeDirectory(at:)``.
@@ -41,10 +45,10 @@ public enum FileSystemOperation: String, Hashable, Sendable, CaseIterable, Custo
     /// Whether the call changes the file system; it picks Foundation's read or write error codes.
     public var isWriting: Bool {
         switch self {
-        case .read, .fileExists, .contentsOfDirectory, .metadata, .synchronizeFile, .synchronizeDirectory,
+        case .read, .fileExists, .contentsOfDirectory, .metadata, .destinationOfSymbolicLink, .synchronizeFile, .synchronizeDirectory,
             .containerURL, .loadBookmark:
             false
-        case .write, .createDirectory, .removeItem, .moveItem, .copyItem, .linkItem, .setPermissions,
+        case .write, .createDirectory, .removeItem, .moveItem, .copyItem, .linkItem, .createSymbolicLink, .setPermissions,
             .setModificationDate, .saveBookmark:
             true
         }

@@ -61,6 +61,16 @@ public struct UnimplementedDirectoryAccessor: DirectoryAccessorProviding {
     }
 
     /// Records an issue and throws ``UnimplementedError``.
+    public func destinationOfSymbolicLink(at url: URL) throws -> String {
+        throw fail("destinationOfSymbolicLink(at:)", url)
+    }
+
+    /// Records an issue and throws ``UnimplementedError``.
+    public func createSymbolicLink(at url: URL, withDestination destination: String) throws {
+        throw fail("createSymbolicLink(at:withDestination:)", url)
+    }
+
+    /// Records an issue and throws ``UnimplementedError``.
     public func synchronizeFile(at url: URL) throws {
         throw fail("synchronizeFile(at:)", url)
     }
