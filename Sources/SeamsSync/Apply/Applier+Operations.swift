@@ -89,7 +89,7 @@ extension Applier {
         }
         if let expected {
             let trash = try trashURL(for: destination, on: target)
-            try HardLinks.preserve(destinationURL, as: trash, directories: context.directories)
+            try HardLinks.preserve(destinationURL, as: trash, kind: expected.kind, directories: context.directories)
             trashDirty.insert(trash.deletingLastPathComponent())
             // Swapped in one step where the file system can, then what came out is checked: a
             // version saved in the moment since the check above gets its name back.

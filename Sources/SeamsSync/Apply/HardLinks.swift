@@ -32,12 +32,16 @@ enum HardLinks {
 
     /// Keeps the version at `url` under the new name `trash` as well, durably: a hard link, or
     /// where there are none, a copy that is flushed before this returns.
-    static func preserve(_ url: URL, as trash: URL, directories: any DirectoryAccessorProviding) throws {
+    /// A symbolic link is copied as a link and not flushed (opening it would follow it): its target
+    /// text is written with it, durable with the trash folder's flush.
+    static func preserve(
+        _ url: URL, as trash: URL, kind: FileMetadata.Kind = .file, directories: any DirectoryAccessorProviding
+    ) throws {
         do {
             try directories.linkItem(at: url, to: trash)
         } catch where unsupported(error) {
             try directories.copyItem(at: url, to: trash)
-            try directories.synchronizeFile(at: trash)
+            if kind != .symbolicLink { try directories.synchronizeFile(at: trash) }
         }
     }
 }

@@ -47,7 +47,7 @@ public struct Scanner: Sendable {
         for entry in entries {
             let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
             if Snapshot.isOwnName(entry.name) {
-                if Snapshot.isTemporaryName(entry.name), entry.metadata.kind == .file {
+                if Snapshot.isTemporaryName(entry.name), entry.metadata.kind == .file || entry.metadata.kind == .symbolicLink {
                     snapshot.leftovers.append(path)
                 } else if parent != nil || !Snapshot.ownRootNames.contains(entry.name) {
                     snapshot.reserved.append(path)  // a user's item with a name like ours: left alone
