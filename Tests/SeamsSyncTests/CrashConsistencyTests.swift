@@ -27,11 +27,26 @@ import Testing
         var points = 0
         var fired = 0
         var secondCrashes = 0
+        /// Power cuts that kept a part of the unflushed changes (beside the one that kept none).
+        var partialCuts = 0
         var violations: [String] = []
 
         var description: String {
-            "\(points) crash points, \(fired) fired, \(secondCrashes) second crashes in recovery, \(violations.count) violations"
+            "\(points) crash points, \(fired) fired, \(partialCuts) partial power cuts, "
+                + "\(secondCrashes) second crashes in recovery, \(violations.count) violations"
         }
+    }
+
+    /// Whether this process runs under the thread sanitizer: there the partial power cuts are
+    /// left out (they test single-threaded ordering, and would make the sanitizer run too long).
+    static let underThreadSanitizer: Bool = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+
+    /// The partial outcomes tried at a power cut that could have had `combinations`: every one
+    /// when there are at most 8, else everything kept plus four seeded choices.
+    static func partialSelections(_ combinations: Int, call: Int) -> [PowerLossSelection] {
+        if underThreadSanitizer || combinations <= 1 { return [] }
+        if combinations <= 8 { return (1..<combinations).map { .combination($0) } }
+        return [.everything] + (1...4).map { .seeded(UInt64(call * 31 + $0)) }
     }
 
     private func everyCrashPoint(_ scenario: CrashScenario, hardLinks: Bool) throws {
@@ -52,8 +67,15 @@ import Testing
                 .map { "crash at \(call)/\(calls): \($0)" }
         }
         for call in 1...diskCalls {
-            tally.violations += try powerCut(scenario, hardLinks: hardLinks, at: call, expected: expected, tally: &tally)
-                .map { "power cut at \(call)/\(diskCalls): \($0)" }
+            let (combinations, problems) = try powerCut(
+                scenario, hardLinks: hardLinks, at: call, keeping: .combination(0), expected: expected, tally: &tally)
+            tally.violations += problems.map { "power cut at \(call)/\(diskCalls): \($0)" }
+            for selection in Self.partialSelections(combinations, call: call) {
+                let (_, problems) = try powerCut(
+                    scenario, hardLinks: hardLinks, at: call, keeping: selection, expected: expected, tally: &tally)
+                tally.violations += problems.map { "power cut at \(call)/\(diskCalls) keeping \(selection): \($0)" }
+                tally.partialCuts += 1
+            }
         }
         for call in Set([max(1, calls / 4), max(1, calls / 2), max(1, calls * 3 / 4)]).sorted() {
             tally.violations += try crashTwice(scenario, hardLinks: hardLinks, at: call, expected: expected, tally: &tally)
@@ -79,17 +101,24 @@ import Testing
         return try recover(harness, start: start, expected: expected)
     }
 
+    /// A power cut at `call` that keeps what `selection` picks of the unflushed changes.
+    ///
+    /// - Returns: How many outcomes that cut could have had, and the problems found.
     private func powerCut(
-        _ scenario: CrashScenario, hardLinks: Bool, at call: Int, expected: [String: [Data]], tally: inout Tally
-    ) throws -> [String] {
+        _ scenario: CrashScenario, hardLinks: Bool, at call: Int, keeping selection: PowerLossSelection,
+        expected: [String: [Data]], tally: inout Tally
+    ) throws -> (combinations: Int, problems: [String]) {
         let harness = try CrashHarness(scenario, hardLinks: hardLinks)
         let start = try harness.lineage()
+        harness.fileSystem.powerLossSelection = selection
         harness.fileSystem.schedulePowerCut(atCall: call)
         _ = try? harness.sync(runID: "run")
         tally.points += 1
         if harness.fileSystem.isPoweredOff { tally.fired += 1 }
+        let combinations = harness.fileSystem.lastPowerCut?.combinations ?? 1
         harness.fileSystem.restart()
-        return try recover(harness, start: start, expected: expected)
+        harness.fileSystem.powerLossSelection = .flushedOnly
+        return (combinations, try recover(harness, start: start, expected: expected))
     }
 
     /// A crash at `call`, then a crash at every call of the recovery run, then a clean run.

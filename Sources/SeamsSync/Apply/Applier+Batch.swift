@@ -47,7 +47,7 @@ extension Applier {
     /// Flushes every queued temp file in one batch, then re-checks and renames each into place.
     ///
     /// The order per file is the one ``copy(_:from:item:to:expected:)`` keeps: content durable
-    /// before its rename. When the batch flush fails, no copy of it is placed: each path fails on
+    /// before its rename, and the version it replaces durable in the trash before the rename. When the batch flush fails, no copy of it is placed: each path fails on
     /// its own, its temp file is removed, and the next run tries again.
     mutating func placeStaged() {
         guard !staged.isEmpty else { return }
@@ -63,10 +63,36 @@ extension Applier {
             }
             return
         }
+        // Every version the batch replaces is kept in the trash first, and that made durable in
+        // one flush, before any of them is replaced.
+        var preserved: Set<SyncPath> = []
+        for copy in batch {
+            guard let expected = copy.expected else { continue }
+            do {
+                let current = try context.currentMetadata(context.url(copy.path, on: copy.source.other))
+                // A target changed since the scan becomes a conflict copy below; nothing to keep.
+                guard ApplyContext.sameItem(current, expected) else { continue }
+                try context.requireRealFolders(above: copy.path, on: copy.source.other)
+                try preserveReplaced(copy.path, on: copy.source.other, expected: expected)
+                preserved.insert(copy.path)
+            } catch {
+                // Left for placeCopy, which meets the same problem and reports it.
+            }
+        }
+        do {
+            try flushTrash()
+        } catch {
+            for copy in batch {
+                try? context.directories.removeItem(at: copy.temp, recursively: false)
+                recordFailure(error, at: copy.path)
+            }
+            return
+        }
         for copy in batch {
             do {
                 let stamp = try placeCopy(
-                    copy.temp, stamp: copy.stamp, from: copy.source, item: copy.item, to: copy.path, expected: copy.expected)
+                    copy.temp, stamp: copy.stamp, from: copy.source, item: copy.item, to: copy.path, expected: copy.expected,
+                    preserved: preserved.contains(copy.path))
                 record(copy.path, source: copy.source, sourceStamp: copy.item.stamp, targetStamp: stamp)
             } catch {
                 recordFailure(error, at: copy.path)

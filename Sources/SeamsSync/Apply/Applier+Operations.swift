@@ -73,7 +73,7 @@ extension Applier {
     /// - Returns: The stamp of the new file.
     mutating func placeCopy(
         _ temp: URL, stamp: Stamp, from source: Side, item: FileMetadata, to destination: SyncPath,
-        expected: FileMetadata?
+        expected: FileMetadata?, preserved: Bool = false
     ) throws -> Stamp {
         let target = source.other
         var placed = false
@@ -88,9 +88,9 @@ extension Applier {
             try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
         }
         if let expected {
-            let trash = try trashURL(for: destination, on: target)
-            try HardLinks.preserve(destinationURL, as: trash, kind: expected.kind, directories: context.directories)
-            trashDirty.insert(trash.deletingLastPathComponent())
+            if !preserved { try preserveReplaced(destination, on: target, expected: expected) }
+            // The kept version's name in the trash is durable before the name it leaves can change.
+            try flushTrash()
             // Swapped in one step where the file system can, then what came out is checked: a
             // version saved in the moment since the check above gets its name back.
             if try context.directories.exchangeItems(at: temp, and: destinationURL) {
@@ -106,6 +106,9 @@ extension Applier {
                 placed = true
             }
         } else {
+            // A name this run freed (a version moved to the trash or to a conflict name) is
+            // taken again only once that move is durable.
+            try flushTrash()
             try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)
             placed = true
         }
@@ -113,6 +116,28 @@ extension Applier {
         createdPaths.insert(destination)
         if target == .local { report.copiedToLocal += 1 } else { report.copiedToContainer += 1 }
         return stamp
+    }
+
+    /// Keeps the version at `destination`, as the scan saw it, in this run's trash under its own
+    /// path (a hard link, or a flushed copy where there are none), before it is replaced. The
+    /// trash folder's new name is made durable by the next ``flushTrash()``.
+    mutating func preserveReplaced(_ destination: SyncPath, on target: Side, expected: FileMetadata) throws {
+        let trash = try trashURL(for: destination, on: target)
+        try HardLinks.preserve(context.url(destination, on: target), as: trash, kind: expected.kind, directories: context.directories)
+        trashDirty.insert(trash.deletingLastPathComponent())
+        trashPending.insert(trash.deletingLastPathComponent())
+    }
+
+    /// Flushes the trash folders changed since the last such flush (one batch: one device flush
+    /// on the live file system), so that every version kept there is durable before a name that
+    /// held it is replaced or its folder removed. A power cut may keep any part of what was not
+    /// flushed; without this, the rename over a target could survive while the trash entry of the
+    /// version it replaced did not.
+    mutating func flushTrash() throws {
+        guard !trashPending.isEmpty else { return }
+        try context.directories.synchronize(
+            files: [], directories: trashPending.sorted { $0.path.utf8.count > $1.path.utf8.count })
+        trashPending = []
     }
 
     /// The target changed during the run: the incoming version in `temp` becomes a conflict copy
@@ -147,6 +172,7 @@ extension Applier {
         let trash = try trashURL(for: path, on: side)
         try context.directories.moveItem(at: url, to: trash, replacingExisting: false)
         trashDirty.insert(trash.deletingLastPathComponent())
+        trashPending.insert(trash.deletingLastPathComponent())
         dirtyFolders[side]!.insert(path.parent)
         countDeletion(on: side)
     }
@@ -154,6 +180,8 @@ extension Applier {
     /// Removes a folder that is empty by now; a folder that is not (something new in it) stays.
     mutating func removeFolder(_ path: SyncPath, on side: Side) throws {
         try context.requireRealFolders(above: path, on: side)
+        // What was moved out of it into the trash is durable there before the folder goes.
+        try flushTrash()
         try context.directories.removeItem(at: context.url(path, on: side), recursively: false)
         dirtyFolders[side]!.remove(path)
         dirtyFolders[side]!.insert(path.parent)
@@ -189,6 +217,13 @@ extension Applier {
         try context.directories.moveItem(at: url, to: context.url(newPath, on: side), replacingExisting: false)
         createdPaths.insert(newPath)
         dirtyFolders[side]!.insert(path.parent)
+        // The old name is taken again next (by the winner, or a folder): the rename must be
+        // durable first, or a power cut could keep the new item over the old name and lose
+        // the renamed version. Conflicts are rare; one folder flush each.
+        try context.directories.synchronizeDirectory(at: context.folderURL(path.parent, on: side))
+        if newPath.parent != path.parent {
+            try context.directories.synchronizeDirectory(at: context.folderURL(newPath.parent, on: side))
+        }
     }
 
     /// Removes the temp files an interrupted run left; they are the tool's own, never a user's.
@@ -231,13 +266,18 @@ extension Applier {
             let trashRoot = context.root(side).appending(path: ApplyContext.trashName, directoryHint: .isDirectory)
             if let kind = try context.currentMetadata(trashRoot)?.kind, kind != .directory { throw ApplyIssue.trashNotAFolder }
             try context.directories.createDirectory(at: folder, withIntermediateDirectories: true)
-            // The new trash folders' names are flushed at the end, before any replaced name.
+            // The new trash folders' names are made durable before anything is moved into them:
+            // a power cut may keep a later move and lose an earlier `mkdir`, and a version moved
+            // into a folder that no durable name reaches would be lost. Once per new trash folder.
             let root = context.root(side).standardizedFileURL.path
             var parent = folder.deletingLastPathComponent()
+            var chain: [URL] = []
             while parent.standardizedFileURL.path.count >= root.count {
                 trashDirty.insert(parent)
+                chain.append(parent)
                 parent = parent.deletingLastPathComponent()
             }
+            try context.directories.synchronize(files: [], directories: chain)
             trashFolders.insert(folder)
         }
         return url

@@ -15,6 +15,8 @@ struct Applier {
     var dirtyFolders: [Side: Set<SyncPath?>] = [.local: [], .container: []]
     var trashFolders: Set<URL> = []
     var trashDirty: Set<URL> = []
+    /// Trash folders changed since the last ``flushTrash()``.
+    var trashPending: Set<URL> = []
     var createdPaths: Set<SyncPath> = []
     var temporaryCounter = 0
     /// Copies written to temp files and waiting for one flush and their renames.
@@ -175,7 +177,10 @@ struct Applier {
             }
             setEntry(nil, at: path)
         case (.directory?, let kind):
-            if let replaceable { try moveToTrash(path, on: target, expected: replaceable) }
+            if let replaceable {
+                try moveToTrash(path, on: target, expected: replaceable)
+                try flushTrash()  // durable in the trash before a folder takes its name
+            }
             if kind != .directory { try makeFolder(path, on: target) }
             setEntry(Archive.Entry(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0)), at: path)
         case (_, let kind):

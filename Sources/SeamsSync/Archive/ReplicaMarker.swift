@@ -67,8 +67,8 @@ struct ReplicaMarker: Sendable {
         return .marker(ReplicaIdentity(id: file.id, generation: file.generation))
     }
 
-    /// Replaces the marker atomically (temp file, rename); the caller flushes it and the
-    /// container folder, with the run's other changes, before it commits the state.
+    /// Replaces the marker atomically (temp file, flush, rename); the caller flushes the container
+    /// folder, with the run's other changes, before it commits the state.
     ///
     /// - Returns: The marker's URL.
     func place(_ identity: ReplicaIdentity, runID: String) throws -> URL {
@@ -77,6 +77,9 @@ struct ReplicaMarker: Sendable {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             try files.write(try encoder.encode(File(format: Self.format, id: identity.id, generation: identity.generation)), to: temp)
+            // Content durable before the name: a power cut may keep the rename and lose an
+            // unflushed content, and a torn marker reads as another container.
+            try directories.synchronizeFile(at: temp)
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
             return url
         } catch {

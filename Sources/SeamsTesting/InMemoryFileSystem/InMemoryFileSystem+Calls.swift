@@ -22,6 +22,7 @@ extension InMemoryFileSystem {
                 } catch {
                     result = .failure(error.cocoa(writing: operation.isWriting))
                 }
+                if state.tree.journal != nil { state.tree.recordJournal() }
             }
             if state.recordsCalls {
                 let outcome: FileSystemCall.Outcome

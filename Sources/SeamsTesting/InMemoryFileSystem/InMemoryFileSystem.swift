@@ -45,9 +45,11 @@ public import Seams
 /// - Foundation's atomic write first makes `.dat.nosync<pid in hex>.XXXXXX` beside the target,
 ///   so live a write whose folder path leaves no room for that name within `PATH_MAX` fails with
 ///   ENOENT (from about 4,073 bytes); the fake does not model that temporary name.
-/// - The power model is the worst POSIX allows: after a cut, each folder holds exactly its
-///   flushed names, so a move between two folders of which only one was flushed can leave the
-///   item under both names or neither (a journaling file system keeps the move whole).
+/// - By default the power model is the worst POSIX allows: after a cut, each folder holds exactly
+///   its flushed names, so a move between two folders of which only one was flushed can leave the
+///   item under both names or neither (a journaling file system keeps the move whole). With
+///   ``powerLossSelection`` a cut keeps a chosen part of the unflushed changes instead: any subset
+///   of each folder's per-call changes and a prefix of each file's (see ``PowerLossSelection``).
 /// - `volumeIdentifier` is always 1.
 public final class InMemoryFileSystem: Sendable {
     struct State: Sendable {
@@ -142,6 +144,19 @@ public final class InMemoryFileSystem: Sendable {
     /// Whether a scheduled power cut has happened and ``restart()`` was not called yet.
     public var isPoweredOff: Bool {
         state.withLock { $0.countdown.stop != nil }
+    }
+
+    /// What a power cut keeps of the changes not yet flushed: nothing (``PowerLossSelection/flushedOnly``,
+    /// the default) or a chosen part of them. Set it before the changes are made: only then are
+    /// they journalled.
+    public var powerLossSelection: PowerLossSelection {
+        get { state.withLock { $0.tree.powerLossSelection } }
+        set { state.withLock { $0.tree.powerLossSelection = newValue } }
+    }
+
+    /// What the last power cut could have kept and what it kept (`nil` before the first cut).
+    public var lastPowerCut: PowerCutReport? {
+        state.withLock { $0.tree.lastPowerCut }
     }
 
     /// Turns the power back on after a scheduled cut (and cancels one not yet reached).

@@ -198,6 +198,7 @@ extension MemoryTree {
         if directoryOnly && !node.isDirectory { throw MemoryFailure(ENOTDIR, path.text) }
         guard allows(node, 4) else { throw MemoryFailure(EACCES, path.text) }
         nodes[inode]!.flush()
+        if node.isDirectory { journal?.flushedFolders.insert(inode) }
     }
 
     /// `chmod`, which follows a final link (a link's own bits never change on Linux).

@@ -7,17 +7,26 @@ import Foundation
 /// (`synchronizeFile`), a folder its names (`synchronizeDirectory`). A power cut returns every
 /// inode to that state, so unflushed content is lost (a new file reads as empty, as on ext4
 /// without `fsync`) and a name created, removed or renamed in an unflushed folder is undone.
-/// This is the worst a POSIX file system may do; real disks often keep more.
+/// This is the worst a POSIX file system may do; real disks often keep more, and
+/// ``PowerLossSelection`` makes a cut keep a chosen part of the unflushed changes.
 extension MemoryTree {
     /// Makes everything durable, as a `sync(2)` would.
     mutating func flushAll() {
         for inode in Array(nodes.keys) {
             nodes[inode]!.flush()
         }
+        if journal != nil { journal = MemoryJournal() }
     }
 
     /// Returns every inode to its last flushed state and drops what no durable name reaches.
     mutating func cutPower() {
+        if journal != nil {
+            // What the selection keeps of the unflushed changes becomes durable first.
+            recordJournal()
+            lastPowerCut = applyJournal(powerLossSelection)
+        } else {
+            lastPowerCut = PowerCutReport(unflushedChanges: 0, keptChanges: 0, combinations: 1)
+        }
         for inode in Array(nodes.keys) {
             var node = nodes[inode]!
             node.content = node.durable.content
@@ -53,7 +62,13 @@ extension MemoryTree {
         while let inode = pending.popLast() {
             guard let node = nodes[inode] else { continue }
             var children = Array(node.children.values)
-            if followingDurable { children += node.durable.children.values }
+            if followingDurable {
+                children += node.durable.children.values
+                // A change a power cut may still keep can bring back what it named.
+                if let journal {
+                    for call in journal.calls { children += call.filter { $0.folder == inode }.compactMap(\.inode) }
+                }
+            }
             for child in children where seen.insert(child).inserted {
                 pending.append(child)
             }

@@ -16,6 +16,14 @@ struct MemoryTree: Sendable {
     /// Whether a symbolic link was ever made here; until then every path is walked by the fast
     /// lookup, which meets no link to follow.
     var hasLinks = false
+    /// The changes since each item's last flush, kept while a power cut may keep part of them.
+    var journal: MemoryJournal?
+    /// What the next power cut keeps of the unflushed changes.
+    var powerLossSelection = PowerLossSelection.flushedOnly {
+        didSet { journal = powerLossSelection == .flushedOnly ? nil : (journal ?? MemoryJournal()) }
+    }
+    /// What the last power cut could have kept and kept.
+    var lastPowerCut: PowerCutReport?
     /// Linux's `MAXSYMLINKS`: a walk that follows more links than this fails with ELOOP.
     static let maximumLinkFollows = 40
 
