@@ -30,6 +30,13 @@ public struct HTTPTransportClientTransport: ClientTransport {
     public struct RequestBodyTooLarge: Error, Hashable, Sendable {
         /// The limit that was passed.
         public let limit: Int
+
+        /// Creates the error for `limit`.
+        ///
+        /// - Parameter limit: The limit that was passed.
+        public init(limit: Int) {
+            self.limit = limit
+        }
     }
 
     /// The transport that sends.
