@@ -67,7 +67,7 @@ public enum HTTPReplay {
         _ body: (HTTPReplaySession) async throws -> Result
     ) async throws -> Result {
         let session = try HTTPReplaySession(
-            fixture: fixture, mode: try mode ?? HTTPReplayMode.fromEnvironment(), live: live, matching: matching,
+            fixture: fixture, mode: try HTTPReplayMode.resolved(mode), live: live, matching: matching,
             redaction: redaction, sourceLocation: sourceLocation)
         let outcome: Swift.Result<Result, any Error>
         do {

@@ -22,6 +22,22 @@ public enum HTTPReplayMode: String, Hashable, Sendable, CaseIterable {
     /// `SEAMS_HTTP_REPLAY`: the variable that chooses the mode of tests that do not choose one.
     public static let environmentVariable = "SEAMS_HTTP_REPLAY"
 
+    /// The mode a session runs in: `explicit` when given, else what `environment` chooses.
+    ///
+    /// - Parameters:
+    ///   - explicit: The test's own mode, or `nil`.
+    ///   - environment: The variables; the process's unless given.
+    /// - Returns: The mode.
+    /// - Throws: ``HTTPReplayError/Kind/invalidMode`` when `explicit` is `nil` and the variable
+    ///   names no mode.
+    public static func resolved(
+        _ explicit: HTTPReplayMode?,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(HTTPReplayError) -> HTTPReplayMode {
+        if let explicit { return explicit }
+        return try fromEnvironment(environment)
+    }
+
     /// The mode `environment` chooses: ``replay`` when ``environmentVariable`` is unset or empty.
     ///
     /// - Parameter environment: The variables; the process's unless given.

@@ -23,6 +23,13 @@ struct HTTPReplaySessionTests {
         #expect(try HTTPReplayMode.fromEnvironment(environment) == mode)
     }
 
+    @Test("a test's own mode wins over SEAMS_HTTP_REPLAY, even an invalid one")
+    func explicitModeWins() throws {
+        #expect(try HTTPReplayMode.resolved(.replay, environment: ["SEAMS_HTTP_REPLAY": "rerecord"]) == .replay)
+        #expect(try HTTPReplayMode.resolved(.rerecord, environment: ["SEAMS_HTTP_REPLAY": "nonsense"]) == .rerecord)
+        #expect(try HTTPReplayMode.resolved(nil, environment: ["SEAMS_HTTP_REPLAY": "record-missing"]) == .recordMissing)
+    }
+
     @Test("an unknown mode name is invalidMode")
     func invalidMode() {
         let error = #expect(throws: HTTPReplayError(.invalidMode)) {
