@@ -79,6 +79,17 @@ struct HTTPArchiveTests {
         #expect(text.contains(#""_error" : "cannotConnect""#))
     }
 
+    @Test("a cancelled request is thrown on and not kept")
+    func cancelledNotKept() async throws {
+        let mock = MockHTTPTransport()
+        mock.on().fail(with: .cancelled)
+        let file = try Fixtures.temporaryFolder().appending(path: "x.har")
+        let recorder = RecordingHTTPTransport(wrapping: mock, file: file)
+        await #expect(throws: HTTPTransportError.cancelled) { try await recorder.send(Fixtures.request(.get, "/x")) }
+        #expect(recorder.archive.log.entries.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     @Test("a missing file is fixtureMissing")
     func missingFile() throws {
         let file = try Fixtures.temporaryFolder().appending(path: "none.har")
