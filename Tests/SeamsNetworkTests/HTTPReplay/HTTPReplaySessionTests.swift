@@ -137,6 +137,19 @@ struct HTTPReplaySessionTests {
         }
     }
 
+    @Test("the trait on a parameterized test records an issue and runs no session", arguments: [1])
+    func traitOnParameterizedTest(argument: Int) async throws {
+        let trait: HTTPReplayTrait = .httpReplay("shared", mode: .replay)
+        let test = try #require(Test.current)
+        let ran = LockedValue(false)
+        try await withKnownIssue {
+            try await trait.provideScope(for: test, testCase: Test.Case.current) { ran.withLock { $0 = true } }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.hasPrefix(#".httpReplay("shared") on a parameterized test"#) }
+        }
+        #expect(ran.withLock { $0 } == false)
+    }
+
     /// The fixture `HTTPFixtures/trait-echo.har` was recorded against the loopback server with
     /// `SEAMS_HTTP_REPLAY=record-missing`; in the default mode the server is started but never used.
     @Test("the .httpReplay trait gives the test its fixture and transport", .httpReplay("trait-echo"))
