@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SeamsMacros", targets: ["SeamsMacros"]),
         .plugin(name: "SeamsMockNames", targets: ["SeamsMockNames"]),
         .library(name: "SeamsAsyncHTTPClient", targets: ["SeamsAsyncHTTPClient"]),
+        .library(name: "SeamsOpenAPI", targets: ["SeamsOpenAPI"]),
         .executable(name: "seams-sync", targets: ["seams-sync"]),
     ],
     dependencies: [
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     ],
     targets: [
         // MARK: Library
@@ -53,6 +55,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        // A swift-openapi-runtime ClientTransport over any HTTPTransportProviding: its own
+        // product, so apps that don't use OpenAPI never build the runtime.
+        .target(
+            name: "SeamsOpenAPI",
+            dependencies: [
+                "Seams",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
         .macro(
@@ -107,12 +119,17 @@ let package = Package(
                 "Seams",
                 "SeamsTesting",
                 "SeamsAsyncHTTPClient",
+                "SeamsOpenAPI",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+            ],
+            // HAR fixtures, read from the source tree (record modes write them there), and the
+            // OpenAPI document the committed client in OpenAPI/Generated was generated from.
+            exclude: ["HTTPReplay/HTTPFixtures", "OpenAPI/openapi.yaml", "OpenAPI/openapi-generator-config.yaml"]
         ),
         .testTarget(
             name: "SeamsMacrosTests",

@@ -18,9 +18,12 @@ public import Seams
 /// returned as they came unless `followsRedirects` is `true`, the timeout is enforced by the
 /// transport, and cancellation stops the request.
 ///
-/// AsyncHTTPClient retries a refused connection until its connect timeout (10 seconds unless the
-/// client is configured otherwise) before it gives up with ``HTTPTransportError/Kind/cannotConnect``;
-/// a shorter `timeout` on `send` ends such a request as ``HTTPTransportError/Kind/timedOut`` first.
+/// A refused connection is ``HTTPTransportError/Kind/cannotConnect`` at once, as on
+/// ``URLSessionHTTPTransport``: the transport's own client does not retry a failed connect
+/// (AsyncHTTPClient's default is to retry with back-off until its connect timeout, so the caller
+/// would wait that long and, with a shorter `timeout`, see ``HTTPTransportError/Kind/timedOut``).
+/// A client passed to ``init(client:maximumResponseBodySize:)`` keeps its own setting; set
+/// `configuration.connectionPool.retryConnectionEstablishment = false` for the same behaviour.
 public final class AsyncHTTPClientTransport: HTTPTransportProviding {
     /// The client that sends the requests.
     public let client: HTTPClient
@@ -40,6 +43,9 @@ public final class AsyncHTTPClientTransport: HTTPTransportProviding {
     public init(followsRedirects: Bool = false, maximumResponseBodySize: Int = 64 << 20) {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = followsRedirects ? .follow(max: 5, allowCycles: false) : .disallow
+        // A refused connect fails the request at once instead of being retried until the connect
+        // timeout: the caller decides about retries, as with every transport of this package.
+        configuration.connectionPool.retryConnectionEstablishment = false
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.maximumResponseBodySize = maximumResponseBodySize
         ownsClient = true

@@ -121,6 +121,23 @@ struct TransportContractTests {
         }
     }
 
+    /// A refused connect is reported at once: with a timeout far shorter than AsyncHTTPClient's
+    /// 10-second connect retry, a transport that retried would end as `timedOut` instead.
+    @Test("a refused connection is cannotConnect before a short timeout", arguments: TransportUnderTest.live)
+    func cannotConnectBeforeShortTimeout(kind: TransportUnderTest) async throws {
+        let port = try await LoopbackServer.closedPort()
+        try await ContractHarness.with(kind) { harness in
+            let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/echo")
+            await #expect(throws: HTTPTransportError.cannotConnect) {
+                try await harness.transport.send(request, body: nil, timeout: .seconds(2))
+            }
+            // The transport still works afterwards: the failed connect left nothing behind.
+            let (response, _) = try await harness.transport.send(
+                harness.request(.get, "/status/204"), body: nil, timeout: .seconds(30))
+            #expect(response.status.code == 204)
+        }
+    }
+
     @Test("a server slower than the timeout is timedOut", arguments: TransportUnderTest.allCases)
     func timeout(kind: TransportUnderTest) async throws {
         try await ContractHarness.with(kind) { harness in

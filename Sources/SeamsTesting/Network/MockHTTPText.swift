@@ -37,21 +37,26 @@ enum MockHTTPText {
 
     /// The message of an unmatched request: the request, then the nearest rules (fewest misses
     /// first, at most `limit`) with why each missed.
+    ///
+    /// The wording defaults to the mock's; the replay transport passes its own (entries, not rules).
     static func unmatched(
         _ request: HTTPRequest,
         body: Data?,
         candidates: [(rule: String, reasons: [String])],
-        limit: Int = 3
+        limit: Int = 3,
+        headline: String = "MockHTTPTransport: no rule matches the request",
+        noCandidates: String = "No rules are registered.",
+        nearestLabel: String = "Nearest rules"
     ) -> String {
-        var lines = ["MockHTTPTransport: no rule matches the request", MockHTTPText.request(request, body: body)]
+        var lines = [headline, MockHTTPText.request(request, body: body)]
         if candidates.isEmpty {
-            lines.append("No rules are registered.")
+            lines.append(noCandidates)
             return lines.joined(separator: "\n")
         }
         let nearest = candidates.enumerated()
             .sorted { ($0.element.reasons.count, $0.offset) < ($1.element.reasons.count, $1.offset) }
             .prefix(limit)
-        lines.append("Nearest rules (\(nearest.count) of \(candidates.count)):")
+        lines.append("\(nearestLabel) (\(nearest.count) of \(candidates.count)):")
         for (number, candidate) in nearest.enumerated() {
             lines.append("  \(number + 1). \(candidate.element.rule)")
             for reason in candidate.element.reasons {

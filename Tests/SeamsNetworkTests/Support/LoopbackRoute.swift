@@ -10,6 +10,9 @@ import Foundation
 /// - `/redirect` answers 302 with `location: /echo?redirected=1`.
 /// - `/truncate` declares 1000 bytes, sends 100, and closes the connection.
 /// - `/stall` and `/slow` never answer.
+/// - `/v1/notes…` is the small notes API of `OpenAPI/openapi.yaml`: `GET /v1/notes?limit=n`
+///   lists notes 1 and 2, `POST /v1/notes` answers 201 with id 3 and the posted title,
+///   `GET /v1/notes/1` and `/2` answer the note, any other id 404 with a JSON problem.
 enum LoopbackRoute: Equatable {
     case respond(status: Int, headers: [Header], body: Data)
     case truncate(declaredLength: Int, sent: Data)
@@ -23,6 +26,33 @@ enum LoopbackRoute: Equatable {
     /// Deterministic bytes that reveal a lost, doubled or reordered chunk.
     static func pattern(count: Int) -> Data {
         Data((0..<count).map { UInt8(truncatingIfNeeded: $0 % 251) })
+    }
+
+    static let storedNotes = [#"{"id":1,"title":"Milk"}"#, #"{"id":2,"title":"Bread"}"#]
+
+    private static func notes(method: String, uri: String, parts: [String], body: Data) -> LoopbackRoute {
+        let json = [Header(name: "content-type", value: "application/json")]
+        switch (method, parts.count) {
+        case ("GET", 0):
+            let limit = URLComponents(string: uri)?.queryItems?.first { $0.name == "limit" }?.value.flatMap(Int.init)
+            let listed = storedNotes.prefix(limit ?? storedNotes.count)
+            return .respond(status: 200, headers: json, body: Data(("[" + listed.joined(separator: ",") + "]").utf8))
+        case ("POST", 0):
+            struct NewNote: Decodable { let title: String }
+            guard let note = try? JSONDecoder().decode(NewNote.self, from: body),
+                let title = try? JSONEncoder().encode(note.title)
+            else {
+                return .respond(status: 400, headers: json, body: Data(#"{"error":"expected {\"title\": …}"}"#.utf8))
+            }
+            return .respond(status: 201, headers: json, body: Data(#"{"id":3,"title":"#.utf8) + title + Data("}".utf8))
+        case ("GET", 1):
+            if let id = Int(parts[0]), (1...storedNotes.count).contains(id) {
+                return .respond(status: 200, headers: json, body: Data(storedNotes[id - 1].utf8))
+            }
+            return .respond(status: 404, headers: json, body: Data(#"{"error":"no note \#(parts[0])"}"#.utf8))
+        default:
+            return .respond(status: 405, headers: json, body: Data(#"{"error":"method not allowed"}"#.utf8))
+        }
     }
 
     static func route(method: String, uri: String, headers: [Header], body: Data) -> LoopbackRoute {
@@ -54,6 +84,8 @@ enum LoopbackRoute: Equatable {
             return .truncate(declaredLength: 1000, sent: pattern(count: 100))
         case "stall", "slow":
             return .stall
+        case "v1" where parts.count > 1 && parts[1] == "notes":
+            return notes(method: method, uri: uri, parts: Array(parts.dropFirst(2)), body: body)
         default:
             return .respond(status: 404, headers: [], body: Data("no route \(path)".utf8))
         }
