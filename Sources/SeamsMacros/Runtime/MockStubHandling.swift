@@ -33,6 +33,35 @@ extension MockStubHandling {
         withStub { $0.configure(.value(value)) }
     }
 
+    /// Answers calls whose argument equals `arguments` with `value`, without a closure; calls with
+    /// other arguments get what the rest of the configuration says (`returns(_:)`, `handle(_:)`…)
+    /// and, when there is none, are unconfigured calls. Give one answer per argument value; a
+    /// later one for the same value replaces the earlier one.
+    ///
+    /// ```swift
+    /// mock.stubs.temperatureIn.returns(21.5, when: "Oslo")
+    /// mock.stubs.temperatureIn.returns(-3, when: "Tromsø")
+    /// ```
+    ///
+    /// For a requirement with one recorded argument of an `Equatable` type.
+    ///
+    /// - Parameters:
+    ///   - value: The value to return.
+    ///   - arguments: The argument the value is for.
+    public func returns(_ value: Output, when arguments: Arguments) where Arguments: Equatable {
+        withStub { $0.answer(.value(value), when: arguments) }
+    }
+
+    /// Makes calls whose argument equals `arguments` throw `error`; other calls are answered as
+    /// for ``returns(_:when:)``.
+    ///
+    /// - Parameters:
+    ///   - error: The error to throw.
+    ///   - arguments: The argument the error is for.
+    public func throwing(_ error: Failure, when arguments: Arguments) where Arguments: Equatable {
+        withStub { $0.answer(.error(error), when: arguments) }
+    }
+
     /// Answers the next calls with `values`, one per call, in order; after the last one a call
     /// is unconfigured.
     ///

@@ -1,6 +1,5 @@
 import Foundation
 import SeamsMacros
-import Testing
 
 /// A protocol with one requirement of every method and property shape `@Mockable` supports.
 @Mockable
