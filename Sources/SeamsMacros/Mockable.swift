@@ -60,6 +60,18 @@
 /// `InternalImportsByDefault`, a file with a public `@Mockable` protocol writes
 /// `public import SeamsMacros`, since the mock's public API names its handle types.
 ///
+/// ## Inherited protocols
+///
+/// A protocol that inherits other `@Mockable` protocols gets a mock of the whole protocol: it
+/// holds one mock of each parent (made with the same strictness and location), and its `stubs`
+/// reaches their handles by the same names (`@dynamicMemberLookup`). The child's macro cannot see
+/// the parent's requirements, so each `@Mockable` protocol also writes
+/// `extension Parent where Self: MockInheriting { … }`, which forwards every requirement to the
+/// parent mock a child's mock holds (see ``MockInheriting``); it is empty in release builds.
+/// A parent with `Self` in a requirement, initializers or associated types, or an `Actor` or
+/// `@MainActor` parent, gets no such extension, and a child's mock of it does not compile.
+/// Standard protocols (`Equatable`, `Codable`, …) are refused as parents.
+///
 /// ## Release builds
 ///
 /// The mock is wrapped in `#if DEBUG || SEAMS_MOCKS`: it is not compiled in release builds unless
@@ -116,8 +128,9 @@
 /// `Actor` and `@MainActor` protocols. Arguments and results must be `Sendable` unless the mock
 /// is written with `sendable: false` (see above). Anything else
 /// (subscripts, variadic or `some` parameters, `rethrows`, operators, parameter packs, inherited
-/// protocols other than `Sendable`/`Actor`/`AnyObject`, `where` clauses on the protocol or its
-/// associated types) is an error at its declaration. `Self` may appear anywhere in a requirement.
+/// standard protocols, `where` clauses on the protocol or its associated types) is an error at its
+/// declaration. `Self` may appear anywhere in a requirement; inherited `@Mockable` protocols are
+/// mocked too (above).
 ///
 /// - Parameter sendable: `true` (the default) for a `Sendable` mock whose state is behind a lock;
 ///   `false` for a mock that is not `Sendable`, of a protocol that is not `Sendable`, whose
