@@ -27,3 +27,11 @@ public struct Stopwatch: Sendable {
         return clock.now() - start
     }
 }
+
+/// Counts ticks: a protocol without `Self`, so its @Mockable also writes the forwarding extension
+/// that a child protocol's mock uses.
+@Mockable
+public protocol TickProviding: Sendable {
+    /// The next tick.
+    func tick() -> Int
+}
