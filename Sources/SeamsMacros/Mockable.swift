@@ -32,7 +32,7 @@
 ///   settable, `stubs.setName`). Overloads with the same labels add their parameter types. A generic
 ///   method's handle is a function of the generic types: `stubs.decodeFrom(User.self)`.
 /// - Each handle sets a value (`returns`), a value for one argument value (`returns(_:when:)`,
-///   `throwing(_:when:)`, for one `Equatable` argument), a sequence (`returnsInOrder`), an error
+///   `throwing(_:when:)`; several arguments as their labelled tuple; `Equatable` types), a sequence (`returnsInOrder`), an error
 ///   (`throwing`, typed as the requirement throws) or a closure (`handle`), and reads the typed
 ///   `calls` and `callCount`. `resetMock()` forgets everything.
 /// - `Self` in a requirement (results, parameters, static factories, initializers) is written as

@@ -82,4 +82,32 @@ import Testing
         store.stubs.openNamed.returns(document, when: "a.txt")
         #expect(try store.open(named: "a.txt") === document)
     }
+
+    @Test("several arguments: one answer per tuple of values, matched element by element")
+    func severalArguments() {
+        let mock = MockWeatherService(strict: true)
+        mock.stubs.distanceFromTo.returns(1_150, when: (from: "Oslo", to: "Tromsø"))
+        mock.stubs.distanceFromTo.returns(300, when: (from: "Oslo", to: "Bergen"))
+        #expect(mock.distance(from: "Oslo", to: "Tromsø") == 1_150)
+        #expect(mock.distance(from: "Oslo", to: "Bergen") == 300)
+        mock.stubs.distanceFromTo.returns(305, when: (from: "Oslo", to: "Bergen"))
+        #expect(mock.distance(from: "Oslo", to: "Bergen") == 305)
+        mock.stubs.distanceFromTo.returns(0)
+        #expect(mock.distance(from: "Bergen", to: "Oslo") == 0)
+        #expect(mock.stubs.distanceFromTo.calls.map(\.to) == ["Tromsø", "Bergen", "Bergen", "Oslo"])
+    }
+
+    @Test("an argument that is not Equatable: the answer is refused with an issue at the caller's line")
+    func notEquatableRefused() {
+        let shape = MockShape()
+        let other = MockShape()
+        let line = #line + 2
+        withKnownIssue {
+            shape.stubs.contains.returns(true, when: other)
+        } matching: { issue in
+            issue.sourceLocation?.line == line && issue.comments.contains { $0.rawValue.contains("need Equatable arguments; MockShape is not") }
+        }
+        shape.stubs.contains.returns(false)
+        #expect(shape.contains(other) == false)
+    }
 }

@@ -59,6 +59,25 @@ public enum MockIssue {
         }
     }
 
+    /// Reports a misuse of a mock's API (always, strict or not), as ``unconfigured(_:on:strict:always:at:)``
+    /// reports: an issue in a test process, a stop with the message outside one.
+    ///
+    /// - Parameters:
+    ///   - message: What is wrong and what to do instead.
+    ///   - location: Where the issue is reported.
+    public static func report(_ message: String, at location: MockSourceLocation) {
+        guard isTesting else { fatalError(message) }
+        guard testSupportIsLinked else {
+            fatalError("\(message). The test target does not link IssueReportingTestSupport, so this issue cannot be recorded")
+        }
+        reportIssue(
+            message, fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column
+        )
+        if case .swiftTesting = TestContext.current {} else {
+            recordWithSwiftTesting(message, at: location)
+        }
+    }
+
     /// Records `message` through `IssueReportingTestSupport`'s Swift Testing bridge, looked up as
     /// IssueReporting looks it up.
     private static func recordWithSwiftTesting(_ message: String, at location: MockSourceLocation) {

@@ -39,9 +39,9 @@ public struct MockStub<Arguments, Output, Failure: Error, Handler> {
     @usableFromInline var recordedCalls: [Arguments] = []
     @usableFromInline var configured: Behavior?
     @usableFromInline var sequenceIndex = 0
-    // Answers for given argument values, tried before `configured`. Only `Equatable` arguments
-    // get them (see `answer(_:when:)`); they are compared through `any Equatable`, so the stub
-    // itself needs no constraint.
+    // Answers for given argument values, tried before `configured`. Arguments are compared
+    // through `any Equatable`, element by element for the labelled tuple of several arguments,
+    // so the stub itself needs no constraint (see `canCompare(_:)`).
     @usableFromInline var argumentAnswers: [ArgumentAnswer] = []
 
     /// Creates an unconfigured stub with no calls.
@@ -57,13 +57,14 @@ public struct MockStub<Arguments, Output, Failure: Error, Handler> {
     }
 
     /// Answers calls whose arguments equal `arguments` with `behavior`, before the stub's own
-    /// configuration; a later answer for equal arguments replaces an earlier one.
+    /// configuration; a later answer for equal arguments replaces an earlier one. Check
+    /// ``canCompare(_:)`` first: arguments that cannot be compared never match.
     ///
     /// - Parameters:
     ///   - behavior: The answer, `.value` or `.error`.
-    ///   - arguments: The argument value it is for.
-    public mutating func answer(_ behavior: Behavior, when arguments: Arguments) where Arguments: Equatable {
-        argumentAnswers.removeAll { $0.arguments == arguments }
+    ///   - arguments: The argument value, or the tuple of several, it is for.
+    public mutating func answer(_ behavior: Behavior, when arguments: Arguments) {
+        argumentAnswers.removeAll { Self.equal($0.arguments, arguments) }
         argumentAnswers.append(ArgumentAnswer(arguments: arguments, behavior: behavior))
     }
 
@@ -104,9 +105,25 @@ public struct MockStub<Arguments, Output, Failure: Error, Handler> {
         }
     }
 
+    /// Whether `arguments` can be compared for ``answer(_:when:)``: an `Equatable` value, or a
+    /// tuple of them.
+    ///
+    /// - Parameter arguments: A call's recorded arguments.
+    /// - Returns: `true` when equal arguments can be recognized.
+    public static func canCompare(_ arguments: Arguments) -> Bool {
+        if arguments is any Equatable { return true }
+        let mirror = Mirror(reflecting: arguments)
+        return mirror.displayStyle == .tuple && mirror.children.allSatisfy { $0.value is any Equatable }
+    }
+
     private static func equal(_ lhs: Arguments, _ rhs: Arguments) -> Bool {
-        guard let lhs = lhs as? any Equatable else { return false }
-        return lhs.isEqual(toAny: rhs)
+        if let lhs = lhs as? any Equatable { return lhs.isEqual(toAny: rhs) }
+        let left = Mirror(reflecting: lhs)
+        let right = Mirror(reflecting: rhs)
+        guard left.displayStyle == .tuple, left.children.count == right.children.count else { return false }
+        return zip(left.children, right.children).allSatisfy { pair in
+            (pair.0.value as? any Equatable)?.isEqual(toAny: pair.1.value) ?? false
+        }
     }
 
     /// Forgets the calls and the configuration.
