@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     ],
     targets: [
         // MARK: Library
@@ -77,7 +78,16 @@ let package = Package(
                 .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
             ]
         ),
-        .target(name: "SeamsMacros", dependencies: ["SeamsMacrosPlugin"]),
+        // Issues of a mock reach whichever test framework is running through IssueReporting's
+        // lookup at run time, so neither this module nor the file that applies @Mockable imports
+        // Testing. A test target adds IssueReportingTestSupport, which links the frameworks.
+        .target(
+            name: "SeamsMacros",
+            dependencies: [
+                "SeamsMacrosPlugin",
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            ]
+        ),
         // The seed's mock names (`MockFileAccessor` for `FileAccessorProviding`), which the macro
         // cannot declare at global scope: a build plugin writes them as typealiases.
         // No swift-syntax: the tool of a plugin the package applies is built before anything else.
@@ -109,6 +119,8 @@ let package = Package(
 
         // MARK: Tests
         .executableTarget(name: "seams-live-probe", dependencies: ["Seams", "SeamsTesting"], path: "Tests/LiveProbe"),
+        // Mocks created and called with no test framework in the process (SeamsMacrosBehaviorTests).
+        .executableTarget(name: "seams-mock-probe", dependencies: ["SeamsMacros"], path: "Tests/MockProbe"),
         .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting", "seams-live-probe"]),
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
         .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
@@ -145,7 +157,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SeamsMacrosBehaviorTests",
-            dependencies: ["SeamsMacros", "Seams"],
+            dependencies: [
+                "SeamsMacros",
+                "Seams",
+                "seams-mock-probe",
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
             plugins: ["SeamsMockNames"]
         ),
         .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync"]),

@@ -1,6 +1,5 @@
 import SeamsMacros
 import Synchronization
-import Testing
 
 /// The protocol every contender mocks: one cheap synchronous call with one argument.
 @Mockable

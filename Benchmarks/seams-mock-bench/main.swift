@@ -2,7 +2,6 @@
 // one. Build in release: `swift run -c release seams-mock-bench`.
 import Foundation
 import SeamsMacros
-import Testing
 
 let calls = 200_000
 let paths = samplePaths(calls)

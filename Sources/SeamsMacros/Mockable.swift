@@ -4,17 +4,17 @@
 /// "Names" below).
 ///
 /// ```swift
-/// import SeamsMacros
-/// import Testing
+/// import SeamsMacros                  // the only import the protocol's file needs
 ///
 /// @Mockable
-/// protocol WeatherService: Sendable {
+/// public protocol WeatherProviding: Sendable {
 ///     func temperature(in city: String) async throws -> Double
 /// }
 ///
+/// // In any test target, with a plain `import MyApp` (no `@testable`):
 /// @Test func readsTheTemperature() async throws {
-///     let mock = MockWeatherService(strict: true)
-///     mock.stubs.temperatureIn.returns(21.5)
+///     let mock = MockWeatherProviding(strict: true)
+///     mock.stubs.temperatureIn.returns(21.5, when: "Oslo")
 ///     #expect(try await mock.temperature(in: "Oslo") == 21.5)
 ///     #expect(mock.stubs.temperatureIn.calls == ["Oslo"])
 /// }
@@ -31,27 +31,53 @@
 ///   argument labels (`read(from:)` → `stubs.readFrom`, a property `name` → `stubs.name` and, when
 ///   settable, `stubs.setName`). Overloads with the same labels add their parameter types. A generic
 ///   method's handle is a function of the generic types: `stubs.decodeFrom(User.self)`.
-/// - Each handle sets a value (`returns`), a sequence (`returnsInOrder`), an error (`throwing`,
-///   typed as the requirement throws) or a closure (`handle`), and reads the typed `calls` and
-///   `callCount`. `resetMock()` forgets everything.
-/// - `init(strict:sourceLocation:)`: in strict mode a call that finds nothing configured records a
-///   Swift Testing issue at the line that created the mock. Otherwise it returns `Void`/`nil`,
-///   throws ``UnconfiguredMockCall`` from an untyped `throws`, or else records the issue and stops.
+/// - Each handle sets a value (`returns`), a value for one argument value (`returns(_:when:)`,
+///   `throwing(_:when:)`; several arguments as their labelled tuple; `Equatable` types), a sequence (`returnsInOrder`), an error
+///   (`throwing`, typed as the requirement throws) or a closure (`handle`), and reads the typed
+///   `calls` and `callCount`. `resetMock()` forgets everything.
+/// - `Self` in a requirement (results, parameters, static factories, initializers) is written as
+///   the mock's own type, which a `final class` or actor may do.
+/// - `init(strict:fileID:filePath:line:column:)`: in strict mode a call that finds nothing
+///   configured is reported as an issue at the line that created the mock. Otherwise it returns
+///   `Void`/`nil`, throws ``UnconfiguredMockCall`` from an untyped `throws`, or else reports the
+///   issue and stops.
 ///
-/// ## What the file that applies it must import
+/// ## Imports, and how issues reach the test framework
 ///
-/// The generated code calls `Issue.record` and names `SourceLocation`, so the file imports
-/// `Testing` beside `SeamsMacros`; so does every file that creates a mock, because the default
-/// argument `#_sourceLocation` expands where the mock is created. Put `@Mockable` protocols you
-/// mock in a test target, or in a module that may import `Testing` in debug builds. `SeamsMacros`
-/// itself never imports `Testing`, so an app target may depend on it for the attribute alone.
-/// The mock is internal (`fileprivate` for a private protocol) even for a public protocol: it is
-/// for the declaring module's tests, and a public mock would need `public import Testing`.
+/// The file that applies `@Mockable` imports `SeamsMacros` alone, in any target, and so does a
+/// file that creates a mock: the generated code names no type of `Testing` or `XCTest`. Issues go
+/// through ``MockIssue``, which finds the running test framework (Swift Testing or XCTest) at run
+/// time with IssueReporting (pointfreeco/xctest-dynamic-overlay). A test target that uses mocks
+/// adds that package's `IssueReportingTestSupport` product, which reaches the frameworks; a mock
+/// that must report an issue without it stops the process and says so. With no test framework
+/// running, a strict mock's unconfigured call stops the process with a message that names the call.
+///
+/// ## Access
+///
+/// The mock has its protocol's access level: a `public` protocol gets a `public` mock, with
+/// public `stubs`, handles and initializers, so another module's tests use it with a plain
+/// `import` (`package` gives `package`; `private` gives `fileprivate`). In a target built with
+/// `InternalImportsByDefault`, a file with a public `@Mockable` protocol writes
+/// `public import SeamsMacros`, since the mock's public API names its handle types.
+///
+/// ## Inherited protocols
+///
+/// A protocol that inherits other `@Mockable` protocols gets a mock of the whole protocol: it
+/// holds one mock of each parent (made with the same strictness and location), and its `stubs`
+/// reaches their handles by the same names (`@dynamicMemberLookup`). The child's macro cannot see
+/// the parent's requirements, so each `@Mockable` protocol also writes
+/// `extension Parent where Self: MockInheriting { … }`, which forwards every requirement to the
+/// parent mock a child's mock holds (see ``MockInheriting``); it is empty in release builds.
+/// A parent with `Self` in a requirement, initializers or associated types, or an `Actor` or
+/// `@MainActor` parent, gets no such extension, and a child's mock of it does not compile.
+/// Standard protocols (`Equatable`, `Codable`, …) are refused as parents.
 ///
 /// ## Release builds
 ///
 /// The mock is wrapped in `#if DEBUG || SEAMS_MOCKS`: it is not compiled in release builds unless
-/// the target defines `SEAMS_MOCKS` (`swiftSettings: [.define("SEAMS_MOCKS")]`), as a benchmark does.
+/// the target defines `SEAMS_MOCKS` (`swiftSettings: [.define("SEAMS_MOCKS")]`), as a benchmark
+/// does. A release build of a module that applies `@Mockable` holds no mock type and links no
+/// test framework (in no build does `SeamsMacros` link one).
 ///
 /// ## Names
 ///
@@ -102,11 +128,13 @@
 /// `Actor` and `@MainActor` protocols. Arguments and results must be `Sendable` unless the mock
 /// is written with `sendable: false` (see above). Anything else
 /// (subscripts, variadic or `some` parameters, `rethrows`, operators, parameter packs, inherited
-/// protocols other than `Sendable`/`Actor`/`AnyObject`, `where` clauses on the protocol or its
-/// associated types) is an error at its declaration.
+/// standard protocols, `where` clauses on the protocol or its associated types) is an error at its
+/// declaration. `Self` may appear anywhere in a requirement; inherited `@Mockable` protocols are
+/// mocked too (above).
 ///
 /// - Parameter sendable: `true` (the default) for a `Sendable` mock whose state is behind a lock;
 ///   `false` for a mock that is not `Sendable`, of a protocol that is not `Sendable`, whose
 ///   arguments and results may be non-`Sendable`.
 @attached(peer, names: prefixed(Mock))
+@attached(extension, names: arbitrary)
 public macro Mockable(sendable: Bool = true) = #externalMacro(module: "SeamsMacrosPlugin", type: "MockableMacro")

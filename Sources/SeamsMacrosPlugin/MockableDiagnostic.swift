@@ -44,9 +44,9 @@ enum MockableDiagnostic: String, DiagnosticMessage {
         case .staticWithAssociatedTypes:
             "@Mockable does not support static requirements in a protocol with associated types (a generic mock cannot keep static state)"
         case .unknownInheritance:
-            "@Mockable cannot see the requirements of an inherited protocol; only 'Sendable', 'Actor' and 'AnyObject' may be inherited"
+            "@Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject' and other @Mockable protocols"
         case .reservedName:
-            "@Mockable reserves the names 'stubs', 'staticStubs' and 'resetMock' for the mock's own API"
+            "@Mockable reserves the names 'stubs', 'staticStubs', 'resetMock' and 'mockInherited' for the mock's own API"
         case .untypedProperty:
             "@Mockable needs a type annotation on every property requirement"
         case .sendableArgumentNotLiteral:

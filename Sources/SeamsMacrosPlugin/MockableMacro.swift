@@ -5,8 +5,9 @@ import SwiftSyntaxBuilder
 
 /// `@Mockable`: reads a protocol and writes, beside it, a race-free mock named `Mock` + its name
 /// (`@Mockable(sendable: false)`: a mock that is not `Sendable`). Unsupported requirements are
-/// reported at their declaration and nothing is generated.
-public struct MockableMacro: PeerMacro {
+/// reported at their declaration and nothing is generated. As an extension macro it writes the
+/// forwarding that lets the mock of a protocol inheriting this one satisfy its requirements.
+public struct MockableMacro: PeerMacro, ExtensionMacro {
     public static func expansion(
         of node: AttributeSyntax,
         providingPeersOf declaration: some DeclSyntaxProtocol,
@@ -28,6 +29,25 @@ public struct MockableMacro: PeerMacro {
         }
         guard !failed else { return [] }
         return [DeclSyntax(stringLiteral: MockGenerator(model: model).generate())]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        // The peer expansion reports what is wrong; this one only stays silent then.
+        guard let decl = declaration.as(ProtocolDeclSyntax.self) else { return [] }
+        var failed = false
+        let ignore = { (_: any SyntaxProtocol, _: MockableDiagnostic) in failed = true }
+        let sendable = sendableArgument(of: node, diagnose: ignore) ?? true
+        let model = ProtocolModel(decl, sendable: sendable, diagnose: ignore)
+        guard !failed, let text = ForwardingGenerator(model: model).generate(),
+            let extensionDecl = DeclSyntax(stringLiteral: text).as(ExtensionDeclSyntax.self)
+        else { return [] }
+        return [extensionDecl]
     }
 
     /// The literal value of `sendable:`, or `nil` when it is not given (or not a literal, which is

@@ -40,7 +40,7 @@ import Testing
         #expect(mock.identifier() == "screen-1")
     }
 
-    @Test("a public protocol gets an internal mock that conforms to it")
+    @Test("a public protocol gets a public mock that conforms to it")
     func publicProtocol() {
         let mock = MockClock()
         mock.stubs.now.returns(12)

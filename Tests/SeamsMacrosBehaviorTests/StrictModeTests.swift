@@ -18,12 +18,11 @@ import Testing
 
     @Test("a strict mock reports at the source location its caller passes on")
     func strictReportsAtPassedLocation() {
-        let location = SourceLocation(fileID: "Seams/Helper.swift", filePath: "/Helper.swift", line: 7, column: 3)
-        let mock = MockWeatherService(strict: true, sourceLocation: location)
+        let mock = MockWeatherService(strict: true, fileID: "Seams/Helper.swift", filePath: "/Helper.swift", line: 7, column: 3)
         withKnownIssue {
             _ = mock.forecast(days: 1)
         } matching: { issue in
-            issue.sourceLocation == location
+            issue.sourceLocation == SourceLocation(fileID: "Seams/Helper.swift", filePath: "/Helper.swift", line: 7, column: 3)
         }
     }
 
@@ -51,6 +50,25 @@ import Testing
             }
         } matching: { issue in
             issue.comments.contains { $0.rawValue.contains("load(id:)") }
+        }
+    }
+
+    @Test("a strict mock called on a thread that carries no test context still records its issue")
+    func strictOnAnotherThread() async {
+        // In an exit test's child process, so that an issue recorded off the test's task is
+        // forwarded to this test (and a lost one is seen as lost).
+        await withKnownIssue {
+            await #expect(processExitsWith: .success) {
+                let mock = MockWeatherService(strict: true)
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    mock.ping()
+                    done.signal()
+                }.start()
+                done.wait()
+            }
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("ping()") }
         }
     }
 }

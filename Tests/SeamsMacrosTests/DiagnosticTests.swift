@@ -52,11 +52,11 @@ import Testing
         ),
         Case(
             source: "@Mockable\nprotocol P: Codable {\n    func f()\n}",
-            diagnostic: "2:13: @Mockable cannot see the requirements of an inherited protocol; only 'Sendable', 'Actor' and 'AnyObject' may be inherited"
+            diagnostic: "2:13: @Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject' and other @Mockable protocols"
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    var stubs: Int { get }\n}",
-            diagnostic: "3:9: @Mockable reserves the names 'stubs', 'staticStubs' and 'resetMock' for the mock's own API"
+            diagnostic: "3:9: @Mockable reserves the names 'stubs', 'staticStubs', 'resetMock' and 'mockInherited' for the mock's own API"
         ),
         Case(
             source: "@Mockable(sendable: false)\nprotocol P: Sendable {\n    func f()\n}",

@@ -47,17 +47,20 @@ import Testing
 
             private let _mockState: MockLock<State>
             private let _mockStrict: Bool
-            private let _mockSourceLocation: SourceLocation
+            private let _mockSourceLocation: MockSourceLocation
 
             /// Creates a mock with nothing configured.
             ///
             /// - Parameters:
-            ///   - strict: When `true`, every call that finds nothing configured records an issue at `sourceLocation`.
-            ///   - sourceLocation: Where issues of this mock are reported; by default the line that creates it.
-            init(strict: Bool = false, sourceLocation: SourceLocation = #_sourceLocation) {
+            ///   - strict: When `true`, every call that finds nothing configured is reported as an issue at this location.
+            ///   - fileID: Where issues of this mock are reported; by default the line that creates it.
+            ///   - filePath: The full path of that file.
+            ///   - line: That line.
+            ///   - column: That column.
+            init(strict: Bool = false, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {
                 _mockState = MockLock(State())
                 _mockStrict = strict
-                _mockSourceLocation = sourceLocation
+                _mockSourceLocation = MockSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
             }
 
             /// Configures the mock's answers and reads the calls it received, one handle per requirement.
@@ -73,10 +76,7 @@ import Testing
             }
 
             private func _mockReport(_ requirement: String, always: Bool) {
-                guard _mockStrict || always else {
-                    return
-                }
-                Issue.record("Unconfigured mock call: \(requirement) on \(Self.self) has no return value, sequence, handler or error", sourceLocation: _mockSourceLocation)
+                MockIssue.unconfigured(requirement, on: Self.self, strict: _mockStrict, always: always, at: _mockSourceLocation)
             }
 
             func now() -> Double {
@@ -98,6 +98,14 @@ import Testing
             }
         }
         #endif
+
+        extension Clock where Self: MockInheriting {
+            #if DEBUG || SEAMS_MOCKS
+            func now() -> Double {
+                mockInherited(MockClock.self)!.now()
+            }
+            #endif
+        }
         """#)
     }
 }

@@ -33,6 +33,61 @@ extension MockStubHandling {
         withStub { $0.configure(.value(value)) }
     }
 
+    /// Answers calls whose arguments equal `arguments` with `value`, without a closure; calls with
+    /// other arguments get what the rest of the configuration says (`returns(_:)`, `handle(_:)`…)
+    /// and, when there is none, are unconfigured calls. Give one answer per argument value; a
+    /// later one for the same value replaces the earlier one.
+    ///
+    /// ```swift
+    /// mock.stubs.temperatureIn.returns(21.5, when: "Oslo")
+    /// mock.stubs.distanceFromTo.returns(1_750, when: (from: "Oslo", to: "Tromsø"))   // several arguments
+    /// ```
+    ///
+    /// The argument must be `Equatable`, or each of several arguments must be; otherwise the
+    /// answer is refused with an issue at the caller's line.
+    ///
+    /// - Parameters:
+    ///   - value: The value to return.
+    ///   - arguments: The argument the value is for, or the labelled tuple of several.
+    ///   - fileID: Where a refusal is reported; by default the caller's file.
+    ///   - filePath: That file's full path.
+    ///   - line: That line.
+    ///   - column: That column.
+    public func returns(
+        _ value: Output, when arguments: Arguments,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        answer(.value(value), when: arguments, at: MockSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    /// Makes calls whose arguments equal `arguments` throw `error`; other calls are answered as
+    /// for ``returns(_:when:fileID:filePath:line:column:)``.
+    ///
+    /// - Parameters:
+    ///   - error: The error to throw.
+    ///   - arguments: The argument the error is for, or the labelled tuple of several.
+    ///   - fileID: Where a refusal is reported; by default the caller's file.
+    ///   - filePath: That file's full path.
+    ///   - line: That line.
+    ///   - column: That column.
+    public func throwing(
+        _ error: Failure, when arguments: Arguments,
+        fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
+    ) {
+        answer(.error(error), when: arguments, at: MockSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+
+    private func answer(_ behavior: MockStub<Arguments, Output, Failure, Handler>.Behavior, when arguments: Arguments, at location: MockSourceLocation) {
+        guard MockStub<Arguments, Output, Failure, Handler>.canCompare(arguments) else {
+            MockIssue.report(
+                "returns(_:when:) and throwing(_:when:) need Equatable arguments; \(type(of: arguments)) is not, so use handle(_:)",
+                at: location
+            )
+            return
+        }
+        withStub { $0.answer(behavior, when: arguments) }
+    }
+
     /// Answers the next calls with `values`, one per call, in order; after the last one a call
     /// is unconfigured.
     ///

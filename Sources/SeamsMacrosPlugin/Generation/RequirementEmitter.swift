@@ -9,6 +9,8 @@ struct RequirementEmitter {
     let initializerIsolation: String
     /// Where instance state lives (static state is always locked).
     let instanceStorage: StateStorage
+    /// Inherited `@Mockable` protocols, whose mocks an initializer creates too.
+    var inherited: [String] = []
 
     func storage(isStatic: Bool) -> StateStorage {
         isStatic ? .locked : instanceStorage
@@ -174,7 +176,7 @@ struct RequirementEmitter {
             \(access)\(initializerIsolation)init\(initializer.optionalMark)(\(signature))\(initializer.effects.clause) {
                 self._mockState = \(instanceStorage.container)(State())
                 self._mockStrict = false
-                self._mockSourceLocation = SourceLocation(fileID: #fileID, filePath: #filePath, line: #line, column: #column)
+                self._mockSourceLocation = MockSourceLocation()\(inherited.map { "\nself._mockInherited\($0) = Mock\($0)()" }.joined())
                 _ = _mockState.\(instanceStorage.accessor) { $0.\(initializer.stubID).record(\(Self.recordedValue(initializer.parameters))) }
             }
             """

@@ -4,6 +4,9 @@ import SwiftSyntax
 enum MethodReader {
     typealias Diagnose = (any SyntaxProtocol, MockableDiagnostic) -> Void
 
+    /// The names of the mock's own API.
+    static let reservedNames: Set<String> = ["stubs", "staticStubs", "resetMock", "mockInherited"]
+
     /// - Parameter sendableMock: Whether the method's stubs live in a `Sendable` mock (or static
     ///   state), whose generic parameters must be `Sendable`.
     static func method(_ decl: FunctionDeclSyntax, sendableMock: Bool, diagnose: Diagnose) -> MethodRequirement? {
@@ -11,7 +14,7 @@ enum MethodReader {
             diagnose(decl.name, .operatorRequirement)
             return nil
         }
-        if ["stubs", "staticStubs", "resetMock"].contains(decl.name.text) {
+        if reservedNames.contains(decl.name.text) {
             diagnose(decl.name, .reservedName)
             return nil
         }
@@ -52,7 +55,7 @@ enum MethodReader {
     static func properties(_ decl: VariableDeclSyntax, diagnose: Diagnose) -> [PropertyRequirement] {
         decl.bindings.compactMap { binding in
             let name = binding.pattern.trimmedDescription
-            if ["stubs", "staticStubs", "resetMock"].contains(name) {
+            if reservedNames.contains(name) {
                 diagnose(binding.pattern, .reservedName)
                 return nil
             }

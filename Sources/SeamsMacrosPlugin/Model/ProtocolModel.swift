@@ -15,6 +15,13 @@ struct ProtocolModel {
     var methods: [MethodRequirement] = []
     var properties: [PropertyRequirement] = []
     var initializers: [InitializerRequirement] = []
+    /// Inherited protocols other than `Sendable`, `Actor` and `AnyObject`: `@Mockable` protocols
+    /// whose mocks (`Mock` + the name) the mock holds and whose requirements it forwards to them.
+    var inherited: [String] = []
+    /// Whether the protocol inherits `AnyObject`.
+    var isClassBound = false
+    /// Whether a requirement mentions `Self` (set before `Self` is written as the mock's name).
+    var mentionsSelf = false
 
     /// The mock's name: `Mock` + the protocol's name. See `Mockable.swift` for why a trailing
     /// `Providing` stays.
@@ -36,8 +43,10 @@ struct ProtocolModel {
             switch inherited.type.trimmedDescription {
             case "Sendable", "Swift.Sendable": isSendable = true
             case "Actor", "_Concurrency.Actor": isActor = true
-            case "AnyObject": break
-            default: diagnose(inherited, .unknownInheritance)
+            case "AnyObject": isClassBound = true
+            case let name where Self.knownNonMockable.contains(name) || !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }):
+                diagnose(inherited, .unknownInheritance)
+            case let name: self.inherited.append(name)
             }
         }
         for member in decl.memberBlock.members {
@@ -47,6 +56,21 @@ struct ProtocolModel {
             diagnose(decl.name, .staticWithAssociatedTypes)
         }
         StubNaming.assign(to: &self)
+        SelfSubstitution.apply(to: &self)
+    }
+
+    /// Standard protocols whose requirements no `@Mockable` wrote a mock of.
+    static let knownNonMockable: Set<String> = [
+        "Equatable", "Hashable", "Comparable", "Identifiable", "Codable", "Encodable", "Decodable", "Error",
+        "CustomStringConvertible", "CustomDebugStringConvertible", "Sequence", "Collection", "IteratorProtocol",
+        "AsyncSequence", "RawRepresentable", "CaseIterable", "MainActor", "SendableMetatype",
+    ]
+
+    /// Whether the requirements can be forwarded from a child protocol's mock to this protocol's
+    /// mock: a `Sendable` class mock, with no initializers, associated types or `Self`
+    /// (an inherited mock cannot return the child's `Self`).
+    var isForwardable: Bool {
+        isSendableMock && !isActor && !isMainActor && associatedTypes.isEmpty && initializers.isEmpty && !mentionsSelf
     }
 
     private mutating func read(_ decl: DeclSyntax, diagnose: (any SyntaxProtocol, MockableDiagnostic) -> Void) {
@@ -70,12 +94,14 @@ struct ProtocolModel {
         }
     }
 
-    /// The access level the mock gets: internal, or `fileprivate` for a `private`/`fileprivate`
-    /// protocol. Never public: the generated code names `Testing` types, which the test file
-    /// imports internally (`InternalImportsByDefault`), and a mock is for the module's own tests.
+    /// The access level the mock gets: the protocol's own, so a public protocol's mock, its `stubs`
+    /// and its handles can be used from another module's tests with a plain `import`
+    /// (`fileprivate` for a `private` protocol, whose peer must stay visible to the file).
     private static func access(of modifiers: DeclModifierListSyntax) -> String {
         for modifier in modifiers {
             switch modifier.name.tokenKind {
+            case .keyword(.public), .keyword(.open): return "public "
+            case .keyword(.package): return "package "
             case .keyword(.fileprivate), .keyword(.private): return "fileprivate "
             default: continue
             }

@@ -1,5 +1,4 @@
 import SeamsMacros
-import Testing
 
 /// A class with mutable state, so not `Sendable`.
 final class Document {

@@ -1,7 +1,6 @@
 import Foundation
 import Seams
 import SeamsMacros
-import Testing
 
 /// A copy of Seams' `FileAccessorProviding` (whose module must not depend on SeamsMacros), under
 /// the same name: the macro writes `MockFileAccessorProviding`, and the SeamsMockNames plugin,

@@ -1,5 +1,5 @@
-import SeamsMacros
-import Testing
+// `public`: the public protocol's mock names SeamsMacros' handle types in its public API.
+public import SeamsMacros
 
 /// Associated types and an initializer requirement: the mock is generic over `Item`.
 @Mockable

@@ -1,6 +1,5 @@
 import Foundation
 import SeamsMacros
-import Testing
 
 /// A protocol with one requirement of every method and property shape `@Mockable` supports.
 @Mockable
@@ -10,6 +9,7 @@ protocol WeatherService: Sendable {
     func forecast(days: Int) -> [Double]?
     func load(id: Int) throws(LoadError) -> String
     func load(id: String) -> String
+    func distance(from: String, to: String) -> Double
     func decode<T: Decodable & Sendable>(_ type: T.Type, from data: Data) throws -> T
     func adjust(_ value: inout Int)
     func onChange(_ handler: @escaping @Sendable (Double) -> Void)

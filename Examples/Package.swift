@@ -1,0 +1,36 @@
+// swift-tools-version: 6.2
+// An app's core with its boundary protocols and @Mockable, and its tests in another module that
+// use the generated mocks with a plain `import` (no @testable). Built and tested by `.ci/run`:
+//   swift test --package-path Examples
+import Foundation
+import PackageDescription
+
+// A path dependency's identity is its folder's name, whatever the clone is called.
+let seams = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .lastPathComponent.lowercased()
+
+let package = Package(
+    name: "ForecastExample",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    ],
+    targets: [
+        // The app's core: imports SeamsMacros for @Mockable, never Testing.
+        .target(name: "Forecast", dependencies: [.product(name: "SeamsMacros", package: seams)]),
+        .testTarget(
+            name: "ForecastTests",
+            dependencies: [
+                "Forecast",
+                .product(name: "SeamsMacros", package: seams),
+                // Lets the mocks' issues reach Swift Testing or XCTest.
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+    ]
+)
+
+for target in package.targets {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
+}

@@ -1,0 +1,20 @@
+/// A mock of a protocol that inherits other `@Mockable` protocols. It holds one mock of each
+/// inherited protocol, and the inherited requirements are forwarded to it by the extension that
+/// the inherited protocol's own `@Mockable` writes (`extension Parent where Self: MockInheriting`).
+///
+/// ```swift
+/// @Mockable protocol ReadingProviding: Sendable { func read(from path: String) throws -> Data }
+/// @Mockable protocol StorageProviding: ReadingProviding { func write(_ data: Data, to path: String) throws }
+///
+/// let storage = MockStorageProviding()
+/// storage.stubs.readFrom.returns(Data("a".utf8))     // an inherited requirement's handle
+/// _ = try storage.read(from: "a.txt")
+/// ```
+public protocol MockInheriting {
+    /// The mock of an inherited protocol, to which its requirements are forwarded.
+    ///
+    /// - Parameter type: The inherited protocol's mock type, e.g. `MockReadingProviding.self`.
+    /// - Returns: This mock's instance of it (found through the inherited mocks for a protocol
+    ///   inherited further up), or `nil` when it inherits no such protocol.
+    func mockInherited<Mock>(_ type: Mock.Type) -> Mock?
+}
