@@ -178,4 +178,23 @@ struct ReplayHTTPTransportTests {
         }
         replay.verifyAllEntriesUsed()
     }
+
+    /// `mitmproxy-export.har` is mitmproxy 11.0.2's own export (`mitmdump --mode reverse:… --set
+    /// hardump=…`), of curl talking to a small Python server through it: a file no code of ours
+    /// wrote, with mitmproxy's fields (`pages: []`, fractional `time`, `+00:00` dates, `_` fields).
+    @Test("a HAR exported by mitmproxy replays: query, JSON POST, 404")
+    func mitmproxyExport() async throws {
+        let replay = try ReplayHTTPTransport(contentsOf: Fixtures.folder.appending(path: "mitmproxy-export.har"))
+        let (list, listBody) = try await replay.send(Fixtures.request(.get, "/v1/notes?limit=2"))
+        #expect(list.status == .ok)
+        #expect(list.headerFields[.contentType] == "application/json")
+        #expect(String(decoding: listBody, as: UTF8.self) == #"[{"id": 1, "title": "Groceries"}, {"id": 2, "title": "Ideas"}]"#)
+        let (created, createdBody) = try await replay.send(
+            Fixtures.request(.post, "/v1/notes", headers: [.contentType: "application/json"]), body: Data(#"{ "title" : "New" }"#.utf8))
+        #expect(created.status == .created)
+        #expect(String(decoding: createdBody, as: UTF8.self) == #"{"id": 3, "echo": {"title": "New"}}"#)
+        let (missing, _) = try await replay.send(Fixtures.request(.get, "/missing"))
+        #expect(missing.status == .notFound)
+        replay.verifyAllEntriesUsed()
+    }
 }
