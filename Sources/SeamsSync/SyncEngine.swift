@@ -136,11 +136,12 @@ public struct SyncEngine: Sendable {
             report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
         } else {
             let mustCommit = rebuilt || loaded.fromLegacyFile || archive.replica == nil
-            let context = ApplyContext(
+            var context = ApplyContext(
                 directories: directories, files: files, localRoot: local, containerRoot: container, runID: runID,
                 trashFolderName: TrashPurger.folderName(startingAt: start, runID: runID),
                 heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop,
                 mustCommit: mustCommit, placeMarker: { [next = check.next] in try replica.place(next, runID: runID) })
+            context.batchCount = max(1, options.copyBatchCount)  // the memberwise init keeps its shape
             var applier = Applier(context: context, plan: plan, archive: archive)
             var newArchive = try applier.run()
             report = applier.report

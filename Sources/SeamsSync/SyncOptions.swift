@@ -18,6 +18,10 @@ public struct SyncOptions: Hashable, Sendable {
     public var trashRetention: TimeInterval = 30 * 24 * 3600
     /// How long a lock lives without a heartbeat before another run may take it.
     public var lockExpiry: TimeInterval = 60
+    /// How many copies wait for one flush at most: their contents are flushed together, then each
+    /// is renamed into place. Larger batches cost fewer device flushes; each batch's copies are
+    /// lost together if the power fails before its flush (their sources are untouched).
+    public var copyBatchCount = 2048
 
     /// The default options.
     public init() {}

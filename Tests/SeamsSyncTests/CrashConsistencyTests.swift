@@ -54,7 +54,7 @@ import Testing
         let counter = clean.boundary()
         let before = clean.fileSystem.callCount
         _ = try clean.engine(directories: counter, files: counter, runID: "run")
-            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state)
+            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: clean.options)
         // A crash can come at any call the engine makes; the power can fail at any call that
         // reaches the disk (a refused `link` does not).
         let calls = counter.callCount
@@ -95,7 +95,7 @@ import Testing
         let faulty = harness.boundary()
         faulty.scheduleCrash(atCall: call)
         _ = try? harness.engine(directories: faulty, files: faulty, runID: "run")
-            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state)
+            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: harness.options)
         tally.points += 1
         if faulty.hasCrashed { tally.fired += 1 }
         return try recover(harness, start: start, expected: expected)
@@ -131,7 +131,7 @@ import Testing
         probe.fileSystem.advanceTime(by: 600)
         let counter = probe.boundary()
         _ = try? probe.engine(directories: counter, files: counter, runID: "rerun")
-            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state)
+            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: probe.options)
         var problems: [String] = []
         for second in 1...max(1, counter.callCount) {
             let harness = try CrashHarness(scenario, hardLinks: hardLinks)
@@ -141,7 +141,7 @@ import Testing
             let faulty = harness.boundary()
             faulty.scheduleCrash(atCall: second)
             _ = try? harness.engine(directories: faulty, files: faulty, runID: "rerun")
-                .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state)
+                .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: harness.options)
             tally.secondCrashes += 1
             problems += try harness.lineageViolations(start).map { "at \(second): \($0)" }
             problems += try recover(harness, start: start, expected: expected, runID: "third").map { "at \(second): \($0)" }
@@ -153,7 +153,7 @@ import Testing
         let faulty = harness.boundary()
         faulty.scheduleCrash(atCall: call)
         _ = try? harness.engine(directories: faulty, files: faulty, runID: "run")
-            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state)
+            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: harness.options)
     }
 
     /// The lineage now; then, once the lock has expired, a clean run that must finish, keep the

@@ -13,6 +13,8 @@ struct CrashHarness {
     static let state = URL(filePath: "/state", directoryHint: .isDirectory)
 
     let fileSystem: InMemoryFileSystem
+    /// The options of the runs under test.
+    let options: SyncOptions
     /// Whether the file system has hard links; without, every `link` fails as on FAT and exFAT.
     let hardLinks: Bool
 
@@ -20,6 +22,7 @@ struct CrashHarness {
     init(_ scenario: CrashScenario, hardLinks: Bool = true) throws {
         fileSystem = InMemoryFileSystem(enforcesPermissions: false)
         self.hardLinks = hardLinks
+        options = scenario.options
         for folder in [Self.local, Self.container, Self.state] {
             try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
         }
@@ -49,7 +52,8 @@ struct CrashHarness {
 
     /// One run on the fake, with no faults but the missing hard links.
     @discardableResult
-    func sync(runID: String = "clean", options: SyncOptions = SyncOptions()) throws -> SyncReport {
+    func sync(runID: String = "clean", options: SyncOptions? = nil) throws -> SyncReport {
+        let options = options ?? self.options
         let boundary = boundary()
         return try engine(directories: boundary, files: boundary, runID: runID)
             .run(local: Self.local, container: Self.container, stateDirectory: Self.state, options: options)

@@ -7,13 +7,23 @@ import Testing
 /// One starting state for the crash-consistency suite.
 struct CrashScenario: Sendable, CustomTestStringConvertible {
     let name: String
+    /// The options of every run of the scenario, its setup syncs included.
+    let options: SyncOptions
     let setup: @Sendable (inout ScenarioBuilder) throws -> Void
 
     var testDescription: String { name }
 
-    init(_ name: String, _ setup: @escaping @Sendable (inout ScenarioBuilder) throws -> Void) {
+    init(_ name: String, options: SyncOptions = SyncOptions(), _ setup: @escaping @Sendable (inout ScenarioBuilder) throws -> Void) {
         self.name = name
+        self.options = options
         self.setup = setup
+    }
+
+    /// Options whose copies wait for a flush in batches of `count`.
+    static func batches(of count: Int) -> SyncOptions {
+        var options = SyncOptions()
+        options.copyBatchCount = count
+        return options
     }
 }
 
@@ -44,6 +54,11 @@ extension CrashScenario {
         .init("links changed on both sides: conflict, both kept as links") { b in
             try b.link(.local, "l", to: "v1"); try b.sync()
             try b.link(.local, "l", to: "local-target"); b.tick(); try b.link(.container, "l", to: "container-target")
+        },
+        .init("more copies than one flush batch holds (batches of 2): new, edited and replaced files", options: batches(of: 2)) { b in
+            try b.write(.local, "e1.txt", "edit me 1"); try b.write(.local, "e2.txt", "edit me 2"); try b.sync()
+            for n in 1...3 { try b.write(.local, "new\(n).txt", "new \(n)") }
+            try b.write(.local, "e1.txt", "edited 1, local"); try b.write(.container, "e2.txt", "edited 2, container")
         },
         .init("edit on the local side") { b in
             try b.write(.local, "a.txt", "v1"); try b.sync(); try b.write(.local, "a.txt", "v2 local")

@@ -264,3 +264,44 @@ import Testing
         return items
     }
 }
+
+/// `SyncOptions.copyBatchCount`: copies are flushed and placed in batches of that size.
+@Suite struct CopyBatchTests {
+    /// For each temp copy, the position of its flush and of its rename into place.
+    func order(batch: Int) throws -> (flushes: [Int], renames: [Int]) {
+        let fileSystem = InMemoryFileSystem()
+        let (local, container) = (URL(filePath: "/local"), URL(filePath: "/container"))
+        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for n in 1...5 { try fileSystem.write(Data("file \(n)".utf8), to: local.appending(path: "f\(n).txt")) }
+        var options = SyncOptions()
+        options.copyBatchCount = batch
+        fileSystem.resetCalls()
+        let report = try SyncEngine(directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test")
+            .run(local: local, container: container, stateDirectory: URL(filePath: "/state"), options: options)
+        #expect(report.copiedToContainer == 5)
+        let calls = fileSystem.calls
+        // A copy's temp file, not the marker's or the lock's.
+        let isTemp = { (url: URL?) in
+            guard let name = url?.lastPathComponent, url?.path.hasPrefix("/container") == true else { return false }
+            return name.hasPrefix(".seams-tmp-") && !name.contains("replica") && !name.contains("lock")
+        }
+        return (
+            calls.indices.filter { calls[$0].operation == .synchronizeFile && isTemp(calls[$0].url) },
+            calls.indices.filter { calls[$0].operation == .moveItem && isTemp(calls[$0].url) })
+    }
+
+    @Test("one batch by default: every copy is flushed before the first is placed")
+    func oneBatch() throws {
+        let (flushes, renames) = try order(batch: 2048)
+        #expect(flushes.count == 5 && renames.count == 5)
+        #expect(flushes.max()! < renames.min()!)
+    }
+
+    @Test("batches of two: the first two are placed before the fifth is flushed, each after its own flush")
+    func batchesOfTwo() throws {
+        let (flushes, renames) = try order(batch: 2)
+        #expect(flushes.count == 5 && renames.count == 5)
+        #expect(renames[1] < flushes[2] && renames[3] < flushes[4], "flushes \(flushes), renames \(renames)")
+        #expect(zip(flushes, renames).allSatisfy { $0 < $1 })
+    }
+}

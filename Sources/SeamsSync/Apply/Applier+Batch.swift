@@ -18,8 +18,6 @@ struct StagedCopy {
 }
 
 extension Applier {
-    /// At most this many copies wait for one flush.
-    static let batchCount = 2048
     /// At most about this many bytes wait for one flush.
     static let batchBytes: Int64 = 256 << 20
 

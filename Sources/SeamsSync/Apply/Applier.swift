@@ -67,7 +67,7 @@ struct Applier {
                     recordFailure(ApplyIssue.nameCollision(with: other), at: entries[index].path)
                 } else if phase == 0, let source = Self.plainCopySource(entries[index]) {
                     stage(entries[index], from: source)
-                    if staged.count >= Self.batchCount || stagedBytes >= Self.batchBytes { placeStaged() }
+                    if staged.count >= context.batchCount || stagedBytes >= Self.batchBytes { placeStaged() }
                 } else {
                     apply(entries[index])
                 }

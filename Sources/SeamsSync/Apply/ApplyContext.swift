@@ -17,6 +17,8 @@ struct ApplyContext: Sendable {
     let progress: @Sendable (Int, Int) -> Void
     /// Whether the run was asked to stop; looked at between paths, never inside one change.
     var shouldStop: @Sendable () -> Bool = { false }
+    /// At most this many copies wait for one flush (``SyncOptions/copyBatchCount``).
+    var batchCount = 2048
     /// Whether the state is committed even if no path changes (a rebuilt or first state).
     var mustCommit = false
     /// Puts the container's new `.seams-replica` in place (not yet flushed) and returns it; run
