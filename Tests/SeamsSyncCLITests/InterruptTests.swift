@@ -26,10 +26,14 @@ import Darwin
             ["sync", w.local.path, w.container.path, "--state-dir", w.state.path] + extra, stdout: .file, stderr: .terminal)
         let terminal = try #require(started.terminal)
         let deadline = Date().addingTimeInterval(120)
-        // On a terminal the progress line tells; with --json (no progress) the first folder made.
+        // On a terminal the progress line tells; with --json (no progress), the first item written
+        // into the first folder (a file, or a staged copy that an interruption places): the folder
+        // alone is not enough, a signal right after it would stop the run before any file.
         let firstFolder = w.container.appending(path: "d0").path
-        while started.process.isRunning, Date() < deadline,
-              !terminal.textSoFar.contains("syncing 64/"), !FileManager.default.fileExists(atPath: firstFolder) {
+        func copyingStarted() -> Bool {
+            !((try? FileManager.default.contentsOfDirectory(atPath: firstFolder)) ?? []).isEmpty
+        }
+        while started.process.isRunning, Date() < deadline, !terminal.textSoFar.contains("syncing 64/"), !copyingStarted() {
             usleep(1000)
         }
         try #require(started.process.isRunning, "the run was still working when the signal was sent")
