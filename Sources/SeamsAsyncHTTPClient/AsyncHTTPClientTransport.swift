@@ -46,6 +46,10 @@ public final class AsyncHTTPClientTransport: HTTPTransportProviding {
         // A refused connect fails the request at once instead of being retried until the connect
         // timeout: the caller decides about retries, as with every transport of this package.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // A connect is bounded by the request's own timeout, as on URLSession, not by
+        // AsyncHTTPClient's 10-second default: with no retry, a connect slowed past 10 s (a busy
+        // machine) would fail a request whose caller allowed longer.
+        configuration.timeout.connect = .seconds(3600)
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         self.maximumResponseBodySize = maximumResponseBodySize
         ownsClient = true
