@@ -141,7 +141,7 @@ public struct SyncEngine: Sendable {
                 trashFolderName: TrashPurger.folderName(startingAt: start, runID: runID),
                 heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop,
                 mustCommit: mustCommit, placeMarker: { [next = check.next] in try replica.place(next, runID: runID) })
-            context.batchCount = max(1, options.copyBatchCount)  // the memberwise init keeps its shape
+            context.batchCount = max(1, options.copyBatchCount)
             var applier = Applier(context: context, plan: plan, archive: archive)
             var newArchive = try applier.run()
             report = applier.report

@@ -45,8 +45,9 @@ extension Applier {
     /// Flushes every queued temp file in one batch, then re-checks and renames each into place.
     ///
     /// The order per file is the one ``copy(_:from:item:to:expected:)`` keeps: content durable
-    /// before its rename, and the version it replaces durable in the trash before the rename. When the batch flush fails, no copy of it is placed: each path fails on
-    /// its own, its temp file is removed, and the next run tries again.
+    /// before its rename, and the version it replaces durable in the trash before the rename.
+    /// When the batch flush fails, no copy of it is placed: each path fails on its own, its temp
+    /// file is removed, and the next run tries again.
     mutating func placeStaged() {
         guard !staged.isEmpty else { return }
         let batch = staged
@@ -67,10 +68,11 @@ extension Applier {
         for copy in batch {
             guard let expected = copy.expected else { continue }
             do {
+                // Checked before anything is read through the target's folders.
+                try context.requireRealFolders(above: copy.path, on: copy.source.other)
                 let current = try context.currentMetadata(context.url(copy.path, on: copy.source.other))
                 // A target changed since the scan becomes a conflict copy below; nothing to keep.
                 guard ApplyContext.sameItem(current, expected) else { continue }
-                try context.requireRealFolders(above: copy.path, on: copy.source.other)
                 try preserveReplaced(copy.path, on: copy.source.other, expected: expected)
                 preserved.insert(copy.path)
             } catch {
