@@ -37,8 +37,10 @@ import Testing
         #expect(try !accessor.contentsEqual(try file("h", []), try file("i", [0])))
     }
 
-    @Test("it agrees with comparing what read(from:) returns", arguments: [[], [1], [1, 2, 3], Array(repeating: 7, count: 70_000)] as [[UInt8]])
-    func agreesWithRead(bytes: [UInt8]) throws {
+    /// By length, so that the test log names a case in a few bytes (not 70,000 sevens).
+    @Test("it agrees with comparing what read(from:) returns", arguments: [0, 1, 3, 70_000])
+    func agreesWithRead(length: Int) throws {
+        let bytes = length <= 3 ? Array([1, 2, 3].prefix(length)) as [UInt8] : [UInt8](repeating: 7, count: length)
         defer { try? FileManager.default.removeItem(at: base) }
         let a = try file("a", bytes)
         for other in [bytes, bytes + [0], Array(bytes.reversed())] {
