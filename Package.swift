@@ -165,7 +165,7 @@ let package = Package(
             ],
             plugins: ["SeamsMockNames"]
         ),
-        .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync"]),
+        .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync", "Seams", "SeamsTesting"]),
     ]
 )
 

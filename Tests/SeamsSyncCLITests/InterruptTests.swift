@@ -137,7 +137,7 @@ import Darwin
         process.environment = ["PATH": "/usr/bin:/bin"]
         let err = Pipe()
         process.standardError = err
-        process.standardOutput = Pipe()
+        process.standardOutput = FileHandle.nullDevice
         try process.run()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

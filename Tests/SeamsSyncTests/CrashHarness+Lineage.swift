@@ -6,18 +6,52 @@ import SeamsTesting
 /// Each path's own history, not a bag of contents: after a crash and after recovery, a path holds
 /// only versions of itself, and no version of any path is lost.
 extension CrashHarness {
-    /// The versions each path held at the start, on either side (files only).
-    typealias Lineage = [SyncPath: Set<Data>]
+    /// The versions each path held at the start, on either side (files and links), and the one
+    /// the user saves during the run.
+    struct Lineage {
+        /// Every version of each path: what the path may hold.
+        var history: [SyncPath: Set<Data>] = [:]
+        /// The versions that must still exist at the end: the history but the one the user's
+        /// save overwrote, if only that side had it (the user dropped it, not the engine).
+        var required: [SyncPath: Set<Data>] = [:]
+    }
 
-    /// The starting versions of every user path.
+    /// The starting versions of every user path, and the version the user saves during the run.
     func lineage() throws -> Lineage {
-        var result: Lineage = [:]
+        var result = Lineage()
         for root in [Self.local, Self.container] {
             for (path, data) in try files(under: root) where !path.rawValue.hasSuffix("/") {
-                result[path, default: []].insert(data)
+                result.history[path, default: []].insert(data)
             }
         }
+        result.required = result.history
+        if let save = duringRun {
+            let path = SyncPath(save.path)
+            let own = try? fileSystem.read(from: (save.side == .local ? Self.local : Self.container).appending(path: save.path))
+            let other = try? fileSystem.read(from: (save.side == .local ? Self.container : Self.local).appending(path: save.path))
+            if let own, own != other { result.required[path]?.remove(own) }
+            result.history[path, default: []].insert(Data(save.text.utf8))
+            result.required[path, default: []].insert(Data(save.text.utf8))
+        }
         return result
+    }
+
+    /// Where the newest version, the user's save during the run, is neither at its path on a side
+    /// nor in a conflict copy beside it (in the trash only, or gone).
+    ///
+    /// - Parameter inTrashAllowed: Whether the trash counts too: when the save came in the instant
+    ///   between the engine's check and its move of the path into the trash, and the run stopped
+    ///   before it could move the save back (the one window a change by path cannot close).
+    func newestVersionViolations(inTrashAllowed: Bool = false) throws -> [String] {
+        guard let save = duringRun else { return [] }
+        let path = SyncPath(save.path)
+        let newest = Data(save.text.utf8)
+        for root in [Self.local, Self.container]
+        where try files(under: root).contains(where: { $0.value == newest && Self.origin(of: $0.key) == path }) {
+            return []
+        }
+        if inTrashAllowed, try trashed()[path]?.contains(newest) == true { return [] }
+        return ["the user's save of \(path) during the run is not at its path nor in a conflict copy beside it"]
     }
 
     /// The path a conflict copy keeps a version of (`a.sync-conflict-20261122-034512-local-2.txt`
@@ -66,13 +100,13 @@ extension CrashHarness {
                 kept[path, default: []].insert(data)
                 kept[origin, default: []].insert(data)
                 // A user's own file may have a name like a conflict copy's: its own history counts.
-                if start[path]?.contains(data) != true, start[origin]?.contains(data) != true {
+                if start.history[path]?.contains(data) != true, start.history[origin]?.contains(data) != true {
                     problems.append("\(root.lastPathComponent)/\(path) holds a version that is not from \(origin)'s history "
                         + "(\(data.count) bytes: \(String(decoding: data.prefix(24), as: UTF8.self)))")
                 }
             }
         }
-        for (path, versions) in start {
+        for (path, versions) in start.required {
             for version in versions where kept[path]?.contains(version) != true {
                 problems.append("lost a version of \(path): \(String(decoding: version.prefix(24), as: UTF8.self))")
             }

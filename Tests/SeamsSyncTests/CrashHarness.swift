@@ -2,6 +2,7 @@ import Foundation
 import Seams
 import SeamsSync
 import SeamsTesting
+import Synchronization
 import Testing
 
 /// Builds a scenario's starting state on a fresh `InMemoryFileSystem`, runs the engine on it, and
@@ -17,14 +18,24 @@ struct CrashHarness {
     let options: SyncOptions
     /// Whether the file system has hard links; without, every `link` fails as on FAT and exFAT.
     let hardLinks: Bool
+    /// The file the user saves during the run under test, if any.
+    let duringRun: CrashScenario.UserSave?
+    /// Whether the container's names fold case.
+    let foldsCase: Bool
 
     /// A fresh file system holding the scenario's starting state, all of it durable.
     init(_ scenario: CrashScenario, hardLinks: Bool = true) throws {
         fileSystem = InMemoryFileSystem(enforcesPermissions: false)
         self.hardLinks = hardLinks
         options = scenario.options
+        duringRun = scenario.duringRun
+        foldsCase = scenario.foldingContainer
         for folder in [Self.local, Self.container, Self.state] {
-            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+            if folder == Self.container, scenario.foldingContainer {
+                try fileSystem.createCaseFoldingDirectory(at: folder)
+            } else {
+                try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+            }
         }
         var builder = ScenarioBuilder(harness: self)
         try scenario.setup(&builder)
@@ -51,10 +62,15 @@ struct CrashHarness {
     }
 
     /// One run on the fake, with no faults but the missing hard links.
+    ///
+    /// - Parameter prepare: Readies the boundary before the run (a user's save during it, say).
     @discardableResult
-    func sync(runID: String = "clean", options: SyncOptions? = nil) throws -> SyncReport {
+    func sync(
+        runID: String = "clean", options: SyncOptions? = nil, prepare: (FaultInjectingFileSystem) -> Void = { _ in }
+    ) throws -> SyncReport {
         let options = options ?? self.options
         let boundary = boundary()
+        prepare(boundary)
         return try engine(directories: boundary, files: boundary, runID: runID)
             .run(local: Self.local, container: Self.container, stateDirectory: Self.state, options: options)
     }
@@ -115,8 +131,19 @@ struct CrashHarness {
     /// state folder (a crashed commit's temp archive is removed by the next run).
     func convergenceProblems() throws -> [String] {
         var problems: [String] = []
-        let local = try files(under: Self.local)
-        let container = try files(under: Self.container)
+        var local = try files(under: Self.local)
+        var container = try files(under: Self.container)
+        if foldsCase {
+            // Local names that the container takes for one another cannot all be there: the
+            // engine reports them every run and leaves them; the rest must be equal.
+            let groups = Dictionary(grouping: local.keys) { $0.rawValue.uppercased() }
+            let collided = groups.values.filter { $0.count > 1 }.joined()
+            func left(_ path: SyncPath) -> Bool {
+                collided.contains { $0 == path || ($0.rawValue.hasSuffix("/") && path.rawValue.hasPrefix($0.rawValue)) }
+            }
+            local = local.filter { !left($0.key) }
+            container = container.filter { !left($0.key) }
+        }
         if local != container {
             let differing = Set(local.keys).symmetricDifference(container.keys).sorted()
             problems.append("sides differ: \(differing.prefix(5)) \(local.count) vs \(container.count)")
@@ -127,5 +154,58 @@ struct CrashHarness {
             }
         }
         return problems
+    }
+
+    /// Whether the user's save of a scenario happened.
+    final class SaveRecord: Sendable {
+        let made = Mutex(false)
+        var wasMade: Bool { made.withLock { $0 } }
+    }
+
+    /// Makes the scenario's save just before the boundary's `call`-th call from now.
+    ///
+    /// - Returns: A record telling whether the save was made (a power cut may stop it).
+    func scheduleUserSave(on boundary: FaultInjectingFileSystem, atCall call: Int) -> SaveRecord {
+        let record = SaveRecord()
+        guard duringRun != nil else { return record }
+        let harness = self
+        boundary.beforeCall(call) {
+            if (try? harness.saveAsUser()) != nil { record.made.withLock { $0 = true } }
+        }
+        return record
+    }
+
+    /// Whether the engine's call right after the user's save (at `saveCall`) moved the saved path
+    /// into the trash: the save came between the engine's check and its move.
+    func saveMetTrashMove(_ boundary: FaultInjectingFileSystem, saveCall: Int) -> Bool {
+        guard let save = duringRun else { return false }
+        let calls = boundary.calls
+        guard calls.count >= saveCall else { return false }
+        let call = calls[saveCall - 1]
+        guard call.operation == .moveItem, case .success = call.outcome else { return false }
+        let root = save.side == .local ? Self.local : Self.container
+        return call.url?.standardizedFileURL.path == root.appending(path: save.path).standardizedFileURL.path
+            && call.destination?.path.contains("/.seams-trash/") == true
+    }
+
+    /// Makes the save after the run if it did not happen during it (the user saves again).
+    func finishUserSave(_ record: SaveRecord) throws {
+        if duringRun != nil, !record.wasMade { try saveAsUser() }
+    }
+
+    /// The user's save: written, then file and folders flushed, as an editor that saves safely does.
+    func saveAsUser() throws {
+        guard let save = duringRun else { return }
+        let root = save.side == .local ? Self.local : Self.container
+        let url = root.appending(path: save.path)
+        try fileSystem.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try fileSystem.write(Data(save.text.utf8), to: url)
+        try fileSystem.synchronizeFile(at: url)
+        var folder = url.deletingLastPathComponent()
+        while folder.path.count >= root.path.count - 1 {
+            try fileSystem.synchronizeDirectory(at: folder)
+            if folder.standardizedFileURL.path == root.standardizedFileURL.path { break }
+            folder = folder.deletingLastPathComponent()
+        }
     }
 }

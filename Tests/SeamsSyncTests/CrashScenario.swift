@@ -10,13 +10,34 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
     /// The options of every run of the scenario, its setup syncs included.
     let options: SyncOptions
     let setup: @Sendable (inout ScenarioBuilder) throws -> Void
+    /// A file the user saves while the run under test is going, if any.
+    let duringRun: UserSave?
+    /// Whether the container's names fold case, as on FAT and exFAT (the local side's never do).
+    let foldingContainer: Bool
 
     var testDescription: String { name }
 
-    init(_ name: String, options: SyncOptions = SyncOptions(), _ setup: @escaping @Sendable (inout ScenarioBuilder) throws -> Void) {
+    init(
+        _ name: String, options: SyncOptions = SyncOptions(), duringRun: UserSave? = nil, foldingContainer: Bool = false,
+        _ setup: @escaping @Sendable (inout ScenarioBuilder) throws -> Void
+    ) {
         self.name = name
         self.options = options
+        self.duringRun = duringRun
+        self.foldingContainer = foldingContainer
         self.setup = setup
+    }
+
+    /// A save the user makes during the run under test: `text` written to `path` and flushed (file
+    /// and folder), just before the call at `fraction` of an uninterrupted run's calls. When the
+    /// crash or the power cut comes first, the user saves after it, before the recovery run. The
+    /// saved text is the newest version of the path: it must end at the path or in a conflict copy
+    /// beside it, never only in the trash.
+    struct UserSave: Sendable {
+        let side: Side
+        let path: String
+        let text: String
+        let fraction: Double
     }
 
     /// Options whose copies wait for a flush in batches of `count`.
@@ -186,6 +207,45 @@ extension CrashScenario {
             try b.write(.local, "a.txt", "a v1"); try b.write(.local, "d/b.txt", "b v1"); try b.sync()
             try b.write(.container, "a.txt", "a v2 container"); try b.write(.container, "d/b.txt", "b v2 container, longer")
             try b.write(.container, "fresh/c.txt", "c new in container")
+        },
+        .init("a file edited locally again while the run copies its last edit",
+              duringRun: .init(side: .local, path: "a.txt", text: "v3, saved during the run", fraction: 0.5)) { b in
+            try b.write(.local, "a.txt", "v1"); try b.write(.local, "b.txt", "b"); try b.sync()
+            try b.write(.local, "a.txt", "v2 local"); try b.write(.container, "b.txt", "b v2")
+        },
+        .init("the copy's target edited while the run replaces it",
+              duringRun: .init(side: .local, path: "a.txt", text: "local edit during the run", fraction: 0.6)) { b in
+            try b.write(.local, "a.txt", "v1"); try b.write(.local, "c.txt", "c"); try b.sync()
+            try b.write(.container, "a.txt", "v2 container"); try b.write(.container, "c.txt", "c v2")
+        },
+        .init("a file the run deletes is edited first",
+              duringRun: .init(side: .container, path: "f2.txt", text: "f2 edited in the container during the run", fraction: 0.7)) { b in
+            for n in 1...3 { try b.write(.local, "f\(n).txt", "file \(n)") }
+            try b.sync(); try b.remove(.local, "f2.txt"); try b.write(.local, "f1.txt", "f1 v2")
+        },
+        .init("a new file in a folder the run deletes",
+              duringRun: .init(side: .container, path: "d/new.txt", text: "new in d during the run", fraction: 0.5)) { b in
+            try b.write(.local, "d/x.txt", "x"); try b.write(.local, "d/y.txt", "y")
+            for n in 1...4 { try b.write(.local, "k\(n).txt", "keep \(n)") }
+            try b.sync(); try b.remove(.local, "d")
+        },
+        .init("names that differ only in case, onto a container that folds case", foldingContainer: true) { b in
+            try b.write(.local, "Notes.txt", "upper N"); try b.write(.local, "notes.txt", "lower n")
+            try b.write(.local, "Photos/a.jpg", "a in Photos"); try b.write(.local, "photos/b.jpg", "b in photos")
+            try b.write(.local, "plain.txt", "plain")
+        },
+        .init("a rename by case only, on each side of a container that folds case", foldingContainer: true) { b in
+            try b.write(.local, "readme.md", "read me"); try b.write(.local, "Todo.txt", "to do"); try b.write(.local, "k.txt", "k")
+            try b.sync()
+            try b.remove(.local, "readme.md"); try b.write(.local, "README.md", "read me")
+            try b.harness.fileSystem.moveItem(
+                at: b.root(.container).appending(path: "Todo.txt"), to: b.root(.container).appending(path: "TODO.txt"),
+                replacingExisting: true)
+        },
+        .init("edits and a new name of another case on a container that folds case", foldingContainer: true) { b in
+            try b.write(.local, "a.txt", "a v1"); try b.write(.local, "d/b.txt", "b v1"); try b.sync()
+            try b.write(.local, "a.txt", "a v2 local"); try b.write(.container, "D/B.txt", "b v2 container, by another case")
+            try b.write(.local, "A.TXT", "a different file locally")
         },
         .init("a trash folder past its retention is purged while other changes sync") { b in
             try b.write(.local, "a.txt", "a v1"); try b.sync()

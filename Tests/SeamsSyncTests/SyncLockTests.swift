@@ -42,7 +42,9 @@ import Testing
         }()
         let first = SyncEngine(directories: slow, files: fileSystem, clock: clock, owner: "first", scansConcurrently: false)
         let (local, container, state) = (local, container, state)
-        let running = Task.detached { try first.run(local: local, container: container, stateDirectory: state, options: options) }
+        // On a thread of its own: the run blocks in the slow listing, and a blocked task would hold
+        // one of the few threads of the pool that this test (and every other) needs to go on.
+        let running = Self.onOwnThread { try first.run(local: local, container: container, stateDirectory: state, options: options) }
         try await waitUntil { slow.started.withLock { $0 } }
         // The lock is now far past its expiry by the clock, unless the heartbeat renews it.
         let later = now.withLock { $0 = $0.addingTimeInterval(60); return $0 }
@@ -56,9 +58,16 @@ import Testing
             return owner.hasPrefix("first")
         }
         slow.release.signal()
-        let report = try await running.value
+        let report = try await running.get()
         #expect(report.copiedToContainer == 1)
         #expect(lockOwner(fileSystem) == nil, "released at the end")
+    }
+
+    /// Starts `work` on a new thread; `get()` awaits its result without holding a thread.
+    static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> ThreadResult<T> {
+        let result = ThreadResult<T>()
+        Thread.detachNewThread { result.finish(Result { try work() }) }
+        return result
     }
 
     /// Polls `condition` every 50 ms for up to a minute of real time.
@@ -149,4 +158,33 @@ private final class SlowFirstListing: DirectoryAccessorProviding {
     func synchronizeDirectory(at url: URL) throws { try base.synchronizeDirectory(at: url) }
     func setPermissions(_ permissions: UInt16, at url: URL) throws { try base.setPermissions(permissions, at: url) }
     func setModificationDate(_ date: Date, at url: URL) throws { try base.setModificationDate(date, at: url) }
+}
+
+/// The result of work on a thread of its own, awaited without blocking the awaiting task's thread.
+final class ThreadResult<T: Sendable>: Sendable {
+    private struct State {
+        var result: Result<T, any Error>?
+        var waiter: CheckedContinuation<T, any Error>?
+    }
+
+    private let state = Mutex(State())
+
+    func finish(_ result: Result<T, any Error>) {
+        let waiter = state.withLock { state -> CheckedContinuation<T, any Error>? in
+            state.result = result
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(with: result)
+    }
+
+    func get() async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let ready = state.withLock { state -> Result<T, any Error>? in
+                if state.result == nil { state.waiter = continuation }
+                return state.result
+            }
+            if let ready { continuation.resume(with: ready) }
+        }
+    }
 }

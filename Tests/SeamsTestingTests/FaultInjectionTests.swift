@@ -99,6 +99,28 @@ import Testing
         #expect(base.fileExists(at: file))
     }
 
+    @Test("an action set for call N runs once, just before that call, even when the call then crashes; resetCalls keeps it on the same call")
+    func beforeCall() throws {
+        let base = self.base
+        let file = self.file
+        try fs.write(Data("0".utf8), to: file)
+        fs.beforeCall(2) { try? base.write(Data("edited".utf8), to: file) }
+        #expect(try fs.read(from: file) == Data("0".utf8))
+        #expect(try fs.read(from: file) == Data("edited".utf8))
+        try base.write(Data("again".utf8), to: file)
+        #expect(try fs.read(from: file) == Data("again".utf8))
+
+        fs.beforeCall(3) { try? base.write(Data("before the crash".utf8), to: file) }
+        fs.resetCalls()
+        fs.scheduleCrash(atCall: 2)
+        _ = fs.fileExists(at: file)
+        #expect(throws: SimulatedCrash.self) { try fs.write(Data("lost".utf8), to: file) }
+        #expect(try base.read(from: file) == Data("again".utf8))
+        fs.restart()
+        #expect(try fs.read(from: file) == Data("before the crash".utf8))
+        #expect(fs.callCount == 3)
+    }
+
     @Test("a crash at call N stops that call and all later ones until restart")
     func crash() throws {
         fs.scheduleCrash(atCall: 2)

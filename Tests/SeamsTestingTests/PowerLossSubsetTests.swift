@@ -87,6 +87,23 @@ import Testing
         #expect(seen == ["true-false", "false-true"])
     }
 
+    @Test("a name moved to another folder and back, then that folder flushed: every cut keeps it in one place, its own")
+    func movedOutAndBack() throws {
+        let other = URL(filePath: "/g", directoryHint: .isDirectory)
+        for index in 0..<4 {
+            let fileSystem = try setUp(.combination(index))
+            try fileSystem.createDirectory(at: other, withIntermediateDirectories: false)
+            fileSystem.synchronizeAll()
+            try fileSystem.moveItem(at: folder.appending(path: "old.txt"), to: other.appending(path: "old.txt"), replacingExisting: false)
+            try fileSystem.moveItem(at: other.appending(path: "old.txt"), to: folder.appending(path: "old.txt"), replacingExisting: false)
+            // The flush commits both moves (a journal commits every earlier change), never the first alone.
+            try fileSystem.synchronizeDirectory(at: other)
+            fileSystem.cutPower()
+            #expect(text(fileSystem, "old.txt") == "old", "combination \(index)")
+            #expect(try fileSystem.contentsOfDirectory(at: other).isEmpty, "combination \(index)")
+        }
+    }
+
     @Test("two calls are kept independently: a later rename may survive an earlier link that was not flushed")
     func callsAreIndependent() throws {
         var seen: Set<String> = []

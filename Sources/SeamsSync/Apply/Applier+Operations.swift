@@ -174,6 +174,13 @@ extension Applier {
         trashDirty.insert(trash.deletingLastPathComponent())
         trashPending.insert(trash.deletingLastPathComponent())
         dirtyFolders[side]!.insert(path.parent)
+        // What was moved is checked: a version saved in the moment between the check above and
+        // the move (no call by path closes that window) gets its name back, and the path waits
+        // for the next run. Where the name was taken again meanwhile, it stays in the trash.
+        if !ApplyContext.sameItem(try context.currentMetadata(trash), expected) {
+            try? context.directories.moveItem(at: trash, to: url, replacingExisting: false)
+            throw ApplyIssue.changedDuringSync
+        }
         countDeletion(on: side)
     }
 

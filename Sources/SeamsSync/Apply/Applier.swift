@@ -31,6 +31,11 @@ struct Applier {
     /// Conflicts whose losing version an interrupted run already kept under its conflict name:
     /// the path, and that copy. The copy's own plan entry is settled by the conflict.
     var keptCopies: [SyncPath: SyncPath] = [:]
+    /// Copies refused because their name reaches an item that this run deletes on that side (a
+    /// rename by case only, onto FAT or exFAT): tried again once the deletions are done.
+    var afterDeletions: [SyncPath] = []
+    /// Whether the copies in ``afterDeletions`` are being tried again (then a collision is final).
+    var retryingAfterDeletions = false
     /// Paths whose plan entry another entry carries out (``keptCopies``).
     var settledPaths: Set<SyncPath> = []
     /// The container's marker when this run placed a new one; flushed with the folders.
@@ -79,6 +84,7 @@ struct Applier {
             }
             // Every copy of the first phase is in place before anything is deleted.
             placeStaged()
+            if phase == 1 { retryAfterDeletions() }
         }
         placeStaged()
         if commitNeeded, let placeMarker = context.placeMarker {
@@ -129,8 +135,39 @@ struct Applier {
         }
     }
 
+    /// The copies that met an item this run has since deleted, tried again.
+    private mutating func retryAfterDeletions() {
+        guard !afterDeletions.isEmpty else { return }
+        retryingAfterDeletions = true
+        defer { retryingAfterDeletions = false }
+        let paths = Set(afterDeletions)
+        afterDeletions = []
+        for entry in plan.entries where paths.contains(entry.path) {
+            apply(entry)
+        }
+        placeStaged()
+    }
+
+    /// Whether a copy of `path` that met `other` waits for the deletions: `other` is the name of
+    /// an item beside it that this run deletes on the side the copy goes to.
+    private func waitsForDeletion(_ path: SyncPath, other: String) -> Bool {
+        guard !retryingAfterDeletions, other != path.name,
+              let entry = plan.entries.first(where: { $0.path == path }),
+              case .propagate(let source) = entry.decision, entry.item(on: source)?.kind != .directory
+        else { return false }
+        let sibling = path.replacingName(with: other)
+        guard let deletion = plan.entries.first(where: { $0.path == sibling }),
+              case .propagate(let from) = deletion.decision, from == source, deletion.item(on: from) == nil
+        else { return false }
+        return true
+    }
+
     /// Reports why `path` was not carried out: skipped when it vanished, failed otherwise.
     mutating func recordFailure(_ error: any Error, at path: SyncPath) {
+        if case ApplyIssue.nameCollision(let other) = error, waitsForDeletion(path, other: other) {
+            afterDeletions.append(path)
+            return
+        }
         switch error {
         case ApplyIssue.vanishedDuringSync:
             report.skipped.append(.init(path: path.rawValue, reason: "vanished during the sync"))
@@ -151,6 +188,11 @@ struct Applier {
                 path: path.rawValue,
                 reason: "\"\(folder.rawValue)\" is no longer a folder (a symbolic link or a file appeared there during the "
                     + "sync); nothing was written through it; it will be looked at again next run"))
+        case ApplyIssue.nameCollision(ApplyContext.unlistedName):
+            report.failures.append(.init(
+                path: path.rawValue,
+                reason: "the other side's file system still reports an item under this name that it no longer lists "
+                    + "(a cache of names, as FUSE keeps for about a second); it will be tried again next run"))
         case ApplyIssue.nameCollision(let other):
             report.failures.append(.init(
                 path: path.rawValue,

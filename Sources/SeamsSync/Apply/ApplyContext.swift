@@ -61,8 +61,13 @@ struct ApplyContext: Sendable {
         if names.contains(where: { $0.utf8.elementsEqual(name.utf8) }) { return nil }
         // Swift compares strings by canonical equivalence, so this folds the Unicode form too.
         let folded = name.lowercased()
-        return names.first { $0.lowercased() == folded } ?? "a name this file system treats as the same"
+        return names.first { $0.lowercased() == folded } ?? Self.unlistedName
     }
+
+    /// What ``aliasedName(_:)`` answers when the name reaches an item that no name in the listing
+    /// is: a cache of names that has not caught up (FUSE keeps a name's lookup about a second,
+    /// so an item just moved away still answers under its other case).
+    static let unlistedName = "an item the file system still reports under this name but no longer lists"
 
     /// Requires every folder above `path` on `side` to still be a real folder (`lstat`), so that
     /// nothing is written, moved or removed through a symbolic link that appeared since the scan:

@@ -7,6 +7,8 @@ extension FaultInjectingFileSystem {
     func perform<T>(
         _ operation: FileSystemOperation, _ url: URL?, _ destination: URL? = nil, _ body: () throws -> T
     ) throws -> T {
+        let due = state.withLock { $0.actions.isEmpty ? [] : $0.actions.removeValue(forKey: $0.countdown.count + 1) ?? [] }
+        for action in due { action() }
         if let failure = state.withLock({ Self.failure(for: operation, url, destination, in: &$0) }) {
             record(operation, url, destination, .failure(UnderlyingError(failure)))
             throw failure

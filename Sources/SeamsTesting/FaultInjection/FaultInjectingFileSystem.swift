@@ -26,6 +26,8 @@ public final class FaultInjectingFileSystem: Sendable {
         var rules: [ActiveRule] = []
         var calls: [FileSystemCall] = []
         var countdown = CallCountdown(cause: .crash)
+        /// Actions to run just before a call is made, by the call's number.
+        var actions: [Int: [@Sendable () -> Void]] = [:]
     }
 
     let files: any FileAccessorProviding
@@ -86,6 +88,26 @@ public final class FaultInjectingFileSystem: Sendable {
         state.withLock { $0.countdown.schedule(atCall: call) }
     }
 
+    /// Runs `action` just before the `call`-th call from now (1 is the next) goes ahead or meets
+    /// its fault: how a test makes something change while the code under test is running, such
+    /// as a user saving a file between a sync's scan and its copy.
+    ///
+    /// ```swift
+    /// fileSystem.beforeCall(5) { try? fake.write(Data("edited".utf8), to: notes) }
+    /// ```
+    ///
+    /// The action runs outside the decorator's lock, on the calling thread, once. It should act
+    /// on the wrapped implementation (or anything else), not on this decorator, whose calls it
+    /// would count.
+    ///
+    /// - Parameters:
+    ///   - call: Which call, counted from 1.
+    ///   - action: What happens first.
+    public func beforeCall(_ call: Int, run action: @escaping @Sendable () -> Void) {
+        precondition(call >= 1, "calls are counted from 1")
+        state.withLock { $0.actions[$0.countdown.count + call, default: []].append(action) }
+    }
+
     /// Whether a crash has happened and ``restart()`` was not called yet.
     public var hasCrashed: Bool {
         state.withLock { $0.countdown.stop != nil }
@@ -106,10 +128,13 @@ public final class FaultInjectingFileSystem: Sendable {
         state.withLock { $0.countdown.count }
     }
 
-    /// Forgets the recorded calls and restarts the count (rule counters stay).
+    /// Forgets the recorded calls and restarts the count (rule counters stay; a pending
+    /// ``beforeCall(_:run:)`` action still runs before the same call as before).
     public func resetCalls() {
         state.withLock {
             $0.calls.removeAll()
+            let counted = $0.countdown.count
+            $0.actions = Dictionary(uniqueKeysWithValues: $0.actions.map { ($0.key - counted, $0.value) })
             $0.countdown.resetCount()
         }
     }

@@ -8,7 +8,8 @@ public import Seams
 /// It has folders whose parents must exist, sizes, inode numbers, hard links, permission bits
 /// (checked as for a non-root owner, unless `enforcesPermissions` is `false`), byte-exact
 /// case-sensitive names, atomic replace, copies that share nothing, and modification dates from
-/// a clock the test sets. It throws the `CocoaError` Foundation throws for the same failure, and
+/// a clock the test sets (and, in folders made by ``createCaseFoldingDirectory(at:)``, names
+/// that fold case as on FAT and exFAT). It throws the `CocoaError` Foundation throws for the same failure, and
 /// passes the same conformance suites as the live implementations.
 ///
 /// It also models power loss: content not flushed with `synchronizeFile` and names not flushed
@@ -162,6 +163,28 @@ public final class InMemoryFileSystem: Sendable {
     /// Turns the power back on after a scheduled cut (and cancels one not yet reached).
     public func restart() {
         state.withLock { $0.countdown.restart() }
+    }
+
+    /// Creates an empty folder whose names fold case, as a FAT or exFAT volume mounted there
+    /// would: `A.txt` reaches an existing `a.txt` (which keeps its name), a new name keeps the
+    /// case it was given, a rename to another case of an item's own name changes its case, and
+    /// listings show each name as it was created. Case is folded by each Unicode scalar's simple
+    /// uppercase mapping (exFAT's up-case table); Unicode forms stay apart, as on exFAT. Folders
+    /// made inside fold too. Not a call of the protocols: it is neither counted nor recorded.
+    ///
+    /// - Parameter url: The folder to create; its parent must exist.
+    public func createCaseFoldingDirectory(at url: URL) throws {
+        let result: Result<Void, MemoryFailure> = state.withLock { state in
+            do throws(MemoryFailure) {
+                try state.tree.createDirectory(MemoryPath(url), intermediates: false)
+                let inode = try state.tree.lookup(MemoryPath(url))
+                state.tree.nodes[inode]!.foldsNames = true
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        if case .failure(let failure) = result { throw failure.cocoa(writing: true) }
     }
 
     /// Flushes everything, as `sync(2)` does: what exists now survives any later power cut.

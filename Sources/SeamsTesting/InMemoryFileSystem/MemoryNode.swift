@@ -31,6 +31,8 @@ struct MemoryNode: Sendable {
     var modified: Date
     /// Names that refer to this file; folders compute theirs.
     var linkCount: Int
+    /// Whether this folder's names fold case, as on FAT and exFAT (its subfolders' names too).
+    var foldsNames = false
     var durable: Durable
 
     init(kind: Kind, content: Data = Data(), permissions: UInt16, modified: Date, durable: Bool) {

@@ -43,8 +43,11 @@ extension MemoryTree {
         journal.flushedFolders = []
         for (inode, node) in nodes {
             let now = node.current
-            if now == node.durable {
-                // Flushed (or never changed): nothing of it can be lost any more.
+            if node.isDirectory ? flushed.contains(inode) : now == node.durable {
+                // Flushed (or a file never changed): nothing of it can be lost any more. A folder
+                // whose names only came back to their durable state is not: the change back is
+                // journaled like any other, or a commit of the earlier change would stand alone
+                // (a name moved out and back, then a flush elsewhere, would lose the item).
                 if !node.isDirectory { journal.files[inode] = nil }
                 journal.seen[inode] = now
                 continue

@@ -19,7 +19,7 @@ extension MemoryTree {
         let folderPath = path.folder
         let folderBytes = folderPath.text.utf8.count
         if folderBytes >= MemoryPath.maximumLength { throw MemoryFailure(ENAMETOOLONG, path.text) }
-        guard let name = path.lastName else { throw MemoryFailure(EISDIR, path.text) }
+        guard let given = path.lastName else { throw MemoryFailure(EISDIR, path.text) }
         let folder: UInt64
         do {
             folder = try lookup(resolve(folderPath).names, path: path.text)
@@ -27,16 +27,19 @@ extension MemoryTree {
             throw MemoryFailure(ENOENT, path.text)  // a folder it may not search too
         }
         guard nodes[folder]!.isDirectory, allows(nodes[folder]!, 1) else { throw MemoryFailure(ENOENT, path.text) }
-        if MemoryPath.isDot(name) { throw MemoryFailure(EISDIR, path.text) }
-        if name.count > MemoryPath.maximumNameLength || path.text.utf8.count >= MemoryPath.maximumLength {
+        if MemoryPath.isDot(given) { throw MemoryFailure(EISDIR, path.text) }
+        if given.count > MemoryPath.maximumNameLength || path.text.utf8.count >= MemoryPath.maximumLength {
             throw MemoryFailure(ENAMETOOLONG, path.text)
         }
+        let name = entryName(given, in: folder)
         if let existing = nodes[folder]!.children[name], nodes[existing]!.isDirectory {
             throw MemoryFailure(EISDIR, path.text)
         }
         try requireWritable(folder, path: path.text)
         let inode = makeNode(.file, content: data)
-        setEntry(name, in: folder, to: inode)
+        // Replacing an item through another case of its name (a rename over it) leaves the new name.
+        if name != given { removeEntry(name, in: folder) }
+        setEntry(given, in: folder, to: inode)
     }
 
     /// `stat` (not `lstat`): a dangling link is not there, as `FileManager.fileExists` says.
@@ -110,7 +113,15 @@ extension MemoryTree {
         if let existing, isOnPath(existing, to: source.parentNames) {
             throw MemoryFailure(ENOTEMPTY, destination.text)
         }
-        if existing == inode { return }  // two names of one file: rename does nothing
+        if existing == inode {
+            // On a folder that folds case, a new case of the item's own name renames it.
+            if fromFolder == toFolder, toName == fromName, let given = destination.lastName, given != fromName {
+                try requireWritable(fromFolder, path: source.text)
+                removeEntry(fromName, in: fromFolder, release: false)
+                setEntry(given, in: toFolder, to: inode)
+            }
+            return  // two names of one file: rename does nothing
+        }
         try requireWritable(fromFolder, path: source.text)
         try requireWritable(toFolder, path: destination.text)
         if let existing {
@@ -123,7 +134,13 @@ extension MemoryTree {
             }
         }
         removeEntry(fromName, in: fromFolder, release: false)
-        setEntry(toName, in: toFolder, to: inode)
+        // Replacing an item through another case of its name leaves the name the move gave.
+        if existing != nil, let given = destination.lastName, given != toName {
+            removeEntry(toName, in: toFolder)
+            setEntry(given, in: toFolder, to: inode)
+        } else {
+            setEntry(toName, in: toFolder, to: inode)
+        }
     }
 
     /// The live copy: the source (`lstat`), the destination's folder (`lstat`: ENOTDIR), an
@@ -141,7 +158,7 @@ extension MemoryTree {
         guard let name = destination.lastName else { throw MemoryFailure(EEXIST, destination.text) }
         let folder = try lookup(destination.parentNames, path: destination.text)
         guard nodes[folder]!.isDirectory else { throw MemoryFailure(ENOTDIR, destination.text) }
-        if allows(nodes[folder]!, 1) && nodes[folder]!.children[name] != nil {
+        if allows(nodes[folder]!, 1) && nodes[folder]!.children[entryName(name, in: folder)] != nil {
             throw MemoryFailure(EEXIST, destination.text)
         }
         if nodes[original]!.isDirectory && isOnPath(original, to: destination.parentNames) {

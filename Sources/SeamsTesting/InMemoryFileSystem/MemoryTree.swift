@@ -44,7 +44,7 @@ struct MemoryTree: Sendable {
             let node = nodes[current]!
             guard node.isDirectory else { throw MemoryFailure(ENOTDIR, path) }
             guard allows(node, 1) else { throw MemoryFailure(EACCES, path) }
-            guard let child = node.children[name] else { throw MemoryFailure(ENOENT, path) }
+            guard let child = node.children[entryName(name, in: current)] else { throw MemoryFailure(ENOENT, path) }
             current = child
         }
         return current
@@ -75,7 +75,25 @@ struct MemoryTree: Sendable {
         let node = nodes[parent]!
         guard node.isDirectory else { throw MemoryFailure(ENOTDIR, path.text) }
         guard allows(node, 1) else { throw MemoryFailure(EACCES, path.text) }
-        return (parent, name)
+        return (parent, entryName(name, in: parent))
+    }
+
+    /// The name `name` reaches in `folder`: `name` itself, or in a folder whose names fold case
+    /// the entry that differs from it only in case (`A.txt` reaches `a.txt`, which keeps its name).
+    func entryName(_ name: MemoryName, in folder: UInt64) -> MemoryName {
+        let node = nodes[folder]!
+        guard node.foldsNames, node.children[name] == nil else { return name }
+        let key = Self.folded(name)
+        return node.children.keys.first { Self.folded($0) == key } ?? name
+    }
+
+    /// A name as a case-folding file system compares it: each Unicode scalar by its simple
+    /// uppercase mapping, as exFAT's up-case table does; no change of Unicode form.
+    static func folded(_ name: MemoryName) -> [UInt32] {
+        String(decoding: name, as: UTF8.self).unicodeScalars.map { scalar in
+            let upper = scalar.properties.uppercaseMapping.unicodeScalars
+            return upper.count == 1 ? upper.first!.value : scalar.value
+        }
     }
 
     func allows(_ node: MemoryNode, _ access: UInt16) -> Bool {
@@ -104,6 +122,7 @@ struct MemoryTree: Sendable {
         if let old = nodes[folder]!.children.updateValue(inode, forKey: name), old != inode {
             release(old)
         }
+        if nodes[folder]!.foldsNames, nodes[inode]!.isDirectory { nodes[inode]!.foldsNames = true }
         nodes[folder]!.modified = now
     }
 
@@ -156,7 +175,7 @@ struct MemoryTree: Sendable {
         var current = Self.rootInode
         if current == ancestor { return true }
         for name in names {
-            guard let next = nodes[current]?.children[name] else { return false }
+            guard nodes[current] != nil, let next = nodes[current]!.children[entryName(name, in: current)] else { return false }
             if next == ancestor { return true }
             current = next
         }

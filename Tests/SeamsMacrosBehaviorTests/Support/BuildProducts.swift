@@ -29,14 +29,27 @@ enum BuildProducts {
         process.executableURL = URL(filePath: executable)
         process.arguments = arguments
         process.environment = environment ?? ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
+        // Files, not pipes: reading one pipe to its end while the tool fills the other (a compiler's
+        // long error output) would leave both waiting for ever.
+        let base = FileManager.default.temporaryDirectory.appending(path: "seams-run-\(UUID().uuidString)")
+        let out = base.appendingPathExtension("out")
+        let err = base.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: out)
+            try? FileManager.default.removeItem(at: err)
+        }
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
         try process.run()
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        let outData = try Data(contentsOf: out)
+        let errData = try Data(contentsOf: err)
         return Outcome(
             status: process.terminationStatus, reason: process.terminationReason,
             output: String(decoding: outData, as: UTF8.self), errors: String(decoding: errData, as: UTF8.self)
