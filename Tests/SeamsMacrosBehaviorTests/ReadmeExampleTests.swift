@@ -1,4 +1,5 @@
-// The README-macro.md example, verbatim, so the README cannot drift from what compiles.
+// A single-module use of the macro: stubs, throws, typed throws and call records. (The README's
+// own example is the two-module package in Examples/, which CI builds and tests.)
 import Foundation
 import SeamsMacros
 import Testing
