@@ -79,6 +79,9 @@ enum CLI {
         }
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = "/nonexistent-home-for-seams-sync-tests"
+        // A crash of the tool must end the test, not start the runtime's backtracer, which
+        // inherits the tool's descriptors (so `Process` would wait for it) and can block for good.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
         environment.merge(extra) { _, new in new }
         process.environment = environment
         // Files, not pipes: the output is read once the process has ended, with no EINTR-prone reads.

@@ -134,7 +134,7 @@ import Darwin
         let process = Process()
         process.executableURL = CLI.binary
         process.arguments = ["sync", w.local.path, w.container.path]
-        process.environment = ["PATH": "/usr/bin:/bin"]
+        process.environment = ["PATH": "/usr/bin:/bin", "SWIFT_BACKTRACE": "enable=no"]
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice

@@ -28,7 +28,12 @@ enum BuildProducts {
         let process = Process()
         process.executableURL = URL(filePath: executable)
         process.arguments = arguments
-        process.environment = environment ?? ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        var environment = environment ?? ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        // A child that stops on purpose (the probe's fatalError) would start the Swift runtime's
+        // backtracer, which inherits the child's descriptors: `Process` then waits for it too, and
+        // it was seen blocked for good reading the dead child's memory (a CI run that never ended).
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
         // Files, not pipes: reading one pipe to its end while the tool fills the other (a compiler's
         // long error output) would leave both waiting for ever.
         let base = FileManager.default.temporaryDirectory.appending(path: "seams-run-\(UUID().uuidString)")

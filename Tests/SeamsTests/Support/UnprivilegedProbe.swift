@@ -57,6 +57,11 @@ enum UnprivilegedProbe {
             process.executableURL = probeURL
             process.arguments = arguments
         }
+        // No runtime backtracer in the child: it would inherit the pipe, and a blocked one keeps
+        // the read below from ever seeing the end.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
