@@ -123,7 +123,10 @@ let package = Package(
         .executableTarget(name: "seams-mock-probe", dependencies: ["SeamsMacros"], path: "Tests/MockProbe"),
         .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting", "seams-live-probe"]),
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
-        .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
+        // The test process's environment, set when the binary loads (before any thread): the seed
+        // fixture's XDG folders, and no runtime backtracer in the processes the tests start.
+        .target(name: "TestProcessEnvironment", path: "Tests/TestProcessEnvironment"),
+        .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync", "TestProcessEnvironment"]),
         .testTarget(name: "SeamsSyncTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
         .testTarget(
             name: "SeamsNetworkTests",

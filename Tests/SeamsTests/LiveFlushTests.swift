@@ -36,6 +36,9 @@ import Testing
         process.executableURL = straceURL
         process.arguments = ["-f", "-qq", "-y", "-e", "trace=fsync,fdatasync,syncfs", "-o", log.path,
                              UnprivilegedProbe.probeURL.path, "flush"] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // see BuildProducts.run
+        process.environment = environment
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

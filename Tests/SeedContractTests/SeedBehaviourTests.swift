@@ -115,7 +115,7 @@ import Testing
 
     @Test("the seed's fixture isolates every default location in a fresh temporary folder")
     func fixtureIsIsolated() async throws {
-        let container = seedContainer  // creates the fixture and sets the XDG variables first
+        let container = seedContainer  // made, with the XDG variables, when the test binary loaded
         let provider = DefaultFileSystemProvider()
         #expect(provider.containerURL(for: .sync)?.standardizedFileURL == container.standardizedFileURL)
         #expect(try FileManager.default.contentsOfDirectory(atPath: container.path).isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import Seams
+import TestProcessEnvironment
 
 // The seed's examples use three free names: `testURL`, `testData` and `expectedData`.
 //
@@ -11,21 +12,17 @@ import Seams
 // own `environment:` to the live provider. The same fixture points `XDG_CONFIG_HOME` and
 // `XDG_STATE_HOME` at the temporary folder too, so the live bookmark store and sync state that a
 // default-built `SyncManager` reaches are fresh and empty, never the person's own.
+//
+// The folder is made and the variables are set by the `TestProcessEnvironment` C target when the
+// test binary is loaded, before any thread exists: `setenv` here, while other tests start
+// processes (which copy the environment), can free the array another thread is reading.
 
-/// The default sync container, created once per test process in a temporary folder.
+/// The default sync container, created in a temporary folder when the test process started.
 let seedContainer: URL = {
-    let root = FileManager.default.temporaryDirectory
-        .appending(path: "seams-seed-\(UUID().uuidString)", directoryHint: .isDirectory)
-    let container = root.appending(path: "seams/container", directoryHint: .isDirectory)
-    do {
-        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
-    } catch {
-        fatalError("cannot create the seed fixture's container: \(error)")
+    guard let path = seams_seed_container() else {
+        fatalError("the seed fixture's container was not created: \(seams_seed_environment_failure().map { String(cString: $0) } ?? "unknown")")
     }
-    setenv("XDG_DATA_HOME", root.path, 1)
-    setenv("XDG_CONFIG_HOME", root.appending(path: "config").path, 1)
-    setenv("XDG_STATE_HOME", root.appending(path: "state").path, 1)
-    return container
+    return URL(filePath: String(cString: path), directoryHint: .isDirectory)
 }()
 
 /// `data.json` in the default container: the file `SyncManager.loadData()` reads.

@@ -1,0 +1,71 @@
+import SeamsMacros
+import Synchronization
+import XCTest
+
+/// A strict mock's issue reaches XCTest when an XCTest test makes the call: `MockIssue` finds the
+/// running framework at run time, and the issue arrives as exactly one failure, at the line that
+/// made the mock. The failures the mocks report are kept here instead of failing the test, so a
+/// missing or doubled one fails it.
+final class XCTestDeliveryTests: XCTestCase {
+    /// One failure as XCTest received it.
+    struct Failure: Equatable {
+        var description: String
+        var file: String
+        var line: Int
+    }
+
+    /// The mocks' failures this test received.
+    private let received = Mutex<[Failure]>([])
+
+    private func keep(_ description: String, file: String, line: Int) -> Bool {
+        guard description.contains("Unconfigured mock call") else { return false }
+        received.withLock { $0.append(Failure(description: description, file: file, line: line)) }
+        return true
+    }
+
+    #if canImport(Darwin)
+    override func record(_ issue: XCTIssue) {
+        let location = issue.sourceCodeContext.location
+        if keep(issue.compactDescription, file: location?.fileURL.path ?? "", line: location?.lineNumber ?? 0) { return }
+        super.record(issue)
+    }
+    #else
+    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
+        if keep(description, file: filePath, line: lineNumber) { return }
+        super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+    }
+    #endif
+
+    func testAnUnconfiguredCallOnAStrictMockIsOneFailureAtTheLineThatMadeTheMock() {
+        let line = #line + 1
+        let mock = MockWeatherService(strict: true)
+        mock.ping()
+        let failures = received.withLock { $0 }
+        XCTAssertEqual(failures.count, 1, "\(failures)")
+        XCTAssertEqual(failures.first?.line, line)
+        XCTAssertEqual(failures.first.map { URL(filePath: $0.file).lastPathComponent }, "XCTestDeliveryTests.swift")
+        XCTAssertTrue(failures.first?.description.contains("ping() on MockWeatherService") == true, "\(failures)")
+        XCTAssertEqual(mock.stubs.ping.callCount, 1)
+    }
+
+    func testAnUnconfiguredCallOnAnotherThreadStillReachesTheTest() {
+        let mock = MockWeatherService(strict: true)
+        let done = Mutex(false)
+        // XCTest's failures go to the test that is running, whichever thread records them.
+        Thread {
+            _ = mock.forecast(days: 3)
+            done.withLock { $0 = true }
+        }.start()
+        while !done.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+        let failures = received.withLock { $0 }
+        XCTAssertEqual(failures.count, 1, "\(failures)")
+        XCTAssertTrue(failures.first?.description.contains("forecast(days:) on MockWeatherService") == true, "\(failures)")
+    }
+
+    func testAConfiguredStrictMockFailsNothing() {
+        let mock = MockWeatherService(strict: true)
+        mock.stubs.ping.returns(())
+        mock.ping()
+        XCTAssertEqual(received.withLock { $0 }, [])
+    }
+}
