@@ -130,4 +130,35 @@ import Testing
         #expect(plan.deletions(on: .container) == 2)
         #expect(plan.deletions(on: .local) == 0)
     }
+
+    @Test("rows are put in path order in place: the same order as a copy in that order, for every permutation of 5 and random ones")
+    func permuteInPlace() {
+        func check(_ order: [Int]) {
+            var elements = (0..<order.count).map { "e\($0)" }
+            let expected = order.map { elements[$0] }
+            var used = order
+            Reconciler.permute(&elements, by: &used)
+            #expect(elements == expected, "order \(order)")
+        }
+        func permutations(_ items: [Int]) -> [[Int]] {
+            items.count <= 1 ? [items] : items.indices.flatMap { i in
+                permutations(items.enumerated().filter { $0.offset != i }.map(\.element)).map { [items[i]] + $0 }
+            }
+        }
+        for order in permutations(Array(0..<5)) { check(order) }
+        check([])
+        var generator = SystemRandomNumberGenerator()
+        for count in [2, 17, 1_000] { check(Array(0..<count).shuffled(using: &generator)) }
+    }
+
+    @Test("the plan lists every path of the three sources once, in path order")
+    func planOrder() {
+        let names = ["b/c", "a", "b", "a b", "a/x", "a-c", "b/a"]
+        let plan = Reconciler().plan(
+            archive: F.archive(["a": F.folder(), "a/x": Self.old]),
+            local: F.snapshot(["a": F.folder(), "b": F.folder(), "b/c": Self.old, "a-c": Self.old]),
+            container: F.snapshot(["a": F.folder(), "a b": Self.old, "b": F.folder(), "b/a": Self.old]))
+        #expect(plan.paths == names.map(SyncPath.init).sorted())
+        #expect(plan.paths.map(\.rawValue) == ["a", "a/x", "a b", "a-c", "b", "b/a", "b/c"])
+    }
 }

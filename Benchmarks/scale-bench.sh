@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Benchmark, not a test: seams-sync against rsync -a as the tree grows, side by side on the same
+# trees, printing time ratios and peak memory per size.
+#
+#   Benchmarks/scale-bench.sh                  # 10k, 100k and 1M files; WORK=/some/dir for the scratch dir
+#   SIZES="10k 100k" Benchmarks/scale-bench.sh # fewer sizes
+#
+# Sizes:
+#   10k   ../shared/bench/make-tree.py: 10,000 files of 1-4 KiB in 100 folders + 20 files of 5 MiB
+#   100k  the same generator: 100,000 small files in 1,000 folders + 20 files of 5 MiB
+#   1M    1,000,000 tiny files (0-64 bytes) in 10,000 folders, from a seeded generator below: it
+#         fits in a few GiB of disk (three copies) and minutes of time
+# Phases, each run RUNS (3) times with the tools taking turns, medians compared: cold copy into an
+# empty folder (seams-sync flushes every file, rsync -a does not), a re-run with no change, a re-run
+# after 100 files were rewritten. Peak RSS from /usr/bin/time -v; the largest of the runs is shown.
+# Goals (issue 15): no change and 100 modified at most 0.7x rsync -a, cold copy at 100k at most 1.0x,
+# peak RSS under 64 MiB at every size.
+set -euo pipefail
+export LC_ALL=C
+cd "$(dirname "$0")/.."
+MAKE_TREE=${MAKE_TREE:-$(cd .. && pwd)/shared/bench/make-tree.py}
+WORK=${WORK:-$(mktemp -d /tmp/seams-scale.XXXXXX)}
+SIZES=${SIZES:-10k 100k 1M}
+RUNS=${RUNS:-3}
+mkdir -p "$WORK"
+
+command -v rsync >/dev/null || apt-get install -y rsync >/dev/null 2>&1 \
+    || { apt-get update >/dev/null 2>&1 && apt-get install -y rsync >/dev/null 2>&1; } || { echo "rsync is needed" >&2; exit 1; }
+[ -x /usr/bin/time ] || apt-get install -y time >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y time >/dev/null 2>&1; }
+
+swift build -c release --product seams-sync --static-swift-stdlib >&2
+BIN=$PWD/.build/release/seams-sync
+
+# tiny DIR [--modify K SEED]: 1,000,000 files of 0-64 bytes in 10,000 folders, or rewrite K of them.
+tiny() {
+    python3 - "$@" <<'EOF'
+import os, random, sys
+root = sys.argv[1]
+modify = int(sys.argv[3]) if len(sys.argv) > 4 and sys.argv[2] == "--modify" else 0
+rng = random.Random(1000 + int(sys.argv[4]) if modify else 1)
+def path(i): return os.path.join(root, f"d{i // 100:04d}", f"f{i % 100:02d}.txt")
+if modify:
+    for i in rng.sample(range(1_000_000), modify):
+        with open(path(i), "wb") as f: f.write(rng.randbytes(rng.randint(0, 64)))
+    sys.exit(0)
+for d in range(10_000):
+    os.makedirs(os.path.join(root, f"d{d:04d}"), exist_ok=True)
+for i in range(1_000_000):
+    with open(path(i), "wb") as f: f.write(rng.randbytes(rng.randint(0, 64)))
+EOF
+}
+
+# build_tree SIZE DIR / modify_tree SIZE DIR ROUND
+build_tree() {
+    case $1 in
+        10k) python3 "$MAKE_TREE" "$2" >/dev/null ;;
+        100k) python3 "$MAKE_TREE" "$2" --small 100000 >/dev/null ;;
+        1M) tiny "$2" ;;
+    esac
+}
+modify_tree() {
+    case $1 in
+        10k) python3 "$MAKE_TREE" "$2" --modify 100 --seed "$3" >/dev/null ;;
+        100k) python3 "$MAKE_TREE" "$2" --small 100000 --modify 100 --seed "$3" >/dev/null ;;
+        1M) tiny "$2" --modify 100 "$3" ;;
+    esac
+}
+
+# run SIZE TOOL PHASE COMMAND...: appends "seconds peak-KiB" to $WORK/result-SIZE-TOOL-PHASE
+run() {
+    local size=$1 tool=$2 phase=$3
+    shift 3
+    sync
+    local start=$EPOCHREALTIME
+    /usr/bin/time -v -o "$WORK/time.txt" "$@" >"$WORK/out-$size-$tool-$phase.txt" 2>&1 \
+        || echo "$tool $phase at $size failed (exit $?); see $WORK/out-$size-$tool-$phase.txt" >&2
+    local end=$EPOCHREALTIME
+    echo "$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }') $(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.txt")" \
+        >>"$WORK/result-$size-$tool-$phase"
+}
+
+both() {
+    local size=$1 phase=$2
+    run "$size" seams "$phase" "$BIN" sync "$WORK/src-$size" "$WORK/dst-seams-$size" --state-dir "$WORK/state-$size" --max-delete 100
+    run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size/"
+}
+
+median() { cut -d' ' -f1 "$1" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+peak() { cut -d' ' -f2 "$1" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.2f", a / b }'; }
+
+for size in $SIZES; do
+    echo "== $size: making the tree" >&2
+    rm -rf "$WORK/src-$size" "$WORK"/dst-*-"$size" "$WORK/state-$size" "$WORK"/result-"$size"-*
+    build_tree "$size" "$WORK/src-$size"
+    for i in $(seq "$RUNS"); do
+        rm -rf "$WORK"/dst-*-"$size" "$WORK/state-$size"
+        mkdir -p "$WORK/dst-seams-$size" "$WORK/dst-rsync-$size"
+        both "$size" cold
+    done
+    for i in $(seq "$RUNS"); do both "$size" nochange; done
+    for i in $(seq "$RUNS"); do
+        modify_tree "$size" "$WORK/src-$size" "$i"
+        both "$size" modify100
+    done
+    if diff -r -q -x '.seams*' "$WORK/src-$size" "$WORK/dst-seams-$size" >/dev/null; then same=identical; else same=DIFFERS; fi
+    echo "== $size: seams-sync's copy is $same to the source" >&2
+    echo "$size $same" >>"$WORK/copies"
+done
+
+printf "\n| files | phase | rsync -a | seams-sync | ratio | rsync peak | seams-sync peak |\n|---|---|---|---|---|---|---|\n"
+for size in $SIZES; do
+    for phase in cold nochange modify100; do
+        s="$WORK/result-$size-seams-$phase" r="$WORK/result-$size-rsync-$phase"
+        printf "| %s | %s | %.3f s | %.3f s | %sx | %s MiB | %s MiB |\n" "$size" "$phase" "$(median "$r")" "$(median "$s")" \
+            "$(ratio "$(median "$s")" "$(median "$r")")" "$(peak "$r")" "$(peak "$s")"
+    done
+done
+echo
+cat "$WORK/copies"
+echo "medians of $RUNS runs; scratch: $WORK"
