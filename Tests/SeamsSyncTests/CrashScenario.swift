@@ -46,6 +46,13 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
         options.copyBatchCount = count
         return options
     }
+
+    /// Options that let a run delete every item (a folder renamed on a small tree deletes most of it).
+    static let deleteAny: SyncOptions = {
+        var options = SyncOptions()
+        options.maxDeletePercent = 100
+        return options
+    }()
 }
 
 extension CrashScenario {
@@ -241,6 +248,14 @@ extension CrashScenario {
             try b.harness.fileSystem.moveItem(
                 at: b.root(.container).appending(path: "Todo.txt"), to: b.root(.container).appending(path: "TODO.txt"),
                 replacingExisting: true)
+        },
+        .init("a folder renamed by case only, on each side of a container that folds case", options: deleteAny, foldingContainer: true) { b in
+            try b.write(.local, "Photos/a.jpg", "a"); try b.write(.local, "Photos/sub/b.jpg", "b"); try b.write(.local, "Docs/c.txt", "c")
+            try b.sync()
+            try b.harness.fileSystem.moveItem(
+                at: b.root(.local).appending(path: "Photos"), to: b.root(.local).appending(path: "photos"), replacingExisting: false)
+            try b.harness.fileSystem.moveItem(
+                at: b.root(.container).appending(path: "Docs"), to: b.root(.container).appending(path: "DOCS"), replacingExisting: true)
         },
         .init("edits and a new name of another case on a container that folds case", foldingContainer: true) { b in
             try b.write(.local, "a.txt", "a v1"); try b.write(.local, "d/b.txt", "b v1"); try b.sync()

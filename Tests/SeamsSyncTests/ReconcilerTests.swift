@@ -161,4 +161,15 @@ import Testing
         #expect(plan.paths == names.map(SyncPath.init).sorted())
         #expect(plan.paths.map(\.rawValue) == ["a", "a/x", "a b", "a-c", "b", "b/a", "b/c"])
     }
+
+    @Test("a plan finds each of its entries by path, and nothing for a path it does not hold")
+    func entryLookup() {
+        let plan = Reconciler().plan(
+            archive: F.archive(["a": F.folder(), "a/x": Self.old]),
+            local: F.snapshot(["a": F.folder(), "b": F.folder(), "b/c": Self.old, "a-c": Self.old]),
+            container: F.snapshot(["a": F.folder(), "a b": Self.old, "b": F.folder(), "b/a": Self.old]))
+        for entry in plan.entries { #expect(plan.entry(at: entry.path) == entry) }
+        for missing in ["", "0", "a/", "a/y", "a-b", "b/b", "c", "b/c/d"] { #expect(plan.entry(at: SyncPath(missing)) == nil, "\(missing)") }
+        #expect(SyncPlan(entries: [], local: Snapshot(), container: Snapshot()).entry(at: SyncPath("a")) == nil)
+    }
 }

@@ -31,9 +31,12 @@ struct Applier {
     /// Conflicts whose losing version an interrupted run already kept under its conflict name:
     /// the path, and that copy. The copy's own plan entry is settled by the conflict.
     var keptCopies: [SyncPath: SyncPath] = [:]
-    /// Copies refused because their name reaches an item that this run deletes on that side (a
-    /// rename by case only, onto FAT or exFAT): tried again once the deletions are done.
+    /// Copies and folders refused because their name reaches an item that this run deletes on
+    /// that side (a rename by case only, onto FAT or exFAT), and what lies in such folders: tried
+    /// again, in plan order, once the deletions are done.
     var afterDeletions: [SyncPath] = []
+    /// The folders in ``afterDeletions``: what lies inside them waits with them.
+    var foldersAfterDeletions: Set<SyncPath> = []
     /// Whether the copies in ``afterDeletions`` are being tried again (then a collision is final).
     var retryingAfterDeletions = false
     /// Paths whose plan entry another entry carries out (``keptCopies``).
@@ -68,8 +71,12 @@ struct Applier {
                 }
                 if settledPaths.contains(entries[index].path) {
                     // Carried out with the conflict it belongs to.
-                } else if !collidedFolders.isEmpty, let other = collidedAncestor(of: entries[index].path) {
-                    recordFailure(ApplyIssue.nameCollision(with: other), at: entries[index].path)
+                } else if !collidedFolders.isEmpty, let collided = collidedAncestor(of: entries[index].path) {
+                    if foldersAfterDeletions.contains(collided.folder) {
+                        afterDeletions.append(entries[index].path)  // made once its folder is
+                    } else {
+                        recordFailure(ApplyIssue.nameCollision(with: collided.other), at: entries[index].path)
+                    }
                 } else if phase == 0, let source = Self.plainCopySource(entries[index]) {
                     stage(entries[index], from: source)
                     if staged.count >= context.batchCount || stagedBytes >= Self.batchBytes { placeStaged() }
@@ -135,28 +142,35 @@ struct Applier {
         }
     }
 
-    /// The copies that met an item this run has since deleted, tried again.
+    /// The copies and folders that met an item this run has since deleted, tried again, parents
+    /// first; a folder that still collides keeps everything inside it out.
     private mutating func retryAfterDeletions() {
         guard !afterDeletions.isEmpty else { return }
         retryingAfterDeletions = true
         defer { retryingAfterDeletions = false }
         let paths = Set(afterDeletions)
         afterDeletions = []
+        for folder in foldersAfterDeletions { collidedFolders[folder] = nil }
+        foldersAfterDeletions = []
         for entry in plan.entries where paths.contains(entry.path) {
-            apply(entry)
+            if !collidedFolders.isEmpty, let collided = collidedAncestor(of: entry.path) {
+                recordFailure(ApplyIssue.nameCollision(with: collided.other), at: entry.path)
+            } else {
+                apply(entry)
+            }
         }
         placeStaged()
     }
 
-    /// Whether a copy of `path` that met `other` waits for the deletions: `other` is the name of
-    /// an item beside it that this run deletes on the side the copy goes to.
+    /// Whether a copy or a new folder at `path` that met `other` waits for the deletions: `other`
+    /// is the name of an item beside it that this run deletes on the side the copy goes to.
     private func waitsForDeletion(_ path: SyncPath, other: String) -> Bool {
         guard !retryingAfterDeletions, other != path.name,
-              let entry = plan.entries.first(where: { $0.path == path }),
-              case .propagate(let source) = entry.decision, entry.item(on: source)?.kind != .directory
+              let entry = plan.entry(at: path),
+              case .propagate(let source) = entry.decision, entry.item(on: source) != nil
         else { return false }
         let sibling = path.replacingName(with: other)
-        guard let deletion = plan.entries.first(where: { $0.path == sibling }),
+        guard let deletion = plan.entry(at: sibling),
               case .propagate(let from) = deletion.decision, from == source, deletion.item(on: from) == nil
         else { return false }
         return true
@@ -166,6 +180,7 @@ struct Applier {
     mutating func recordFailure(_ error: any Error, at path: SyncPath) {
         if case ApplyIssue.nameCollision(let other) = error, waitsForDeletion(path, other: other) {
             afterDeletions.append(path)
+            if collidedFolders[path] != nil { foldersAfterDeletions.insert(path) }
             return
         }
         switch error {
@@ -278,8 +293,8 @@ struct Applier {
     }
 
     /// The other name of the collided folder `path` is inside, if any.
-    private func collidedAncestor(of path: SyncPath) -> String? {
-        collidedFolders.first { path.isDescendant(of: $0.key) }?.value
+    private func collidedAncestor(of path: SyncPath) -> (folder: SyncPath, other: String)? {
+        collidedFolders.first { path.isDescendant(of: $0.key) }.map { ($0.key, $0.value) }
     }
 
     /// Whether a path is in use on either side (for conflict names).

@@ -60,6 +60,20 @@ public struct SyncPlan: Sendable {
     /// Every path, in order.
     public var paths: [SyncPath] { entries.map(\.path) }
 
+    /// The entry of `path`, found by binary search in ``entries`` (which are in ``SyncPath`` order).
+    ///
+    /// - Parameter path: Any path.
+    /// - Returns: Its entry, or `nil` when no side and not the archive has it.
+    public func entry(at path: SyncPath) -> Entry? {
+        var low = entries.startIndex
+        var high = entries.endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if entries[middle].path < path { low = middle + 1 } else { high = middle }
+        }
+        return low < entries.endIndex && entries[low].path == path ? entries[low] : nil
+    }
+
     /// The decision per path (built on each call; the engine walks ``entries``).
     public var decisions: [SyncPath: Decision] {
         Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0.decision) })

@@ -59,7 +59,7 @@ extension MemoryTree {
             }
             guard name.count <= MemoryPath.maximumNameLength else { throw MemoryFailure(ENAMETOOLONG, text) }
             if isLast && !resolvingLast { return name }
-            guard let child = node.children[entryName(name, in: folders[folders.count - 1])] else {
+            guard let child = node.children[entryName(name, in: node)] else {
                 if isLast { return name }
                 throw MemoryFailure(ENOENT, text)
             }
@@ -102,7 +102,7 @@ extension MemoryTree {
                 continue
             }
             guard name.count <= MemoryPath.maximumNameLength else { throw MemoryFailure(ENAMETOOLONG, path.text) }
-            if let child = node.children[entryName(name, in: current)] {
+            if let child = node.children[entryName(name, in: node)] {
                 let isLast = index == path.names.count - 1
                 if isLast && !nodes[child]!.isDirectory { throw MemoryFailure(EEXIST, path.text) }
                 if nodes[child]!.isSymbolicLink {

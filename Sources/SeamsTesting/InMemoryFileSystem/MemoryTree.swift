@@ -44,7 +44,7 @@ struct MemoryTree: Sendable {
             let node = nodes[current]!
             guard node.isDirectory else { throw MemoryFailure(ENOTDIR, path) }
             guard allows(node, 1) else { throw MemoryFailure(EACCES, path) }
-            guard let child = node.children[entryName(name, in: current)] else { throw MemoryFailure(ENOENT, path) }
+            guard let child = node.children[entryName(name, in: node)] else { throw MemoryFailure(ENOENT, path) }
             current = child
         }
         return current
@@ -75,13 +75,18 @@ struct MemoryTree: Sendable {
         let node = nodes[parent]!
         guard node.isDirectory else { throw MemoryFailure(ENOTDIR, path.text) }
         guard allows(node, 1) else { throw MemoryFailure(EACCES, path.text) }
-        return (parent, entryName(name, in: parent))
+        return (parent, entryName(name, in: node))
     }
 
     /// The name `name` reaches in `folder`: `name` itself, or in a folder whose names fold case
     /// the entry that differs from it only in case (`A.txt` reaches `a.txt`, which keeps its name).
     func entryName(_ name: MemoryName, in folder: UInt64) -> MemoryName {
-        let node = nodes[folder]!
+        entryName(name, in: nodes[folder]!)
+    }
+
+    /// The same, for a folder node at hand: no second lookup of the node on the hot path, where
+    /// most folders do not fold case.
+    func entryName(_ name: MemoryName, in node: MemoryNode) -> MemoryName {
         guard node.foldsNames, node.children[name] == nil else { return name }
         let key = Self.folded(name)
         return node.children.keys.first { Self.folded($0) == key } ?? name
