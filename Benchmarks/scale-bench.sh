@@ -10,7 +10,8 @@
 #   100k  the same generator: 100,000 small files in 1,000 folders + 20 files of 5 MiB
 #   1M    1,000,000 tiny files (0-64 bytes) in 10,000 folders, from a seeded generator below: it
 #         fits in a few GiB of disk (three copies) and minutes of time
-# Phases, each run RUNS (3) times with the tools taking turns, medians compared: cold copy into an
+# Phases, each run RUNS (3) times with the tools taking turns (which goes first alternates), medians
+# compared: cold copy into an
 # empty folder (seams-sync flushes every file, rsync -a does not), a re-run with no change, a re-run
 # after 100 files were rewritten. Peak RSS from /usr/bin/time -v; the largest of the runs is shown.
 # Goals (issue 15): no change and 100 modified at most 0.7x rsync -a, cold copy at 100k at most 1.0x,
@@ -23,6 +24,9 @@ WORK=${WORK:-$(mktemp -d /tmp/seams-scale.XXXXXX)}
 SIZES=${SIZES:-10k 100k 1M}
 RUNS=${RUNS:-3}
 mkdir -p "$WORK"
+rm -f "$WORK/copies"
+# Flushes cost nothing on tmpfs: say where the trees are.
+echo "scratch: $WORK on $(df -T "$WORK" | awk 'NR == 2 { print $2 }')" >&2
 
 command -v rsync >/dev/null || apt-get install -y rsync >/dev/null 2>&1 \
     || { apt-get update >/dev/null 2>&1 && apt-get install -y rsync >/dev/null 2>&1; } || { echo "rsync is needed" >&2; exit 1; }
@@ -79,10 +83,12 @@ run() {
         >>"$WORK/result-$size-$tool-$phase"
 }
 
+# both SIZE PHASE ROUND: each tool once; on odd rounds rsync goes first
 both() {
-    local size=$1 phase=$2
+    local size=$1 phase=$2 round=$3
+    if [ $((round % 2)) = 1 ]; then run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size/"; fi
     run "$size" seams "$phase" "$BIN" sync "$WORK/src-$size" "$WORK/dst-seams-$size" --state-dir "$WORK/state-$size" --max-delete 100
-    run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size/"
+    if [ $((round % 2)) = 0 ]; then run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size/"; fi
 }
 
 median() { cut -d' ' -f1 "$1" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -96,12 +102,12 @@ for size in $SIZES; do
     for i in $(seq "$RUNS"); do
         rm -rf "$WORK"/dst-*-"$size" "$WORK/state-$size"
         mkdir -p "$WORK/dst-seams-$size" "$WORK/dst-rsync-$size"
-        both "$size" cold
+        both "$size" cold "$i"
     done
-    for i in $(seq "$RUNS"); do both "$size" nochange; done
+    for i in $(seq "$RUNS"); do both "$size" nochange "$i"; done
     for i in $(seq "$RUNS"); do
         modify_tree "$size" "$WORK/src-$size" "$i"
-        both "$size" modify100
+        both "$size" modify100 "$i"
     done
     if diff -r -q -x '.seams*' "$WORK/src-$size" "$WORK/dst-seams-$size" >/dev/null; then same=identical; else same=DIFFERS; fi
     echo "== $size: seams-sync's copy is $same to the source" >&2
@@ -118,4 +124,4 @@ for size in $SIZES; do
 done
 echo
 cat "$WORK/copies"
-echo "medians of $RUNS runs; scratch: $WORK"
+echo "medians of $RUNS runs; scratch: $WORK ($(df -T "$WORK" | awk 'NR == 2 { print $2 }'))"

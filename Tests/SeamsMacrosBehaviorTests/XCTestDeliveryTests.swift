@@ -4,8 +4,9 @@ import XCTest
 
 /// A strict mock's issue reaches XCTest when an XCTest test makes the call: `MockIssue` finds the
 /// running framework at run time, and the issue arrives as exactly one failure, at the line that
-/// made the mock. The failures the mocks report are kept here instead of failing the test, so a
-/// missing or doubled one fails it.
+/// made the mock. While a test makes its mock calls, the failures that arrive are kept here instead
+/// of failing the test; outside those calls (the assertions) every failure fails the test, so a
+/// missing, doubled or wrong one fails it.
 final class XCTestDeliveryTests: XCTestCase {
     /// One failure as XCTest received it.
     struct Failure: Equatable {
@@ -14,13 +15,27 @@ final class XCTestDeliveryTests: XCTestCase {
         var line: Int
     }
 
-    /// The mocks' failures this test received.
+    /// The failures received while ``collecting(_:)`` ran.
     private let received = Mutex<[Failure]>([])
+    private let isCollecting = Mutex(false)
+
+    /// Runs `body`, keeping the failures that arrive meanwhile, and returns them.
+    private func collecting(_ body: () -> Void) -> [Failure] {
+        isCollecting.withLock { $0 = true }
+        body()
+        isCollecting.withLock { $0 = false }
+        return received.withLock { failures in
+            defer { failures = [] }
+            return failures
+        }
+    }
 
     private func keep(_ description: String, file: String, line: Int) -> Bool {
-        guard description.contains("Unconfigured mock call") else { return false }
-        received.withLock { $0.append(Failure(description: description, file: file, line: line)) }
-        return true
+        isCollecting.withLock { collecting in
+            guard collecting else { return false }
+            received.withLock { $0.append(Failure(description: description, file: file, line: line)) }
+            return true
+        }
     }
 
     #if canImport(Darwin)
@@ -39,8 +54,7 @@ final class XCTestDeliveryTests: XCTestCase {
     func testAnUnconfiguredCallOnAStrictMockIsOneFailureAtTheLineThatMadeTheMock() {
         let line = #line + 1
         let mock = MockWeatherService(strict: true)
-        mock.ping()
-        let failures = received.withLock { $0 }
+        let failures = collecting { mock.ping() }
         XCTAssertEqual(failures.count, 1, "\(failures)")
         XCTAssertEqual(failures.first?.line, line)
         XCTAssertEqual(failures.first.map { URL(filePath: $0.file).lastPathComponent }, "XCTestDeliveryTests.swift")
@@ -50,14 +64,15 @@ final class XCTestDeliveryTests: XCTestCase {
 
     func testAnUnconfiguredCallOnAnotherThreadStillReachesTheTest() {
         let mock = MockWeatherService(strict: true)
-        let done = Mutex(false)
-        // XCTest's failures go to the test that is running, whichever thread records them.
-        Thread {
-            _ = mock.forecast(days: 3)
-            done.withLock { $0 = true }
-        }.start()
-        while !done.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
-        let failures = received.withLock { $0 }
+        let failures = collecting {
+            let done = Mutex(false)
+            // XCTest's failures go to the test that is running, whichever thread records them.
+            Thread {
+                _ = mock.forecast(days: 3)
+                done.withLock { $0 = true }
+            }.start()
+            while !done.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
+        }
         XCTAssertEqual(failures.count, 1, "\(failures)")
         XCTAssertTrue(failures.first?.description.contains("forecast(days:) on MockWeatherService") == true, "\(failures)")
     }
@@ -65,7 +80,6 @@ final class XCTestDeliveryTests: XCTestCase {
     func testAConfiguredStrictMockFailsNothing() {
         let mock = MockWeatherService(strict: true)
         mock.stubs.ping.returns(())
-        mock.ping()
-        XCTAssertEqual(received.withLock { $0 }, [])
+        XCTAssertEqual(collecting { mock.ping() }, [])
     }
 }

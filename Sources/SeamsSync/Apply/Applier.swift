@@ -66,7 +66,8 @@ struct Applier {
                 if context.shouldStop() {
                     // A safe point: every change so far is whole. The staged copies are placed
                     // and everything flushed below; the paths not reached keep their old state.
-                    report.interruption = SyncReport.Interruption(done: done, total: entries.count)
+                    // Paths put off until the deletions were counted, and are not done.
+                    report.interruption = SyncReport.Interruption(done: done - afterDeletions.count, total: entries.count)
                     break phases
                 }
                 if settledPaths.contains(entries[index].path) {
@@ -75,7 +76,7 @@ struct Applier {
                     if foldersAfterDeletions.contains(collided.folder) {
                         afterDeletions.append(entries[index].path)  // made once its folder is
                     } else {
-                        recordFailure(ApplyIssue.nameCollision(with: collided.other), at: entries[index].path)
+                        recordFailure(ApplyIssue.insideCollidedFolder(collided.folder, other: collided.other), at: entries[index].path)
                     }
                 } else if phase == 0, let source = Self.plainCopySource(entries[index]) {
                     stage(entries[index], from: source)
@@ -91,7 +92,7 @@ struct Applier {
             }
             // Every copy of the first phase is in place before anything is deleted.
             placeStaged()
-            if phase == 1 { retryAfterDeletions() }
+            if phase >= 1, !(try retryAfterDeletions(done: &done, total: entries.count)) { break phases }
         }
         placeStaged()
         if commitNeeded, let placeMarker = context.placeMarker {
@@ -143,23 +144,38 @@ struct Applier {
     }
 
     /// The copies and folders that met an item this run has since deleted, tried again, parents
-    /// first; a folder that still collides keeps everything inside it out.
-    private mutating func retryAfterDeletions() {
-        guard !afterDeletions.isEmpty else { return }
+    /// first, copies in batches as in the first phase; a folder that still collides keeps
+    /// everything inside it out. Stops at a safe point when asked to.
+    ///
+    /// - Returns: `false` when the run was asked to stop (``SyncReport/interruption`` is set).
+    private mutating func retryAfterDeletions(done: inout Int, total: Int) throws -> Bool {
+        guard !afterDeletions.isEmpty else { return true }
         retryingAfterDeletions = true
         defer { retryingAfterDeletions = false }
         let paths = Set(afterDeletions)
         afterDeletions = []
         for folder in foldersAfterDeletions { collidedFolders[folder] = nil }
         foldersAfterDeletions = []
+        var remaining = paths.count  // counted in `done` when they were put off
         for entry in plan.entries where paths.contains(entry.path) {
+            if context.shouldStop() {
+                placeStaged()
+                report.interruption = SyncReport.Interruption(done: done - remaining, total: total)
+                return false
+            }
             if !collidedFolders.isEmpty, let collided = collidedAncestor(of: entry.path) {
-                recordFailure(ApplyIssue.nameCollision(with: collided.other), at: entry.path)
+                recordFailure(ApplyIssue.insideCollidedFolder(collided.folder, other: collided.other), at: entry.path)
+            } else if let source = Self.plainCopySource(entry) {
+                stage(entry, from: source)
+                if staged.count >= context.batchCount || stagedBytes >= Self.batchBytes { placeStaged() }
             } else {
                 apply(entry)
             }
+            remaining -= 1
+            if remaining % 64 == 0 { try context.heartbeat() }
         }
         placeStaged()
+        return true
     }
 
     /// Whether a copy or a new folder at `path` that met `other` waits for the deletions: `other`
@@ -208,6 +224,17 @@ struct Applier {
                 path: path.rawValue,
                 reason: "the other side's file system still reports an item under this name that it no longer lists "
                     + "(a cache of names, as FUSE keeps for about a second); it will be tried again next run"))
+        case ApplyIssue.insideCollidedFolder(let folder, ApplyContext.unlistedName):
+            report.failures.append(.init(
+                path: path.rawValue,
+                reason: "its folder \"\(folder.rawValue)\" could not be made yet: the other side's file system still reports "
+                    + "an item under that name that it no longer lists (a cache of names, as FUSE keeps for about a second); "
+                    + "it will be tried again next run"))
+        case ApplyIssue.insideCollidedFolder(let folder, let other):
+            report.failures.append(.init(
+                path: path.rawValue,
+                reason: "its folder \"\(folder.rawValue)\" could not be made: the other side's file system cannot hold both "
+                    + "that name and \"\(other)\" (it ignores case or Unicode form); rename one of them"))
         case ApplyIssue.nameCollision(let other):
             report.failures.append(.init(
                 path: path.rawValue,

@@ -108,6 +108,9 @@ enum ApplyIssue: Error, Hashable {
     /// The target's file system takes the name for another one that is there (`A.txt` for
     /// `a.txt` on exFAT): it cannot hold both. Left on its side and reported every run.
     case nameCollision(with: String)
+    /// A folder above the path could not be made for ``nameCollision(with:)`` (its name, and the
+    /// name it met): nothing is put inside it, or it would land in the other folder.
+    case insideCollidedFolder(SyncPath, other: String)
     /// The side's `.seams-trash` is not a folder (a symbolic link, a file): nothing is moved into
     /// it, so nothing that path would replace or delete can be kept; the path waits.
     case trashNotAFolder
