@@ -65,6 +65,9 @@ extension Applier {
         // Every version the batch replaces is kept in the trash first, and that made durable in
         // one flush, before any of them is replaced.
         var preserved: Set<SyncPath> = []
+        // The trash folders the batch needs, made durable in one flush (a failure here is met
+        // again, and reported, path by path below).
+        try? prepareTrashFolders(for: batch.compactMap { $0.expected == nil ? nil : ($0.path, $0.source.other) })
         for copy in batch {
             guard let expected = copy.expected else { continue }
             do {

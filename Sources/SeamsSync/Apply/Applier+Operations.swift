@@ -266,28 +266,36 @@ extension Applier {
     }
 
     private mutating func trashURL(for path: SyncPath, on side: Side) throws -> URL {
-        let url = context.trashURL(path, on: side)
-        let folder = url.deletingLastPathComponent()
-        if !trashFolders.contains(folder) {
+        try prepareTrashFolders(for: [(path, side)])
+        return context.trashURL(path, on: side)
+    }
+
+    /// Makes the trash folders that versions of `items` will be kept in, and makes their new
+    /// names durable, with one flush for all of them, before anything is moved into them: a power
+    /// cut may keep a later move and lose an earlier `mkdir`, and a version moved into a folder
+    /// that no durable name reaches would be lost.
+    mutating func prepareTrashFolders(for items: [(SyncPath, Side)]) throws {
+        var made: Set<URL> = []
+        var chain: Set<URL> = []
+        for (path, side) in items {
+            let folder = context.trashURL(path, on: side).deletingLastPathComponent()
+            if trashFolders.contains(folder) || made.contains(folder) { continue }
             // Never through a `.seams-trash` that is a link (or a file): nothing goes outside the folder.
             let trashRoot = context.root(side).appending(path: ApplyContext.trashName, directoryHint: .isDirectory)
             if let kind = try context.currentMetadata(trashRoot)?.kind, kind != .directory { throw ApplyIssue.trashNotAFolder }
             try context.directories.createDirectory(at: folder, withIntermediateDirectories: true)
-            // The new trash folders' names are made durable before anything is moved into them:
-            // a power cut may keep a later move and lose an earlier `mkdir`, and a version moved
-            // into a folder that no durable name reaches would be lost. Once per new trash folder.
             let root = context.root(side).standardizedFileURL.path
             var parent = folder.deletingLastPathComponent()
-            var chain: [URL] = []
             while parent.standardizedFileURL.path.count >= root.count {
                 trashDirty.insert(parent)
-                chain.append(parent)
+                chain.insert(parent)
                 parent = parent.deletingLastPathComponent()
             }
-            try context.directories.synchronize(files: [], directories: chain)
-            trashFolders.insert(folder)
+            made.insert(folder)
         }
-        return url
+        guard !made.isEmpty else { return }
+        try context.directories.synchronize(files: [], directories: chain.sorted { $0.path.utf8.count > $1.path.utf8.count })
+        trashFolders.formUnion(made)
     }
 
     private mutating func countDeletion(on side: Side) {

@@ -1,0 +1,48 @@
+import Foundation
+import Seams
+import SeamsSync
+import SeamsTesting
+import Testing
+
+/// The trash folders a batch of replacing copies needs are made first and made durable together:
+/// one flush for the batch, not one per folder (each is a `syncfs` on the live file system, which
+/// waits for everything dirty on that file system to reach the disk).
+@Suite struct TrashFlushTests {
+    let local = URL(filePath: "/local", directoryHint: .isDirectory)
+    let container = URL(filePath: "/container", directoryHint: .isDirectory)
+    let state = URL(filePath: "/state", directoryHint: .isDirectory)
+
+    @Test("ten files edited in ten folders: the run's trash folder is flushed once for them, after every new trash folder is made")
+    func oneFlushForTheBatchsTrashFolders() throws {
+        let fileSystem = InMemoryFileSystem(containerURL: container)
+        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        let names = (0..<10).map { "d\($0)/f.txt" }
+        for name in names {
+            try fileSystem.createDirectory(at: local.appending(path: name).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try fileSystem.write(Data("v1 \(name)".utf8), to: local.appending(path: name))
+        }
+        let engine = SyncEngine(directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test", runID: { "edit" })
+        _ = try engine.run(local: local, container: container, stateDirectory: state)
+        fileSystem.advanceTime(by: 5)
+        for name in names { try fileSystem.write(Data("v2 \(name), longer".utf8), to: local.appending(path: name)) }
+
+        let boundary = FaultInjectingFileSystem(wrapping: fileSystem)
+        let report = try SyncEngine(directories: boundary, files: boundary, clock: { fileSystem.now }, owner: "test", runID: { "edit" })
+            .run(local: local, container: container, stateDirectory: state)
+        #expect(report.copiedToContainer == 10)
+        let calls = boundary.calls
+        let runTrash = try #require(calls.first {
+            $0.operation == .createDirectory && $0.url?.path.contains("/.seams-trash/") == true
+        }?.url?.deletingLastPathComponent().standardizedFileURL.path)
+        func inTrash(_ call: FileSystemCall) -> Bool { call.url?.path.hasPrefix(container.path + "/.seams-trash") == true }
+        let made = calls.indices.filter { calls[$0].operation == .createDirectory && inTrash(calls[$0]) }
+        let flushes = calls.indices.filter { calls[$0].operation == .synchronizeDirectory && inTrash(calls[$0]) }
+        #expect(made.count == 10, "one new trash folder per edited folder")
+        #expect(calls.filter { $0.operation == .synchronizeDirectory && $0.url?.standardizedFileURL.path == runTrash }.count == 2,
+                "the run's trash folder, parent of the ten new ones, is flushed once for the batch and once at the end")
+        #expect(made.max()! < flushes.min()!, "every new trash folder is made before the first trash flush")
+        for name in names {
+            #expect(try fileSystem.read(from: container.appending(path: name)) == Data("v2 \(name), longer".utf8))
+        }
+    }
+}
