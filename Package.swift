@@ -99,6 +99,7 @@ let package = Package(
             name: "seams-sync",
             dependencies: [
                 "SeamsSync",
+                "Seams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -12,6 +12,8 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     private struct Exchange {
         var continuation: CheckedContinuation<(URLResponse, Data), any Error>
         var data = Data()
+        /// The server refused the credentials (401) and the task was stopped at the challenge.
+        var refusedSignIn = false
     }
 
     private let followsRedirects: Bool
@@ -46,9 +48,25 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
         }
     }
 
+    /// A server's refusal (401 with `WWW-Authenticate`) is a response like any other: the caller
+    /// sent its own `Authorization` header. FoundationNetworking waits on an unanswered challenge
+    /// until the request times out, and ends a rejected one as cancelled; so the challenge is
+    /// rejected, remembered, and the completion returns the 401 as the response.
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        exchanges.withLock { $0[task.taskIdentifier]?.refusedSignIn = true }
+        completionHandler(.rejectProtectionSpace, nil)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let error {
+        if exchange.refusedSignIn, let response = task.response as? HTTPURLResponse, response.statusCode == 401 {
+            exchange.continuation.resume(returning: (response, exchange.data))
+        } else if let error {
             exchange.continuation.resume(throwing: Self.classified(error, responseArrived: task.response != nil))
         } else if let response = task.response {
             exchange.continuation.resume(returning: (response, exchange.data))

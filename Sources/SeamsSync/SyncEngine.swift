@@ -37,6 +37,9 @@ public struct SyncEngine: Sendable {
     ///     by a dead process of this host is taken over at once.
     ///   - lockWait: Waits while a lock of another host is watched for its expiry (real time by
     ///     default; a test moves its clock instead).
+    ///   - remote: A WebDAV server whose collection may be the container: URLs it serves go to it,
+    ///     every other URL to `directories` and `files`, and a copy between the two is an upload or
+    ///     a download. `nil` (the default) when both folders are local.
     public init(
         directories: any DirectoryAccessorProviding,
         files: any FileAccessorProviding,
@@ -46,14 +49,21 @@ public struct SyncEngine: Sendable {
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
         scansConcurrently: Bool = true,
         process: SyncProcess = .current,
-        lockWait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
+        lockWait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
+        remote: WebDAVAccessor? = nil
     ) {
         self.process = process
         self.lockWait = lockWait
         self.scansConcurrently = scansConcurrently
         self.progress = progress
-        self.directories = directories
-        self.files = files
+        if let remote {
+            let routing = RoutingAccessor(localDirectories: directories, localFiles: files, remote: remote)
+            self.directories = routing
+            self.files = routing
+        } else {
+            self.directories = directories
+            self.files = files
+        }
         self.clock = clock
         self.owner = owner
         self.makeRunID = runID
@@ -96,8 +106,18 @@ public struct SyncEngine: Sendable {
         progress: @escaping @Sendable (Int, Int) -> Void
     ) throws -> SyncReport {
         let shouldStop: @Sendable () -> Bool = { stop?.isStopRequested ?? false }
-        for root in [container, local] where (try? directories.metadata(at: root))?.kind != .directory {
-            throw SyncError.folderNotAvailable(root)
+        for root in [container, local] {
+            let found: FileMetadata
+            do {
+                found = try directories.metadata(at: root)
+            } catch {
+                if root.isFileURL { throw SyncError.folderNotAvailable(root) }
+                throw SyncError.serverNotAvailable(root, reason: Self.serverReason(error))
+            }
+            if found.kind != .directory {
+                if root.isFileURL { throw SyncError.folderNotAvailable(root) }
+                throw SyncError.serverNotAvailable(root, reason: "it is a file, not a collection")
+            }
         }
         try FolderOverlap(directories: directories).check(local: local, container: container, state: stateDirectory)
         let start = clock()
@@ -189,7 +209,8 @@ public struct SyncEngine: Sendable {
                 } catch is ScanStopped {
                     throw SyncError.interrupted
                 } catch {
-                    throw SyncError.folderNotAvailable(roots[index])
+                    if roots[index].isFileURL { throw SyncError.folderNotAvailable(roots[index]) }
+                    throw SyncError.serverNotAvailable(roots[index], reason: Self.serverReason(error))
                 }
             }
             results.withLock { $0[index] = result }
@@ -209,6 +230,15 @@ public struct SyncEngine: Sendable {
         }
         let scans = results.withLock { $0 }
         return (loaded, try scans[0]!.get(), try scans[1]!.get())
+    }
+
+    /// Why a server's collection could not be read, in words: the HTTP status or the transport's
+    /// failure the WebDAV accessor recorded, else the error number's.
+    static func serverReason(_ error: any Error) -> String {
+        let cocoa = error as? CocoaError
+        if let reason = cocoa?.userInfo[NSLocalizedFailureReasonErrorKey] as? String { return reason }
+        if let code = cocoa?.posixCode { return String(cString: strerror(code.rawValue)) }
+        return String(describing: error)
     }
 
     private func checkGuards(_ plan: SyncPlan, archive: Archive, options: SyncOptions) throws {

@@ -17,6 +17,9 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     case localFolderNotChosen
     /// A folder of the pair does not exist or is not a folder (an unmounted volume); nothing changed.
     case folderNotAvailable(URL)
+    /// The container is a server's collection that could not be used: unreachable, refused
+    /// credentials (401, 403), missing, or not a collection; `reason` says which. Nothing changed.
+    case serverNotAvailable(URL, reason: String)
     /// The remembered local folder was replaced or moved: the folder at its path is another one.
     case staleLocalFolder(URL)
     /// A side is empty while the last sync knew `known` items there; nothing changed.
@@ -42,7 +45,7 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Whether the run was refused before changing anything (a guard or a missing folder).
     public var isRefusal: Bool {
         switch self {
-        case .containerNotAvailable, .folderNotAvailable, .staleLocalFolder, .emptySide, .tooManyDeletions:
+        case .containerNotAvailable, .folderNotAvailable, .serverNotAvailable, .staleLocalFolder, .emptySide, .tooManyDeletions:
             true
         default:
             false
@@ -56,13 +59,18 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         return "\(String(cString: strerror(code.rawValue))) (\(POSIXError(code).code))"
     }
 
+    /// A folder's path, or a server's whole URL.
+    private static func shown(_ url: URL) -> String {
+        url.isFileURL ? url.path : url.absoluteString
+    }
+
     /// What failed where: the path the boundary's error names (a `CocoaError`'s file path, a
     /// ``BookmarkStorageError``'s store), else `fallback`.
     static func writeFailed(_ error: any Error, near fallback: URL) -> SyncError {
         let named: URL?
         switch error {
         case let error as CocoaError:
-            named = error.filePath.flatMap { $0.isEmpty ? nil : URL(filePath: $0) }
+            named = error.filePath.flatMap { $0.isEmpty ? nil : $0.hasPrefix("http") ? URL(string: $0) : URL(filePath: $0) }
         case BookmarkStorageError.corruptStore(let store, _), BookmarkStorageError.unsupportedVersion(let store, _):
             named = store
         default:
@@ -77,13 +85,15 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         case .containerNotAvailable:
             "The sync container is not available."
         case .readFailed(let url, let underlying):
-            "Could not read \(url.path): \(Self.reason(underlying))"
+            "Could not read \(Self.shown(url)): \(Self.reason(underlying))"
         case .writeFailed(let url, let underlying):
-            "Could not write \(url.path): \(Self.reason(underlying))"
+            "Could not write \(Self.shown(url)): \(Self.reason(underlying))"
         case .localFolderNotChosen:
             "No local folder was chosen yet."
         case .folderNotAvailable(let url):
             "\(url.path) is not available (missing, not a folder, or not mounted); nothing was changed."
+        case .serverNotAvailable(let url, let reason):
+            "The server's folder \(url.absoluteString) could not be used (\(reason)); nothing was changed."
         case .staleLocalFolder(let url):
             "The folder at \(url.path) is not the one chosen before (it was replaced or moved); choose it again."
         case .emptySide(let side, let known):

@@ -45,7 +45,7 @@ struct Output: Sendable {
 
     func finish(_ report: SyncReport, status: ExitStatus, local: URL, container: URL) {
         if json {
-            emit(JSONReport(status: status.word, exitCode: status.rawValue, local: local.path, container: container.path, report: report))
+            emit(JSONReport(status: status.word, exitCode: status.rawValue, local: local.path, container: container.isFileURL ? container.path : container.absoluteString, report: report))
             return
         }
         print(report.summary)

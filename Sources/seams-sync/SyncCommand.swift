@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Seams
 import SeamsCore
 import SeamsSync
 
@@ -13,8 +14,11 @@ struct SyncCommand: AsyncParsableCommand {
     @Argument(help: "The local folder.")
     var local: String
 
-    @Argument(help: "The container folder (the other replica).")
+    @Argument(help: "The container: a folder, or a WebDAV collection's https:// URL (credentials from SEAMS_WEBDAV_USER and SEAMS_WEBDAV_PASSWORD, or ~/.netrc).")
     var container: String
+
+    @Flag(name: .customLong("allow-insecure-http"), help: "Allow a plain http:// container on another machine (the password then travels unencrypted).")
+    var allowInsecureHTTP = false
 
     @Option(name: .customLong("state-dir"), help: "Where the sync state lives (default $XDG_STATE_HOME/seams-sync).")
     var stateDir: String?
@@ -40,8 +44,17 @@ struct SyncCommand: AsyncParsableCommand {
     func run() async throws {
         let output = Output(json: json)
         let localURL = Self.absolute(local)
-        let containerURL = Self.absolute(container)
-        if Self.overlap(localURL, containerURL) {
+        let remote: RemoteContainer?
+        do {
+            let environment = ProcessInfo.processInfo.environment
+            let netrc = environment["HOME"].map { URL(filePath: $0).appending(path: ".netrc") }
+            remote = try RemoteContainer.parse(container, allowInsecureHTTP: allowInsecureHTTP, environment: environment, netrc: netrc)
+        } catch {
+            output.fail(ExitStatus.badUsage, error.description)
+            throw ExitCode(ExitStatus.badUsage.rawValue)
+        }
+        let containerURL = remote?.url ?? Self.absolute(container)
+        if remote == nil, Self.overlap(localURL, containerURL) {
             output.fail(ExitStatus.badUsage, "LOCAL and CONTAINER must be two separate folders, neither inside the other.")
             throw ExitCode(ExitStatus.badUsage.rawValue)
         }
@@ -49,7 +62,7 @@ struct SyncCommand: AsyncParsableCommand {
             output.fail(ExitStatus.badUsage, SyncError.noStateDirectory.description)
             throw ExitCode(ExitStatus.badUsage.rawValue)
         }
-        if Self.contains(localURL, state) || Self.contains(containerURL, state) {
+        if Self.contains(localURL, state) || (remote == nil && Self.contains(containerURL, state)) {
             // It would be synced with the rest, and change under the run that writes it.
             output.fail(
                 ExitStatus.badUsage,
@@ -60,8 +73,11 @@ struct SyncCommand: AsyncParsableCommand {
         options.dryRun = dryRun
         options.force = force
         options.maxDeletePercent = maxDelete
+        let server = remote.map {
+            WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: URLSessionHTTPTransport.shared)
+        }
         let engine = SyncEngine(
-            directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), progress: output.progress)
+            directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), progress: output.progress, remote: server)
         let stop = SyncStopToken()
         let signals = InterruptSignals(stop: stop)
         defer { signals.cancel() }

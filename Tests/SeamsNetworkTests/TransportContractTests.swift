@@ -80,6 +80,18 @@ struct TransportContractTests {
         }
     }
 
+    @Test("returns a refused sign-in (401 with a Basic challenge) as it came, at once", arguments: TransportUnderTest.allCases)
+    func challengeReturned(kind: TransportUnderTest) async throws {
+        try await ContractHarness.with(kind) { harness in
+            var request = harness.request(.get, "/challenge")
+            request.headerFields[.authorization] = "Basic " + Data("me:wrong".utf8).base64EncodedString()
+            let (response, data) = try await harness.transport.send(request, body: nil, timeout: .seconds(30))
+            #expect(response.status.code == 401)
+            #expect(response.headerFields[.wwwAuthenticate] == #"Basic realm="seams""#)
+            #expect(data == Data("sign in".utf8))
+        }
+    }
+
     @Test("returns a redirect as it came", arguments: TransportUnderTest.allCases)
     func redirectNotFollowed(kind: TransportUnderTest) async throws {
         try await ContractHarness.with(kind) { harness in

@@ -286,9 +286,11 @@ extension Applier {
             try context.directories.createDirectory(at: folder, withIntermediateDirectories: true)
             let root = context.root(side).standardizedFileURL.path
             var parent = folder.deletingLastPathComponent()
-            while parent.standardizedFileURL.path.count >= root.count {
+            // Up to the root and no further (a server's `/` has a parent spelled `/..`).
+            while case let current = parent.standardizedFileURL.path, current.hasPrefix(root) {
                 trashDirty.insert(parent)
                 chain.insert(parent)
+                if current.count <= root.count { break }
                 parent = parent.deletingLastPathComponent()
             }
             made.insert(folder)

@@ -22,15 +22,22 @@ struct ArchiveStore: Sendable {
     var legacyURL: URL { stateFile(extension: "json") }
 
     private func stateFile(extension suffix: String) -> URL {
-        let key = localRoot.standardizedFileURL.path + "\u{0}" + containerRoot.standardizedFileURL.path
+        let key = localRoot.standardizedFileURL.path + "\u{0}" + Self.identity(containerRoot, standardized: true)
         let hash = Checksum.fnv1a(key.utf8)
         let hex = String(hash, radix: 16)
         let name = "pair-" + String(repeating: "0", count: 16 - hex.count) + hex + "." + suffix
         return stateDirectory.appending(path: name, directoryHint: .notDirectory)
     }
 
+    /// How the archive names a root: its path for a folder, the whole URL for a server's
+    /// collection (two servers may serve the same path).
+    static func identity(_ root: URL, standardized: Bool = false) -> String {
+        guard root.isFileURL else { return root.absoluteString }
+        return standardized ? root.standardizedFileURL.path : root.path
+    }
+
     private var emptyArchive: Archive {
-        Archive(localRoot: localRoot.path, containerRoot: containerRoot.path)
+        Archive(localRoot: localRoot.path, containerRoot: Self.identity(containerRoot))
     }
 
     /// What ``load(moveAside:now:)`` found.
@@ -71,7 +78,7 @@ struct ArchiveStore: Sendable {
     private func decode(_ data: Data, at url: URL, moveAside: Bool, now: Date, legacy: Bool) throws -> Loaded {
         do {
             let archive = try ArchiveCodec.decode(data)
-            if archive.localRoot == localRoot.path, archive.containerRoot == containerRoot.path {
+            if archive.localRoot == localRoot.path, archive.containerRoot == Self.identity(containerRoot) {
                 return Loaded(archive: archive, rebuilt: false, fromLegacyFile: legacy)
             }
         } catch .unsupportedVersion(let version) {

@@ -20,12 +20,18 @@ struct FolderOverlap {
 
     /// - Throws: ``SyncError/overlappingFolders(_:_:)`` or ``SyncError/stateInsideFolder(_:_:)``.
     func check(local: URL, container: URL, state: URL) throws {
-        guard let localChain = chain(from: local), let containerChain = chain(from: container) else { return }
-        if localChain.contains(containerChain[0]) || containerChain.contains(localChain[0]) {
-            throw SyncError.overlappingFolders(local, container)
+        guard let localChain = chain(from: local) else { return }
+        var roots = [(local, localChain)]
+        // A server's collection cannot be or hold a local folder: only local folders are compared.
+        if container.isFileURL {
+            guard let containerChain = chain(from: container) else { return }
+            if localChain.contains(containerChain[0]) || containerChain.contains(localChain[0]) {
+                throw SyncError.overlappingFolders(local, container)
+            }
+            roots.append((container, containerChain))
         }
         guard let stateChain = chain(from: nearestExisting(state)) else { return }
-        for (root, chain) in [(local, localChain), (container, containerChain)] where stateChain.contains(chain[0]) {
+        for (root, chain) in roots where stateChain.contains(chain[0]) {
             throw SyncError.stateInsideFolder(state, root)
         }
     }

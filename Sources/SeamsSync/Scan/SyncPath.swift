@@ -62,11 +62,13 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
         return slash == UInt8(ascii: "/") && Self.compareBytes(rawValue, ancestor.rawValue, length: theirs.count) == 0
     }
 
-    /// The file URL of this path inside `root`.
+    /// The URL of this path inside `root` (a folder, or a server's collection).
     ///
     /// - Parameter root: The synced folder.
     /// - Returns: `root` followed by this path.
     public func url(in root: URL) -> URL {
+        // A server's collection: the path's components appended, percent-encoded.
+        guard root.isFileURL else { return root.appending(path: rawValue, directoryHint: .notDirectory) }
         let base = root.path(percentEncoded: false)
         return URL(filePath: (base.hasSuffix("/") ? base : base + "/") + rawValue, directoryHint: .notDirectory)
     }

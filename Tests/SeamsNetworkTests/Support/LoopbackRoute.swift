@@ -7,6 +7,7 @@ import Foundation
 ///   target (`x-echo-uri`), body length (`x-echo-body-length`) and every `x-test-*` field.
 /// - `/status/<code>` answers `<code>` with the body `status <code>` (none for 204 and 304).
 /// - `/bytes/<n>` answers `n` bytes of ``pattern(count:)``.
+/// - `/challenge` answers 401 with `www-authenticate: Basic realm="seams"` (credentials refused).
 /// - `/redirect` answers 302 with `location: /echo?redirected=1`.
 /// - `/truncate` declares 1000 bytes, sends 100, and closes the connection.
 /// - `/stall` and `/slow` never answer.
@@ -74,6 +75,9 @@ enum LoopbackRoute: Equatable {
         case "bytes":
             let count = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
             return .respond(status: 200, headers: [], body: pattern(count: count))
+        case "challenge":
+            return .respond(
+                status: 401, headers: [Header(name: "www-authenticate", value: #"Basic realm="seams""#)], body: Data("sign in".utf8))
         case "redirect":
             return .respond(
                 status: 302,

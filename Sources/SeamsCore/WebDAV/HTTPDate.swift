@@ -1,0 +1,58 @@
+import Foundation
+
+/// HTTP dates (RFC 9110's IMF-fixdate, `Sat, 21 Nov 2026 10:00:00 GMT`), read and written without
+/// a `DateFormatter`: WebDAV listings carry one per item, and a formatter costs more than the
+/// rest of the parse.
+enum HTTPDate {
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
+
+    /// The date an IMF-fixdate names, or `nil` when `text` is not one (the obsolete RFC 850 and
+    /// asctime forms are not sent by the servers we speak to and are refused).
+    static func parse(_ text: some StringProtocol) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, parts[5] == "GMT",
+            let day = Int(parts[1]), let monthIndex = months.firstIndex(of: String(parts[2])),
+            let year = Int(parts[3])
+        else { return nil }
+        let clock = parts[4].split(separator: ":")
+        guard clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
+            (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+        else { return nil }
+        let days = daysSince1970(year: year, month: monthIndex + 1, day: day)
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
+    }
+
+    /// `date` as an IMF-fixdate, whole seconds (the fraction is dropped).
+    static func format(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        let weekday = weekdays[((days % 7) + 7) % 7]
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(inDay / 3_600)):\(two(inDay / 60 % 60)):\(two(inDay % 60)) GMT"
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's algorithm).
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

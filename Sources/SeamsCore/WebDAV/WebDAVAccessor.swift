@@ -1,0 +1,228 @@
+public import Foundation
+import HTTPTypes
+import Dispatch
+
+/// A folder on a WebDAV server (Apache `mod_dav`, Nextcloud, ownCloud, `rclone serve webdav`, most
+/// NAS boxes), seen through the same boundaries as a local folder: ``DirectoryAccessorProviding``
+/// and ``FileAccessorProviding``, over any ``HTTPTransportProviding``.
+///
+/// A sync engine written against those protocols runs against a server unchanged; tests inject
+/// `InMemoryWebDAVServer` from `SeamsTesting` as the transport and no socket is opened.
+///
+/// ```swift
+/// let server = WebDAVAccessor(
+///     baseURL: URL(string: "https://dav.example.com/remote.php/dav/files/me/")!,
+///     credentials: WebDAVCredentials(user: "me", password: secret),
+///     transport: URLSessionHTTPTransport.shared)
+/// let names = try server.contentsOfDirectory(at: server.baseURL.appending(path: "Notes")).map(\.name)
+/// ```
+///
+/// The calls are synchronous, as the protocols' are: each waits for its exchange on the calling
+/// thread. Call them from a thread of your own (the sync engine has one), never from a task of
+/// Swift's cooperative pool, which must not block.
+///
+/// What a server cannot do is answered the way a local file system without it answers:
+/// - no hard links: ``linkItem(at:to:)`` throws EPERM (as FAT and exFAT do), so the engine keeps
+///   replaced versions by copying them (`COPY` on the server);
+/// - no permission bits: items report `0o644` (files) and `0o755` (folders), and
+///   ``setPermissions(_:at:)`` changes nothing;
+/// - modification dates are the server's, to the second (`getlastmodified`), and cannot be set:
+///   ``setModificationDate(_:at:)`` changes nothing;
+/// - every answered write is as durable as the server makes it: the flush calls change nothing;
+/// - an item's ``FileMetadata/fileIdentifier`` is a hash of its ETag, so an item rewritten in
+///   place reads as another item even when its size and second are unchanged.
+///
+/// Errors are the file system's (`CocoaError` with the `POSIXError` underneath), mapped from the
+/// status: 404 and 409 are ENOENT, 412 (a refused `Overwrite: F` or `If-None-Match: *`) and 405
+/// on `MKCOL` EEXIST, 401 and 403 EACCES, 423 EBUSY, 507 ENOSPC, 413 EFBIG, other statuses EIO;
+/// a transport failure is ECONNREFUSED, ETIMEDOUT, ECONNRESET or EHOSTUNREACH. The status and
+/// the transport's error are kept in the error's `NSLocalizedFailureReasonErrorKey`.
+///
+/// Transient failures are retried with back-off, a bounded number of times: a refused connection,
+/// 502, 503 and 429 (honouring `Retry-After`) for every request; a lost connection, a timeout and
+/// 504 only for requests that change nothing (`GET`, `HEAD`, `PROPFIND`, `OPTIONS`). A write whose
+/// answer was lost is never assumed to have failed or succeeded: it throws, and the caller looks
+/// at the server again.
+public final class WebDAVAccessor: Sendable {
+    /// The collection this accessor was made for; every URL it is given starts with its scheme,
+    /// host and port.
+    public let baseURL: URL
+    let credentials: WebDAVCredentials?
+    let transport: any HTTPTransportProviding
+    let timeout: Duration
+    let retryLimit: Int
+    let pause: @Sendable (Duration) -> Void
+
+    /// Creates an accessor.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The server's collection (`https://host/dav/`); it is not contacted here.
+    ///   - credentials: Basic credentials, sent with every request; `nil` for none.
+    ///   - transport: Sends the requests.
+    ///   - timeout: How long one exchange may take.
+    ///   - retryLimit: How many times a transient failure is retried.
+    ///   - pause: Waits between retries (real time by default; tests record instead).
+    public init(
+        baseURL: URL,
+        credentials: WebDAVCredentials? = nil,
+        transport: any HTTPTransportProviding,
+        timeout: Duration = .seconds(60),
+        retryLimit: Int = 3,
+        pause: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+    ) {
+        self.baseURL = baseURL
+        self.credentials = credentials
+        self.transport = transport
+        self.timeout = timeout
+        self.retryLimit = retryLimit
+        self.pause = pause
+    }
+
+    /// Whether `url` is on this accessor's server (same scheme, host and port).
+    ///
+    /// - Parameter url: Any URL.
+    /// - Returns: `true` when requests for it go to this server.
+    public func serves(_ url: URL) -> Bool {
+        url.scheme?.lowercased() == baseURL.scheme?.lowercased() && url.host() == baseURL.host() && url.port == baseURL.port
+    }
+
+    // MARK: Requests
+
+    /// Sends one request, retrying transient failures, and returns the answer (any status).
+    func send(
+        _ method: HTTPRequest.Method, _ url: URL, collection: Bool = false, headers: HTTPFields = [:], body: Data? = nil
+    ) throws -> (HTTPResponse, Data) {
+        var request = HTTPRequest(method: method, scheme: url.scheme, authority: authority(url), path: path(url, collection: collection))
+        request.headerFields = headers
+        if let credentials { request.headerFields[.authorization] = credentials.authorization }
+        let safe = Self.safeMethods.contains(method)
+        var attempt = 0
+        while true {
+            let result = exchange(request, body: body)
+            attempt += 1
+            switch result {
+            case .success(let (response, data)):
+                let status = response.status.code
+                let retryable = status == 502 || status == 503 || status == 429 || (safe && status == 504)
+                if retryable && attempt <= retryLimit {
+                    pause(delay(attempt: attempt, retryAfter: response.headerFields[.retryAfter]))
+                    continue
+                }
+                return (response, data)
+            case .failure(let error):
+                let retryable = error.kind == .cannotConnect || (safe && error.isTransient)
+                if retryable && attempt <= retryLimit {
+                    pause(delay(attempt: attempt, retryAfter: nil))
+                    continue
+                }
+                throw transportFailure(error, url: url, writing: !safe)
+            }
+        }
+    }
+
+    private static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .propfind]
+
+    /// Runs the transport's async call to its end and waits for it on this thread.
+    private func exchange(_ request: HTTPRequest, body: Data?) -> Result<(HTTPResponse, Data), HTTPTransportError> {
+        let outcome = LockedValue<Result<(HTTPResponse, Data), HTTPTransportError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let (transport, timeout) = (self.transport, self.timeout)
+        Task {
+            let result: Result<(HTTPResponse, Data), HTTPTransportError>
+            do throws(HTTPTransportError) {
+                result = .success(try await transport.send(request, body: body, timeout: timeout))
+            } catch {
+                result = .failure(error)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return outcome.withLock { $0! }
+    }
+
+    private func delay(attempt: Int, retryAfter: String?) -> Duration {
+        if let retryAfter, let seconds = Int(retryAfter.trimmingCharacters(in: .whitespaces)), seconds >= 0 {
+            return .seconds(min(seconds, 30))
+        }
+        return .milliseconds(250 * (1 << min(attempt - 1, 6)))
+    }
+
+    func authority(_ url: URL) -> String? {
+        guard let host = url.host(percentEncoded: true) else { return nil }
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return url.port.map { "\(bracketed):\($0)" } ?? bracketed
+    }
+
+    /// The percent-encoded path of `url`, with one trailing slash for a collection and none otherwise.
+    func path(_ url: URL, collection: Bool) -> String {
+        var path = url.standardized.path(percentEncoded: true)
+        if path.isEmpty { path = "/" }
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
+        if collection, !path.hasSuffix("/") { path += "/" }
+        return path
+    }
+
+    /// The decoded path of `url` as a `PROPFIND` answer names it (no trailing slash).
+    func decodedPath(_ url: URL) -> String {
+        let path = self.path(url, collection: false)
+        return path.removingPercentEncoding ?? path
+    }
+
+    // MARK: Errors
+
+    /// The file-system error for an answer that is not a success.
+    func failure(_ response: HTTPResponse, url: URL, writing: Bool, method: HTTPRequest.Method) -> CocoaError {
+        let status = response.status.code
+        let code: Int32
+        switch status {
+        case 404, 409, 410: code = ENOENT
+        case 412: code = EEXIST
+        case 405 where method == .mkcol: code = EEXIST
+        case 405 where method == .put: code = EISDIR
+        case 401, 403: code = EACCES
+        case 423: code = EBUSY
+        case 507: code = ENOSPC
+        case 413: code = EFBIG
+        case 414: code = ENAMETOOLONG
+        default: code = EIO
+        }
+        return Self.error(code, url: url, writing: writing, reason: "HTTP \(status) \(response.status.reasonPhrase) for \(method.rawValue)")
+    }
+
+    private func transportFailure(_ error: HTTPTransportError, url: URL, writing: Bool) -> CocoaError {
+        let (code, words): (Int32, String)
+        switch error.kind {
+        case .cannotConnect: (code, words) = (ECONNREFUSED, "could not connect to the server")
+        case .timedOut: (code, words) = (ETIMEDOUT, "the server did not answer in time")
+        case .connectionLost: (code, words) = (ECONNRESET, "the connection was lost before the answer was complete")
+        case .hostNotFound: (code, words) = (EHOSTUNREACH, "the server's name was not found")
+        case .cancelled: (code, words) = (ECANCELED, "the request was cancelled")
+        case .tls: (code, words) = (EIO, "the secure connection failed (TLS)")
+        case .other: (code, words) = (EIO, error.description)
+        }
+        return Self.error(code, url: url, writing: writing, reason: words)
+    }
+
+    static func error(_ code: Int32, url: URL, writing: Bool, reason: String? = nil) -> CocoaError {
+        let base = CocoaError.fileSystemError(errno: code, path: url.absoluteString, writing: writing)
+        guard let reason else { return base }
+        var info = base.userInfo
+        info[NSLocalizedFailureReasonErrorKey] = reason
+        return CocoaError(base.code, userInfo: info)
+    }
+}
+
+extension HTTPRequest.Method {
+    /// WebDAV's methods (RFC 4918).
+    static let propfind = HTTPRequest.Method("PROPFIND")!
+    static let mkcol = HTTPRequest.Method("MKCOL")!
+    static let move = HTTPRequest.Method("MOVE")!
+    static let copy = HTTPRequest.Method("COPY")!
+}
+
+extension HTTPField.Name {
+    static let depth = HTTPField.Name("Depth")!
+    static let destination = HTTPField.Name("Destination")!
+    static let overwrite = HTTPField.Name("Overwrite")!
+}
