@@ -124,8 +124,8 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
             } catch {
                 throw Self.error(EIO, url: url, writing: false, reason: "the server's PROPFIND answer could not be read: \(error.reason)")
             }
-        case 404 where collection:
-            // A file asked for as a collection (`f/`) is missing as a folder: ask what it is.
+        case 400 where collection, 404 where collection:
+            // A file asked for as a collection (`f/`): Apache answers 400, rclone 404. Ask what it is.
             if let found = try? propfind(url, depth: "0", collection: false), found.first?.isCollection == false {
                 throw Self.error(ENOTDIR, url: url, writing: false)
             }
@@ -149,11 +149,17 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
         headers[.overwrite] = overwrite ? "T" : "F"
         if method == .copy { headers[.depth] = "infinity" }
         let (response, _) = try send(method, source, headers: headers)
-        guard (200..<300).contains(response.status.code) else {
-            if response.status.code == 404 {
-                // The source, or the destination's parent: the file system's codes differ.
-                let sourceMissing = (try? metadata(at: source)) == nil
-                throw Self.error(ENOENT, url: sourceMissing ? source : destination, writing: !(sourceMissing && method == .copy))
+        let status = response.status.code
+        guard (200..<300).contains(status) else {
+            if [403, 404, 409, 500].contains(status) {
+                // A missing source or destination folder: Apache answers 404 or 500, rclone 403.
+                // Ask, so the error is the file system's ENOENT either way.
+                if (try? metadata(at: source)) == nil {
+                    throw Self.error(ENOENT, url: source, writing: method != .copy, reason: "HTTP \(status) for \(method.rawValue)")
+                }
+                if (try? metadata(at: destination.deletingLastPathComponent()))?.kind != .directory {
+                    throw Self.error(ENOENT, url: destination, writing: true, reason: "HTTP \(status) for \(method.rawValue)")
+                }
             }
             throw failure(response, url: destination, writing: true, method: method)
         }
@@ -174,7 +180,9 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
             size: resource.size,
             modificationDate: resource.modified,
             permissions: resource.isCollection ? 0o755 : 0o644,
-            fileIdentifier: resource.etag.map(fnv1a) ?? 0)
+            // A collection's ETag follows its folder's date, which changes with every item added
+            // inside: it is no identity. A file's changes with its content.
+            fileIdentifier: resource.isCollection ? 0 : resource.etag.map(fnv1a) ?? 0)
     }
 
     /// FNV-1a of the ETag's bytes: stable across runs and processes (Swift's `hashValue` is not).

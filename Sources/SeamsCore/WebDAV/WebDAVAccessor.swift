@@ -29,8 +29,9 @@ import Dispatch
 /// - modification dates are the server's, to the second (`getlastmodified`), and cannot be set:
 ///   ``setModificationDate(_:at:)`` changes nothing;
 /// - every answered write is as durable as the server makes it: the flush calls change nothing;
-/// - an item's ``FileMetadata/fileIdentifier`` is a hash of its ETag, so an item rewritten in
-///   place reads as another item even when its size and second are unchanged.
+/// - a file's ``FileMetadata/fileIdentifier`` is a hash of its ETag, so a file rewritten in
+///   place reads as another item even when its size and second are unchanged; a collection's is 0
+///   (its ETag changes whenever an item is added inside).
 ///
 /// Errors are the file system's (`CocoaError` with the `POSIXError` underneath), mapped from the
 /// status: 404 and 409 are ENOENT, 412 (a refused `Overwrite: F` or `If-None-Match: *`) and 405
@@ -155,17 +156,21 @@ public final class WebDAVAccessor: Sendable {
     }
 
     /// The percent-encoded path of `url`, with one trailing slash for a collection and none otherwise.
+    /// A URL spelled with a trailing slash keeps it: servers map a collection's alias only with
+    /// it (Apache answers `PROPFIND /dav` for `Alias /dav/` with 405).
     func path(_ url: URL, collection: Bool) -> String {
         var path = url.standardized.path(percentEncoded: true)
         if path.isEmpty { path = "/" }
+        let slashed = collection || path.hasSuffix("/")
         while path.count > 1, path.hasSuffix("/") { path.removeLast() }
-        if collection, !path.hasSuffix("/") { path += "/" }
+        if slashed, !path.hasSuffix("/") { path += "/" }
         return path
     }
 
     /// The decoded path of `url` as a `PROPFIND` answer names it (no trailing slash).
     func decodedPath(_ url: URL) -> String {
-        let path = self.path(url, collection: false)
+        var path = self.path(url, collection: false)
+        while path.count > 1, path.hasSuffix("/") { path.removeLast() }
         return path.removingPercentEncoding ?? path
     }
 
@@ -187,7 +192,11 @@ public final class WebDAVAccessor: Sendable {
         case 414: code = ENAMETOOLONG
         default: code = EIO
         }
-        return Self.error(code, url: url, writing: writing, reason: "HTTP \(status) \(response.status.reasonPhrase) for \(method.rawValue)")
+        var phrase = response.status.reasonPhrase
+        if phrase.isEmpty { phrase = HTTPResponse.Status(code: status).reasonPhrase }
+        var reason = "HTTP \(status)\(phrase.isEmpty ? "" : " " + phrase) for \(method.rawValue)"
+        if status == 401 { reason += ": the server refused the user name or password" }
+        return Self.error(code, url: url, writing: writing, reason: reason)
     }
 
     private func transportFailure(_ error: HTTPTransportError, url: URL, writing: Bool) -> CocoaError {
@@ -219,10 +228,15 @@ extension HTTPRequest.Method {
     static let mkcol = HTTPRequest.Method("MKCOL")!
     static let move = HTTPRequest.Method("MOVE")!
     static let copy = HTTPRequest.Method("COPY")!
+    static let lock = HTTPRequest.Method("LOCK")!
+    static let unlock = HTTPRequest.Method("UNLOCK")!
 }
 
 extension HTTPField.Name {
     static let depth = HTTPField.Name("Depth")!
     static let destination = HTTPField.Name("Destination")!
     static let overwrite = HTTPField.Name("Overwrite")!
+    static let timeout = HTTPField.Name("Timeout")!
+    static let lockToken = HTTPField.Name("Lock-Token")!
+    static let davIf = HTTPField.Name("If")!
 }
