@@ -128,7 +128,10 @@ let package = Package(
         // fixture's XDG folders, and no runtime backtracer in the processes the tests start.
         .target(name: "TestProcessEnvironment", path: "Tests/TestProcessEnvironment"),
         .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync", "TestProcessEnvironment"]),
-        .testTarget(name: "SeamsSyncTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync"]),
+        .testTarget(
+            name: "SeamsSyncTests",
+            dependencies: ["Seams", "SeamsTesting", "SeamsSync", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
         .testTarget(
             name: "SeamsNetworkTests",
             dependencies: [

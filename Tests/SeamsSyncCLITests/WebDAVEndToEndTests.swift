@@ -133,6 +133,21 @@ struct WebDAVEndToEndTests {
         #expect(pair.servedTree.isEmpty)
     }
 
+    @Test("credentials are read from ~/.netrc when the environment has none", arguments: [LocalWebDAVServer.Kind.rclone])
+    func netrc(kind: LocalWebDAVServer.Kind) throws {
+        guard Self.available(kind) else { return }
+        let pair = try Served(kind)
+        try pair.workspace.write("x", "a.txt", in: pair.local)
+        let home = pair.workspace.base.appending(path: "home", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let netrc = "machine other.example login nobody password nothing\n\nmachine 127.0.0.1\n  login \(Self.user)\n  password \(Self.password)\n"
+        try Data(netrc.utf8).write(to: home.appending(path: ".netrc"))
+        let result = try CLI.run(
+            ["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", pair.workspace.state.path], environment: ["HOME": home.path])
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        #expect(pair.servedTree == ["a.txt": "x"])
+    }
+
     @Test("plain http to another machine is refused unless allowed; credentials in the URL are refused")
     func insecure() throws {
         let ws = try Workspace()

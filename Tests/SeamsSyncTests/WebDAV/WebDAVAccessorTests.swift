@@ -1,0 +1,204 @@
+import Foundation
+import HTTPTypes
+import Seams
+@testable import SeamsCore
+import SeamsSync
+import SeamsTesting
+import Testing
+
+/// The WebDAV accessor's own rules, on a scripted transport: retries, what is never retried, the
+/// status and transport errors it turns into file-system errors, and the `PROPFIND` answers it reads.
+@Suite("WebDAV accessor")
+struct WebDAVAccessorTests {
+    static let base = URL(string: "https://dav.test/dav/")!
+
+    /// The pauses an accessor asked for between retries.
+    final class Pauses: Sendable {
+        private let log = LockedValue<[Duration]>([])
+        func add(_ pause: Duration) { log.withLock { $0.append(pause) } }
+        var all: [Duration] { log.withLock { $0 } }
+    }
+
+    /// An accessor on `mock` that records its pauses instead of sleeping.
+    static func accessor(_ mock: MockHTTPTransport, pauses: Pauses = Pauses()) -> WebDAVAccessor {
+        WebDAVAccessor(baseURL: base, credentials: WebDAVCredentials(user: "me", password: "pw"), transport: mock, retryLimit: 3) { pause in
+            pauses.add(pause)
+        }
+    }
+
+    static func failure(_ body: @escaping @Sendable () throws -> Void) async throws -> CocoaError? {
+        try await onOwnThread { () -> CocoaError? in
+            do {
+                try body()
+                return nil
+            } catch let error as CocoaError {
+                return error
+            }
+        }
+    }
+
+    @Test("a read answered 503 is retried, honouring Retry-After, and then succeeds")
+    func retriesUnavailable() async throws {
+        let mock = MockHTTPTransport()
+        var busy = HTTPFields()
+        busy[.retryAfter] = "2"
+        mock.on(.get, "/dav/f").respond(with: [.status(.serviceUnavailable, headers: busy), .status(.badGateway), .status(.ok, body: Data("x".utf8))])
+        let pauses = Pauses()
+        let dav = Self.accessor(mock, pauses: pauses)
+        let data = try await onOwnThread { try dav.read(from: Self.base.appending(path: "f")) }
+        #expect(data == Data("x".utf8))
+        #expect(pauses.all == [.seconds(2), .milliseconds(500)])
+        #expect(mock.requests.allSatisfy { $0.request.headerFields[.authorization] == "Basic " + Data("me:pw".utf8).base64EncodedString() })
+    }
+
+    @Test("a write whose connection was lost is not retried: its outcome is unknown")
+    func lostWriteNotRetried() async throws {
+        let mock = MockHTTPTransport()
+        mock.on(.put, "/dav/f").fail(with: .connectionLost)
+        let pauses = Pauses()
+        let dav = Self.accessor(mock, pauses: pauses)
+        let error = try await onOwnThread { () -> CocoaError? in
+            do {
+                try dav.write(Data("x".utf8), to: Self.base.appending(path: "f"))
+                return nil
+            } catch let error as CocoaError {
+                return error
+            }
+        }
+        #expect(error?.posixCode == .ECONNRESET)
+        #expect(mock.requests.count == 1)
+        #expect(pauses.all.isEmpty)
+    }
+
+    @Test("a read that times out is retried up to the limit, then ETIMEDOUT")
+    func readTimeoutRetried() async throws {
+        let mock = MockHTTPTransport()
+        mock.on(.propfind, "/dav/d/").fail(with: .timedOut)
+        let pauses = Pauses()
+        let dav = Self.accessor(mock, pauses: pauses)
+        let error = try await onOwnThread { () -> CocoaError? in
+            do {
+                _ = try dav.contentsOfDirectory(at: Self.base.appending(path: "d"))
+                return nil
+            } catch let error as CocoaError {
+                return error
+            }
+        }
+        #expect(error?.posixCode == .ETIMEDOUT)
+        #expect(error?.code == .fileReadUnknown)
+        #expect(mock.requests.count == 4)
+        #expect(pauses.all == [.milliseconds(250), .milliseconds(500), .seconds(1)])
+    }
+
+    @Test("a refused connection and a 502 are retried for writes too; the limit ends it")
+    func refusedWriteRetried() async throws {
+        let mock = MockHTTPTransport()
+        mock.on(.put, "/dav/a").respond(with: [.failure(.cannotConnect), .status(.created)])
+        mock.on(.put, "/dav/b").respond(status: .badGateway)
+        let pauses = Pauses()
+        let dav = Self.accessor(mock, pauses: pauses)
+        try await onOwnThread { try dav.write(Data(), to: Self.base.appending(path: "a")) }
+        let error = try await onOwnThread { () -> CocoaError? in
+            do {
+                try dav.write(Data(), to: Self.base.appending(path: "b"))
+                return nil
+            } catch let error as CocoaError {
+                return error
+            }
+        }
+        #expect(error?.posixCode == .EIO)
+        let reason = error?.userInfo[NSLocalizedFailureReasonErrorKey] as? String ?? ""
+        #expect(reason.contains("502"))
+        #expect(mock.requests.filter { $0.request.path == "/dav/b" }.count == 4)
+    }
+
+    @Test(
+        "statuses read as the file system's errors",
+        arguments: [
+            (507, CocoaError.Code.fileWriteOutOfSpace, POSIXErrorCode.ENOSPC),
+            (401, .fileWriteNoPermission, .EACCES),
+            (403, .fileWriteNoPermission, .EACCES),
+            (409, .fileNoSuchFile, .ENOENT),
+            (413, .fileWriteUnknown, .EFBIG),
+            (423, .fileWriteUnknown, .EBUSY),
+            (500, .fileWriteUnknown, .EIO),
+        ])
+    func statusMapping(status: Int, code: CocoaError.Code, errno: POSIXErrorCode) async throws {
+        let mock = MockHTTPTransport()
+        mock.on(.put, "/dav/f").respond(status: .init(code: status))
+        let dav = Self.accessor(mock)
+        let error = try await onOwnThread { () -> CocoaError? in
+            do {
+                try dav.write(Data(), to: Self.base.appending(path: "f"))
+                return nil
+            } catch let error as CocoaError {
+                return error
+            }
+        }
+        #expect(error?.code == code)
+        #expect(error?.posixCode == errno)
+    }
+
+    @Test("a sync with a server that refuses the credentials is refused with the reason, nothing changed")
+    func engineRefused() async throws {
+        let mock = MockHTTPTransport()
+        mock.on(.propfind).respond(status: .unauthorized)
+        let dav = Self.accessor(mock)
+        let local = InMemoryFileSystem()
+        let folder = URL(filePath: "/notes", directoryHint: .isDirectory)
+        try local.createDirectory(at: folder, withIntermediateDirectories: false)
+        try local.write(Data("x".utf8), to: folder.appending(path: "a"))
+        let engine = SyncEngine(directories: local, files: local, scansConcurrently: false, remote: dav)
+        let outcome = try await onOwnThread { () -> SyncError? in
+            do {
+                _ = try engine.run(local: folder, container: Self.base, stateDirectory: URL(filePath: "/state"))
+                return nil
+            } catch let error as SyncError {
+                return error
+            }
+        }
+        guard case .serverNotAvailable(let url, let reason) = outcome else {
+            Issue.record("expected serverNotAvailable, got \(String(describing: outcome))")
+            return
+        }
+        #expect(url == Self.base)
+        #expect(reason.contains("401"))
+        #expect(outcome?.isRefusal == true)
+        #expect(mock.requests.allSatisfy { $0.request.method == .init("PROPFIND")! })
+    }
+
+    @Test("an Apache-style answer reads: prefixes, percent-encoded and absolute hrefs, entities, failed propstats")
+    func multistatus() throws {
+        let body = """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:multistatus xmlns:D="DAV:" xmlns:ns0="DAV:">
+            <D:response xmlns:lp1="DAV:"><D:href>/dav/d/</D:href><D:propstat><D:prop>
+            <lp1:resourcetype><D:collection/></lp1:resourcetype><lp1:getlastmodified>Sat, 21 Nov 2026 10:00:00 GMT</lp1:getlastmodified>
+            </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>
+            <D:response><D:href>https://dav.test/dav/d/caf%C3%A9%20%231%26.txt</D:href><D:propstat><D:prop>
+            <lp1:resourcetype/><lp1:getcontentlength>12</lp1:getcontentlength><lp1:getetag>"abc-&amp;"</lp1:getetag>
+            </D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat>
+            <D:propstat><D:prop><lp1:getcontentlength>999</lp1:getcontentlength></D:prop><D:status>HTTP/1.1 404 Not Found</D:status></D:propstat>
+            </D:response></D:multistatus>
+            """
+        let items = try WebDAVMultistatus.parse(Data(body.utf8))
+        #expect(items.count == 2)
+        #expect(items[0] == WebDAVResource(path: "/dav/d", isCollection: true, size: 0, modified: Date(timeIntervalSince1970: 1_795_255_200), etag: nil))
+        #expect(items[1].path == "/dav/d/caf\u{E9} #1&.txt")
+        #expect(items[1].size == 12)
+        #expect(items[1].etag == #""abc-&""#)
+        #expect(throws: WebDAVMultistatus.Malformed.self) { try WebDAVMultistatus.parse(Data("<D:multistatus><D:response>".utf8)) }
+    }
+
+    @Test("HTTP dates read and write, leap days and the epoch included")
+    func httpDates() {
+        for seconds in [0, 951_782_400, 1_795_255_200, 4_102_444_799] {
+            let date = Date(timeIntervalSince1970: TimeInterval(seconds))
+            #expect(HTTPDate.parse(HTTPDate.format(date)) == date)
+        }
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: 951_782_400)) == "Tue, 29 Feb 2000 00:00:00 GMT")
+        #expect(HTTPDate.parse("Sat, 21 Nov 2026 10:00:00 GMT") == Date(timeIntervalSince1970: 1_795_255_200))
+        #expect(HTTPDate.parse("Saturday, 21-Nov-26 10:00:00 GMT") == nil)
+        #expect(HTTPDate.parse("Sat, 21 Foo 2026 10:00:00 GMT") == nil)
+    }
+}
