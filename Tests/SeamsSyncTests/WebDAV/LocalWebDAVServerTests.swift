@@ -1,10 +1,8 @@
 import Foundation
+import HTTPTypes
+import Seams
 import SeamsTesting
 import Testing
-
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The real WebDAV servers the WebDAV tests run against: each kind starts, stores and serves
 /// files in its folder, asks for credentials, and is gone after `stop()`. A kind whose program
@@ -56,7 +54,7 @@ import FoundationNetworking
 
         server.stop()
         server.stop()
-        await #expect(throws: URLError.self) { try await http.send("GET", "a.txt") }
+        await #expect(throws: HTTPTransportError.cannotConnect) { try await http.send("GET", "a.txt") }
         #expect(try Data(contentsOf: folder.appending(path: "a.txt")) == Data("a".utf8))
     }
 
@@ -83,7 +81,8 @@ private func makeFolder() throws -> URL {
     return folder
 }
 
-/// Plain HTTP requests to one server, on a session of their own (no shared connection pool).
+/// Plain HTTP requests to one server, through the package's URLSession transport (which returns a
+/// 401 with a Basic challenge as a response; a bare `URLSession` on Linux waits on it for good).
 private struct HTTP {
     struct Response {
         var status: Int
@@ -105,19 +104,17 @@ private struct HTTP {
     }
 
     func send(_ method: String, _ path: String, body: Data? = nil) async throws -> Response {
-        var request = URLRequest(url: path.isEmpty ? server.baseURL : server.baseURL.appending(path: path))
-        request.httpMethod = method
-        request.httpBody = body
+        let url = path.isEmpty ? server.baseURL : server.baseURL.appending(path: path)
+        var request = HTTPRequest(
+            method: try #require(HTTPRequest.Method(method)), scheme: "http",
+            authority: "127.0.0.1:\(url.port ?? 80)", path: url.path(percentEncoded: true))
         if let authorization {
             let token = Data("\(authorization.user):\(authorization.password)".utf8).base64EncodedString()
-            request.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
+            request.headerFields[.authorization] = "Basic \(token)"
         }
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.finishTasksAndInvalidate() }
-        let (data, response) = try await session.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
+        let (response, data) = try await URLSessionHTTPTransport.shared.send(request, body: body, timeout: .seconds(20))
         var headers: [String: String] = [:]
-        for case (let name as String, let value as String) in http.allHeaderFields { headers[name.lowercased()] = value }
-        return Response(status: http.statusCode, headers: headers, body: data)
+        for field in response.headerFields { headers[field.name.canonicalName] = field.value }
+        return Response(status: response.status.code, headers: headers, body: data)
     }
 }
