@@ -57,14 +57,7 @@ struct WebDAVAccessorTests {
         mock.on(.put, "/dav/f").fail(with: .connectionLost)
         let pauses = Pauses()
         let dav = Self.accessor(mock, pauses: pauses)
-        let error = try await onOwnThread { () -> CocoaError? in
-            do {
-                try dav.write(Data("x".utf8), to: Self.base.appending(path: "f"))
-                return nil
-            } catch let error as CocoaError {
-                return error
-            }
-        }
+        let error = try await Self.failure { try dav.write(Data("x".utf8), to: Self.base.appending(path: "f")) }
         #expect(error?.posixCode == .ECONNRESET)
         #expect(mock.requests.count == 1)
         #expect(pauses.all.isEmpty)
@@ -76,14 +69,7 @@ struct WebDAVAccessorTests {
         mock.on(.propfind, "/dav/d/").fail(with: .timedOut)
         let pauses = Pauses()
         let dav = Self.accessor(mock, pauses: pauses)
-        let error = try await onOwnThread { () -> CocoaError? in
-            do {
-                _ = try dav.contentsOfDirectory(at: Self.base.appending(path: "d"))
-                return nil
-            } catch let error as CocoaError {
-                return error
-            }
-        }
+        let error = try await Self.failure { _ = try dav.contentsOfDirectory(at: Self.base.appending(path: "d")) }
         #expect(error?.posixCode == .ETIMEDOUT)
         #expect(error?.code == .fileReadUnknown)
         #expect(mock.requests.count == 4)
@@ -98,14 +84,7 @@ struct WebDAVAccessorTests {
         let pauses = Pauses()
         let dav = Self.accessor(mock, pauses: pauses)
         try await onOwnThread { try dav.write(Data(), to: Self.base.appending(path: "a")) }
-        let error = try await onOwnThread { () -> CocoaError? in
-            do {
-                try dav.write(Data(), to: Self.base.appending(path: "b"))
-                return nil
-            } catch let error as CocoaError {
-                return error
-            }
-        }
+        let error = try await Self.failure { try dav.write(Data(), to: Self.base.appending(path: "b")) }
         #expect(error?.posixCode == .EIO)
         let reason = error?.userInfo[NSLocalizedFailureReasonErrorKey] as? String ?? ""
         #expect(reason.contains("502"))
@@ -127,14 +106,7 @@ struct WebDAVAccessorTests {
         let mock = MockHTTPTransport()
         mock.on(.put, "/dav/f").respond(status: .init(code: status))
         let dav = Self.accessor(mock)
-        let error = try await onOwnThread { () -> CocoaError? in
-            do {
-                try dav.write(Data(), to: Self.base.appending(path: "f"))
-                return nil
-            } catch let error as CocoaError {
-                return error
-            }
-        }
+        let error = try await Self.failure { try dav.write(Data(), to: Self.base.appending(path: "f")) }
         #expect(error?.code == code)
         #expect(error?.posixCode == errno)
     }
