@@ -32,7 +32,7 @@ import Testing
     }
 
     /// What one scenario's sweep counted.
-    struct Tally: CustomStringConvertible {
+    struct Tally: CustomStringConvertible, Sendable {
         var points = 0
         var fired = 0
         var secondCrashes = 0
@@ -208,7 +208,7 @@ import Testing
 
     /// The lineage now; then, once the lock has expired, a clean run that must finish, keep the
     /// lineage, converge, and end where an uninterrupted run ends.
-    private func recover(
+    func recover(
         _ harness: CrashHarness, start: CrashHarness.Lineage, expected: [String: [Data]], runID: String = "rerun",
         newestInTrashAllowed: Bool = false
     ) throws -> [String] {

@@ -22,10 +22,22 @@ struct CrashHarness {
     let duringRun: CrashScenario.UserSave?
     /// Whether the container's names fold case.
     let foldsCase: Bool
+    /// The WebDAV server the container is reached through, when it is (it serves `/container`
+    /// of the same file system, so the checks read the container's files directly).
+    let server: InMemoryWebDAVServer?
+
+    /// The container as the engine is given it: the folder, or the server's collection.
+    var containerURL: URL { server?.baseURL ?? Self.container }
 
     /// A fresh file system holding the scenario's starting state, all of it durable.
-    init(_ scenario: CrashScenario, hardLinks: Bool = true) throws {
+    ///
+    /// - Parameters:
+    ///   - hardLinks: Whether the file system has hard links.
+    ///   - overWebDAV: Whether the engine reaches the container through an in-memory WebDAV server.
+    init(_ scenario: CrashScenario, hardLinks: Bool = true, overWebDAV: Bool = false) throws {
         fileSystem = InMemoryFileSystem(enforcesPermissions: false)
+        server = overWebDAV
+            ? InMemoryWebDAVServer(serving: Self.container, of: fileSystem, baseURL: URL(string: "http://dav.test/container/")!) : nil
         self.hardLinks = hardLinks
         options = scenario.options
         duringRun = scenario.duringRun
@@ -50,7 +62,8 @@ struct CrashHarness {
         // Scans one side after the other, so "crash at call N" names the same call every run.
         return SyncEngine(
             directories: directories, files: files, clock: { clock.now }, owner: "test", runID: { runID },
-            scansConcurrently: false)
+            scansConcurrently: false,
+            remote: server.map { WebDAVAccessor(baseURL: $0.baseURL, transport: $0, pause: { _ in }) })
     }
 
     /// The fake as the engine sees it: through a boundary that fails every `link` when the file
@@ -72,7 +85,7 @@ struct CrashHarness {
         let boundary = boundary()
         prepare(boundary)
         return try engine(directories: boundary, files: boundary, runID: runID)
-            .run(local: Self.local, container: Self.container, stateDirectory: Self.state, options: options)
+            .run(local: Self.local, container: containerURL, stateDirectory: Self.state, options: options)
     }
 
     /// Every file and link under `root` by path (compared by bytes, so NFC and NFD names stay

@@ -1,15 +1,15 @@
-import Foundation
+package import Foundation
 
 /// HTTP dates (RFC 9110's IMF-fixdate, `Sat, 21 Nov 2026 10:00:00 GMT`), read and written without
 /// a `DateFormatter`: WebDAV listings carry one per item, and a formatter costs more than the
 /// rest of the parse.
-enum HTTPDate {
+package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
 
     /// The date an IMF-fixdate names, or `nil` when `text` is not one (the obsolete RFC 850 and
     /// asctime forms are not sent by the servers we speak to and are refused).
-    static func parse(_ text: some StringProtocol) -> Date? {
+    package static func parse(_ text: some StringProtocol) -> Date? {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT",
             let day = Int(parts[1]), let monthIndex = months.firstIndex(of: String(parts[2])),
@@ -24,7 +24,7 @@ enum HTTPDate {
     }
 
     /// `date` as an IMF-fixdate, whole seconds (the fraction is dropped).
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400

@@ -3,10 +3,12 @@ import Seams
 import SeamsTesting
 import Testing
 
-/// A real WebDAV server the contract runs against, started on loopback for the test.
+/// A WebDAV server the contract runs against: a real one, started on loopback for the test, or
+/// the in-memory double of `SeamsTesting`, which must answer as they do.
 enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case apache
     case rclone
+    case inMemory
 
     var testDescription: String { rawValue }
 
@@ -15,6 +17,7 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
         switch self {
         case .apache: LocalWebDAVServer.unavailableReason(.apache)
         case .rclone: LocalWebDAVServer.unavailableReason(.rclone)
+        case .inMemory: nil
         }
     }
 
@@ -46,6 +49,16 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
                 server.stop()
                 try? FileManager.default.removeItem(at: folder)
             }
+        case .inMemory:
+            // On today's clock, as a real server's dates are.
+            let fileSystem = InMemoryFileSystem(enforcesPermissions: false, now: Date())
+            let served = URL(filePath: "/served", directoryHint: .isDirectory)
+            try fileSystem.createDirectory(at: served, withIntermediateDirectories: false)
+            let server = InMemoryWebDAVServer(serving: served, of: fileSystem, credentials: Self.credentials)
+            let make = { @Sendable (credentials: WebDAVCredentials?) in
+                WebDAVAccessor(baseURL: server.baseURL, credentials: credentials, transport: server, pause: { _ in })
+            }
+            return Running(accessor: make(Self.credentials), withCredentials: make, folder: nil, stop: {})
         }
     }
 }

@@ -1,0 +1,186 @@
+import Foundation
+import HTTPTypes
+import Seams
+import SeamsTesting
+import Testing
+
+/// The in-memory WebDAV server's own promises: its faults do what they say (applied or not,
+/// answered or not, the process dead or not), its locks hold and expire, its preconditions and
+/// limits answer as a real server's do. (What it shares with Apache and rclone is in the contract.)
+@Suite struct InMemoryWebDAVServerTests {
+    struct Fixture: Sendable {
+        let fileSystem: InMemoryFileSystem
+        let server: InMemoryWebDAVServer
+        let dav: WebDAVAccessor
+        let pauses: LockedPauses
+
+        func url(_ path: String) -> URL { server.baseURL.appending(path: path) }
+        func stored(_ path: String) -> Data? { try? fileSystem.read(from: URL(filePath: "/served").appending(path: path)) }
+    }
+
+    final class LockedPauses: Sendable {
+        let pauses = LockedValue<[Duration]>([])
+        var all: [Duration] { pauses.withLock { $0 } }
+    }
+
+    static func fixture() throws -> Fixture {
+        let fileSystem = InMemoryFileSystem(enforcesPermissions: false)
+        try fileSystem.createDirectory(at: URL(filePath: "/served"), withIntermediateDirectories: false)
+        let server = InMemoryWebDAVServer(serving: URL(filePath: "/served"), of: fileSystem)
+        let pauses = LockedPauses()
+        let dav = WebDAVAccessor(baseURL: server.baseURL, transport: server, pause: { duration in pauses.pauses.withLock { $0.append(duration) } })
+        return Fixture(fileSystem: fileSystem, server: server, dav: dav, pauses: pauses)
+    }
+
+    static func request(_ method: String, _ fixture: Fixture, _ path: String, _ headers: [String: String] = [:]) -> HTTPRequest {
+        var request = HTTPRequest(method: HTTPRequest.Method(method)!, scheme: "http", authority: "dav.test", path: "/dav/" + path)
+        for (name, value) in headers { request.headerFields[HTTPField.Name(name)!] = value }
+        return request
+    }
+
+    @Test("a status fault answers it and changes nothing: 507 on PUT is ENOSPC, no file")
+    func statusFault() async throws {
+        let f = try Self.fixture()
+        f.server.inject(.respond(status: 507), on: .put)
+        try await onOwnThread {
+            try expectFailure(nil, ENOSPC) { try f.dav.write(Data("big".utf8), to: f.url("a.bin")) }
+        }
+        #expect(f.stored("a.bin") == nil)
+        #expect(f.server.requests.map(\.status) == [507])
+    }
+
+    @Test("503 is retried with back-off and the write lands once")
+    func transientStatus() async throws {
+        let f = try Self.fixture()
+        f.server.inject(.respond(status: 503), on: .put, times: 2)
+        try await onOwnThread { try f.dav.write(Data("x".utf8), to: f.url("a")) }
+        #expect(f.stored("a") == Data("x".utf8))
+        #expect(f.server.requests.map(\.status) == [503, 503, 201])
+        #expect(f.pauses.all == [.milliseconds(250), .milliseconds(500)])
+    }
+
+    @Test("an answer lost after a write was applied: the write throws ECONNRESET, is not retried, and is on the server")
+    func lostWriteAnswer() async throws {
+        let f = try Self.fixture()
+        f.server.inject(.loseAnswer, atRequest: 1)
+        try await onOwnThread {
+            try expectFailure(nil, ECONNRESET) { try f.dav.write(Data("sent".utf8), to: f.url("a")) }
+        }
+        #expect(f.stored("a") == Data("sent".utf8))
+        #expect(f.server.requestCount == 1)
+        #expect(f.server.hasCrashed == false)
+    }
+
+    @Test("an answer lost to a listing is asked again (it changes nothing)")
+    func lostReadAnswer() async throws {
+        let f = try Self.fixture()
+        try f.fileSystem.write(Data("1".utf8), to: URL(filePath: "/served/one"))
+        f.server.inject(.loseAnswer, on: HTTPRequest.Method("PROPFIND")!, times: 1)
+        let names = try await onOwnThread { try f.dav.contentsOfDirectory(at: f.server.baseURL).map(\.name) }
+        #expect(names == ["one"])
+        #expect(f.server.requestCount == 2)
+    }
+
+    @Test("a refused connection is retried, then ECONNREFUSED; a write that timed out is not retried")
+    func connectionFaults() async throws {
+        let f = try Self.fixture()
+        f.server.inject(.refuseConnection, on: .put)
+        try await onOwnThread { try expectFailure(nil, ECONNREFUSED) { try f.dav.write(Data("x".utf8), to: f.url("a")) } }
+        #expect(f.server.requestCount == 4)
+        f.server.restart()
+        f.server.inject(.timeOut, on: .put)
+        try await onOwnThread { try expectFailure(nil, ETIMEDOUT) { try f.dav.write(Data("x".utf8), to: f.url("a")) } }
+        #expect(f.server.requestCount == 5)
+        #expect(f.stored("a") == nil)
+    }
+
+    @Test("a crash before sending applies nothing; after applying keeps the change; every later request fails until restart")
+    func crashes() async throws {
+        let f = try Self.fixture()
+        let told = LockedValue(0)
+        f.server.whenCrashed { told.withLock { $0 += 1 } }
+        f.server.inject(.crashBeforeSending, atRequest: 1)
+        try await onOwnThread {
+            #expect(throws: CocoaError.self) { try f.dav.write(Data("x".utf8), to: f.url("a")) }
+            #expect(throws: CocoaError.self) { try f.dav.write(Data("y".utf8), to: f.url("b")) }
+        }
+        #expect(f.server.hasCrashed)
+        #expect(f.stored("a") == nil && f.stored("b") == nil)
+        #expect(told.withLock { $0 } == 1)
+        f.server.restart()
+        f.server.inject(.crashAfterApplying, atRequest: 1)
+        _ = try await onOwnThread { #expect(throws: CocoaError.self) { try f.dav.write(Data("z".utf8), to: f.url("c")) } }
+        #expect(f.stored("c") == Data("z".utf8))
+        #expect(f.server.hasCrashed && told.withLock { $0 } == 2)
+        f.server.restart()
+        try await onOwnThread { try f.dav.write(Data("after".utf8), to: f.url("d")) }
+        #expect(f.stored("d") == Data("after".utf8))
+    }
+
+    @Test("a lock a dead client left refuses writes (423, EBUSY) until its timeout passes")
+    func staleLock() async throws {
+        let f = try Self.fixture()
+        var lock = Self.request("LOCK", f, "held", ["Timeout": "Second-60", "Depth": "0"])
+        lock.headerFields[.contentType] = "application/xml"
+        let (answer, _) = try await f.server.send(lock, body: Data("<D:lockinfo xmlns:D=\"DAV:\"/>".utf8), timeout: .seconds(5))
+        #expect(answer.status.code == 201)
+        #expect(f.stored("held") == Data())
+        #expect(f.server.lockedPaths == ["/held"])
+        try await onOwnThread {
+            try expectFailure(nil, EBUSY) { try f.dav.write(Data("mine".utf8), to: f.url("held")) }
+            try expectFailure(nil, EEXIST) { try f.dav.createFile(Data("mine".utf8), at: f.url("held")) }
+        }
+        f.fileSystem.advanceTime(by: 61)
+        #expect(f.server.lockedPaths == [])
+        try await onOwnThread { try f.dav.write(Data("mine".utf8), to: f.url("held")) }
+        #expect(f.stored("held") == Data("mine".utf8))
+    }
+
+    @Test("If-Match and If-None-Match are honoured: a stale ETag is 412, a current one goes through")
+    func preconditions() async throws {
+        let f = try Self.fixture()
+        let (created, _) = try await f.server.send(Self.request("PUT", f, "a", ["If-None-Match": "*"]), body: Data("1".utf8), timeout: .seconds(5))
+        #expect(created.status.code == 201)
+        let etag = try #require(created.headerFields[.eTag])
+        let (again, _) = try await f.server.send(Self.request("PUT", f, "a", ["If-None-Match": "*"]), body: Data("2".utf8), timeout: .seconds(5))
+        #expect(again.status.code == 412)
+        let (matched, _) = try await f.server.send(Self.request("PUT", f, "a", ["If-Match": etag]), body: Data("3".utf8), timeout: .seconds(5))
+        #expect(matched.status.code == 204)
+        let (stale, _) = try await f.server.send(Self.request("PUT", f, "a", ["If-Match": etag]), body: Data("4".utf8), timeout: .seconds(5))
+        #expect(stale.status.code == 412)
+        #expect(f.stored("a") == Data("3".utf8))
+        #expect(matched.headerFields[.eTag] != etag, "a new content has a new ETag, in the same second with the same size")
+    }
+
+    @Test("limits: Depth infinity is refused, paths outside the collection are 404, dot segments 400, links are not served")
+    func limits() async throws {
+        let f = try Self.fixture()
+        try f.fileSystem.write(Data("t".utf8), to: URL(filePath: "/served/target"))
+        try f.fileSystem.createSymbolicLink(at: URL(filePath: "/served/link"), withDestination: "target")
+        let (infinite, _) = try await f.server.send(Self.request("PROPFIND", f, "", ["Depth": "infinity"]), body: nil, timeout: .seconds(5))
+        #expect(infinite.status.code == 403)
+        var outside = Self.request("GET", f, "target")
+        outside.path = "/elsewhere/target"
+        #expect(try await f.server.send(outside, body: nil, timeout: .seconds(5)).0.status.code == 404)
+        #expect(try await f.server.send(Self.request("GET", f, "x/../target"), body: nil, timeout: .seconds(5)).0.status.code == 400)
+        #expect(try await f.server.send(Self.request("GET", f, "link"), body: nil, timeout: .seconds(5)).0.status.code == 404)
+        let names = try await onOwnThread { try f.dav.contentsOfDirectory(at: f.server.baseURL).map(\.name) }
+        #expect(names == ["target"])
+    }
+
+    @Test("credentials are checked on every request: without them 401 with a Basic challenge")
+    func credentials() async throws {
+        let fileSystem = InMemoryFileSystem(enforcesPermissions: false)
+        try fileSystem.createDirectory(at: URL(filePath: "/served"), withIntermediateDirectories: false)
+        let server = InMemoryWebDAVServer(
+            serving: URL(filePath: "/served"), of: fileSystem, credentials: WebDAVCredentials(user: "u", password: "p"))
+        var request = HTTPRequest(method: .get, scheme: "http", authority: "dav.test", path: "/dav/")
+        let (refused, _) = try await server.send(request, body: nil, timeout: .seconds(5))
+        #expect(refused.status.code == 401)
+        #expect(refused.headerFields[.wwwAuthenticate]?.hasPrefix("Basic") == true)
+        request.method = HTTPRequest.Method("PROPFIND")!
+        request.headerFields[HTTPField.Name("Depth")!] = "0"
+        request.headerFields[.authorization] = WebDAVCredentials(user: "u", password: "p").authorization
+        #expect(try await server.send(request, body: nil, timeout: .seconds(5)).0.status.code == 207)
+    }
+}
