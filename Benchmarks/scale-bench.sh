@@ -32,6 +32,9 @@ command -v rsync >/dev/null || apt-get install -y rsync >/dev/null 2>&1 \
     || { apt-get update >/dev/null 2>&1 && apt-get install -y rsync >/dev/null 2>&1; } || { echo "rsync is needed" >&2; exit 1; }
 [ -x /usr/bin/time ] || apt-get install -y time >/dev/null 2>&1 || { apt-get update >/dev/null 2>&1 && apt-get install -y time >/dev/null 2>&1; }
 
+# The static build links FoundationNetworking's libcurl: its development package must be there.
+dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || apt-get install -y libcurl4-openssl-dev >/dev/null 2>&1 \
+    || { apt-get update >/dev/null 2>&1 && apt-get install -y libcurl4-openssl-dev >/dev/null 2>&1; } || echo "could not install libcurl4-openssl-dev; the static build may not link" >&2
 swift build -c release --product seams-sync --static-swift-stdlib >&2
 BIN=$PWD/.build/release/seams-sync
 

@@ -25,6 +25,9 @@ for tool in rsync unison; do
     fi
 done
 
+# The static build links FoundationNetworking's libcurl: its development package must be there.
+dpkg -s libcurl4-openssl-dev >/dev/null 2>&1 || apt-get install -y libcurl4-openssl-dev >/dev/null 2>&1 \
+    || { apt-get update >/dev/null 2>&1 && apt-get install -y libcurl4-openssl-dev >/dev/null 2>&1; } || echo "could not install libcurl4-openssl-dev; the static build may not link" >&2
 swift build -c release --product seams-sync --static-swift-stdlib >&2
 BIN=$PWD/.build/release/seams-sync
 

@@ -16,7 +16,10 @@ import HTTPTypesFoundation
 /// It keeps the contract of ``HTTPTransportProviding``: every status is returned, redirects are
 /// returned as they came unless `followsRedirects` is `true`, the timeout is enforced by the
 /// transport, and cancellation cancels the `URLSessionTask`.
-public final class URLSessionHTTPTransport: HTTPTransportProviding {
+///
+/// Uploads from a file stream (``HTTPFileTransferProviding``): the file is read as it is sent
+/// and never held whole.
+public final class URLSessionHTTPTransport: HTTPFileTransferProviding {
     /// A transport on an ephemeral session that does not follow redirects.
     public static let shared = URLSessionHTTPTransport()
 
@@ -57,6 +60,16 @@ public final class URLSessionHTTPTransport: HTTPTransportProviding {
         body: Data?,
         timeout: Duration
     ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        let prepared = try Self.urlRequest(request, body: body, timeout: timeout)
+        let session = session
+        let delegate = delegate
+        return try await HTTPTimeout.run(timeout) { () async throws(HTTPTransportError) in
+            try await Self.exchange(prepared, session: session, delegate: delegate)
+        }
+    }
+
+    /// The request as `URLSession` takes it, with the timeout backing up our own.
+    private static func urlRequest(_ request: HTTPRequest, body: Data?, timeout: Duration) throws(HTTPTransportError) -> URLRequest {
         guard var urlRequest = URLRequest(httpRequest: request) else {
             throw HTTPTransportError(.other, underlying: URLError(.badURL))
         }
@@ -64,20 +77,16 @@ public final class URLSessionHTTPTransport: HTTPTransportProviding {
         // Our own timer decides; URLSession's idle timer only backs it up.
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) * 1e-18
         urlRequest.timeoutInterval = seconds + 1
-        let session = session
-        let delegate = delegate
-        let prepared = urlRequest
-        return try await HTTPTimeout.run(timeout) { () async throws(HTTPTransportError) in
-            try await Self.exchange(prepared, session: session, delegate: delegate)
-        }
+        return urlRequest
     }
 
     private static func exchange(
         _ urlRequest: URLRequest,
         session: URLSession,
-        delegate: URLSessionTransportDelegate
+        delegate: URLSessionTransportDelegate,
+        bodyFile: URL? = nil
     ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
-        let task = session.dataTask(with: urlRequest)
+        let task = bodyFile.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
         let (urlResponse, data): (URLResponse, Data)
         do {
             (urlResponse, data) = try await withTaskCancellationHandler {
@@ -95,6 +104,34 @@ public final class URLSessionHTTPTransport: HTTPTransportProviding {
             throw HTTPTransportError(.other, underlying: URLError(.badServerResponse))
         }
         return (response, data)
+    }
+}
+
+extension URLSessionHTTPTransport {
+    /// Sends `request` with the file at `bodyFile` as its body, read as it is sent
+    /// (`URLSessionUploadTask` from a file).
+    ///
+    /// - Parameters:
+    ///   - request: The request; its path carries the query.
+    ///   - bodyFile: A local file.
+    ///   - timeout: How long the whole exchange may take.
+    /// - Returns: The response head and its complete body.
+    /// - Throws: ``HTTPTransportError``; a file that cannot be read is ``HTTPTransportError/Kind/other``.
+    public func send(
+        _ request: HTTPRequest,
+        bodyFile: URL,
+        timeout: Duration
+    ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        // URLSession would report a missing file as an unknown error after connecting: ask first.
+        if access(bodyFile.path, R_OK) != 0 {
+            let code = errno
+            throw HTTPTransportError(.other, underlying: CocoaError.fileSystemError(errno: code, path: bodyFile.path, writing: false))
+        }
+        let prepared = try Self.urlRequest(request, body: nil, timeout: timeout)
+        let (session, delegate) = (self.session, self.delegate)
+        return try await HTTPTimeout.run(timeout) { () async throws(HTTPTransportError) in
+            try await Self.exchange(prepared, session: session, delegate: delegate, bodyFile: bodyFile)
+        }
     }
 }
 

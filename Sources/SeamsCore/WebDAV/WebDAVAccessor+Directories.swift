@@ -181,8 +181,10 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
             modificationDate: resource.modified,
             permissions: resource.isCollection ? 0o755 : 0o644,
             // A collection's ETag follows its folder's date, which changes with every item added
-            // inside: it is no identity. A file's changes with its content.
-            fileIdentifier: resource.isCollection ? 0 : resource.etag.map(fnv1a) ?? 0)
+            // inside: it is no identity. A file's changes with its content. The weakness mark is
+            // left out: Apache marks a file's ETag weak in the second it was written, and the
+            // same tag strong afterwards.
+            fileIdentifier: resource.isCollection ? 0 : resource.etag.map { fnv1a($0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0) } ?? 0)
     }
 
     /// FNV-1a of the ETag's bytes: stable across runs and processes (Swift's `hashValue` is not).

@@ -13,7 +13,7 @@ extension WebDAVAccessor: FileAccessorProviding {
 
     /// Replaces the file's content (`PUT`; the server writes it whole before it answers).
     public func write(_ data: Data, to url: URL) throws {
-        try put(data, to: url, headers: [:])
+        try put(.data(data), to: url, headers: [:])
     }
 
     /// Whether anything is at `url` (`PROPFIND` with `Depth: 0`).
@@ -34,6 +34,110 @@ extension WebDAVAccessor: FileAccessorProviding {
     /// Apache `mod_dav` honours `If-None-Match`, and its `LOCK` answers 200 either way, keeping a
     /// lock-null resource (no ETag, listed until the lock ends) for a new name.
     public func createFile(_ data: Data, at url: URL) throws {
+        try createFile(.data(data), at: url)
+    }
+
+    /// Uploads the local file at `localFile` to `url`, only if nothing is there: as
+    /// ``createFile(_:at:)``, with the body read from the file as it is sent when the transport
+    /// streams files (``HTTPFileTransferProviding``, as `URLSessionHTTPTransport` does), so a file
+    /// of gigabytes is never held in memory.
+    ///
+    /// - Parameters:
+    ///   - localFile: A file on this machine's file system.
+    ///   - url: Where on the server; nothing may be there.
+    /// - Throws: The server's refusal as ``createFile(_:at:)`` throws it, or the local file
+    ///   system's error (ENOENT, EACCES) for `localFile`.
+    public func createFile(contentsOf localFile: URL, at url: URL) throws {
+        try createFile(.file(localFile), at: url)
+    }
+
+    /// Downloads the file at `url` into a new local file at `localFile`, in ranges of
+    /// ``pieceSize`` bytes (`GET` with `Range`), so a file of gigabytes is never held in memory.
+    ///
+    /// Every range after the first is asked for with `If-Match` and the first answer's ETag: a
+    /// file that changes on the server during the download is refused (EAGAIN), never stitched
+    /// together from two versions. `localFile` is made only if nothing is there, and holds the
+    /// whole file or is not left at all: a failed download removes what it wrote. A server that
+    /// ignores `Range` answers the whole file at once (then it is held in memory once).
+    ///
+    /// - Parameters:
+    ///   - url: A file on the server.
+    ///   - localFile: A path on this machine's file system where nothing is yet.
+    /// - Throws: The server's answer as ``read(from:)`` throws it (ENOENT for a missing file),
+    ///   EAGAIN when the file changed during the download, or the local file system's error for
+    ///   `localFile` (EEXIST when something is there, ENOSPC).
+    public func download(_ url: URL, toNewFile localFile: URL) throws {
+        let descriptor = open(localFile.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw CocoaError.fileSystemError(errno: errno, path: localFile.path, writing: true) }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        var complete = false
+        defer {
+            close(descriptor)
+            if !complete { unlink(localFile.path) }
+        }
+        var offset = 0
+        var total: Int?
+        var etag: String?
+        repeat {
+            var headers = HTTPFields()
+            headers[.range] = "bytes=\(offset)-\(offset + pieceSize - 1)"
+            // Only a strong ETag can be matched (Apache's is weak in the second a file was written).
+            if let etag, !etag.hasPrefix("W/") { headers[.ifMatch] = etag }
+            var (response, body) = try send(.get, url, headers: headers)
+            // A weak ETag is compared here instead: each piece must come from the same version.
+            if let etag, let now = response.headerFields[.eTag], Self.opaque(now) != Self.opaque(etag) {
+                throw changedDuringDownload(url)
+            }
+            switch response.status.code {
+            case 206:
+                guard let range = response.headerFields[.contentRange].flatMap(Self.contentRange), range.first == offset,
+                    range.count == body.count, body.count > 0
+                else {
+                    throw Self.error(EIO, url: url, writing: false, reason: "the server answered another range than the one asked for")
+                }
+                if let known = total, known != range.total { throw changedDuringDownload(url) }
+                total = range.total
+            case 200 where offset == 0:
+                total = body.count  // Range ignored: the whole file came at once.
+            case 416 where offset == 0:
+                total = 0  // An empty file has no first byte.
+                body = Data()
+            case 412 where etag != nil, 416 where offset > 0:
+                throw changedDuringDownload(url)
+            default:
+                throw failure(response, url: url, writing: false, method: .get)
+            }
+            if offset == 0 { etag = response.headerFields[.eTag] }
+            do {
+                try handle.write(contentsOf: body)
+            } catch {
+                throw Self.localError(error, path: localFile.path, writing: true)
+            }
+            offset += body.count
+        } while offset < total ?? 0
+        complete = true
+    }
+
+    /// An entity tag without its weakness mark (RFC 9110's weak comparison).
+    private static func opaque(_ tag: String) -> Substring {
+        tag.hasPrefix("W/") ? tag.dropFirst(2) : Substring(tag)
+    }
+
+    private func changedDuringDownload(_ url: URL) -> CocoaError {
+        Self.error(EAGAIN, url: url, writing: false, reason: "the file changed on the server while it was downloaded")
+    }
+
+    /// `bytes first-last/total` of a `Content-Range` answer.
+    private static func contentRange(_ header: String) -> (first: Int, count: Int, total: Int)? {
+        guard header.hasPrefix("bytes ") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "/")
+        guard parts.count == 2, let total = Int(parts[1]) else { return nil }
+        let bounds = parts[0].split(separator: "-")
+        guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), last >= first else { return nil }
+        return (first, last - first + 1, total)
+    }
+
+    private func createFile(_ body: Body, at url: URL) throws {
         var headers = HTTPFields()
         headers[.depth] = "0"
         headers[.timeout] = "Second-60"
@@ -57,7 +161,7 @@ extension WebDAVAccessor: FileAccessorProviding {
                 put[.ifNoneMatch] = "*"
             }
             do {
-                try self.put(data, to: url, headers: put)
+                try self.put(body, to: url, headers: put)
             } catch {
                 unlock(url, token: token)
                 if response.status.code == 201 { try? removeItem(at: url, recursively: true) }  // the empty file the lock made
@@ -69,7 +173,7 @@ extension WebDAVAccessor: FileAccessorProviding {
         case 405, 501:
             var put = HTTPFields()
             put[.ifNoneMatch] = "*"
-            try self.put(data, to: url, headers: put)
+            try self.put(body, to: url, headers: put)
         default:
             throw failure(response, url: url, writing: true, method: .lock)
         }
@@ -87,10 +191,10 @@ extension WebDAVAccessor: FileAccessorProviding {
         <D:owner>seams-sync</D:owner></D:lockinfo>
         """.utf8)
 
-    private func put(_ data: Data, to url: URL, headers: HTTPFields) throws {
+    private func put(_ body: Body, to url: URL, headers: HTTPFields) throws {
         var headers = headers
         headers[.contentType] = "application/octet-stream"
-        let (response, _) = try send(.put, url, headers: headers, body: data)
+        let (response, _) = try send(.put, url, headers: headers, body: body)
         guard (200..<300).contains(response.status.code) else {
             throw failure(response, url: url, writing: true, method: .put)
         }

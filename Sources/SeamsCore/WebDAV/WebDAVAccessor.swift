@@ -53,6 +53,8 @@ public final class WebDAVAccessor: Sendable {
     let timeout: Duration
     let retryLimit: Int
     let pause: @Sendable (Duration) -> Void
+    /// The most bytes one `GET` of ``download(_:toNewFile:)`` asks for.
+    public let pieceSize: Int
 
     /// Creates an accessor.
     ///
@@ -63,14 +65,18 @@ public final class WebDAVAccessor: Sendable {
     ///   - timeout: How long one exchange may take.
     ///   - retryLimit: How many times a transient failure is retried.
     ///   - pause: Waits between retries (real time by default; tests record instead).
+    ///   - pieceSize: The most bytes a download asks for in one `GET` (8 MiB by default).
     public init(
         baseURL: URL,
         credentials: WebDAVCredentials? = nil,
         transport: any HTTPTransportProviding,
         timeout: Duration = .seconds(60),
         retryLimit: Int = 3,
-        pause: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) }
+        pause: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) },
+        pieceSize: Int = 8 << 20
     ) {
+        precondition(pieceSize > 0, "a download piece holds at least one byte")
+        self.pieceSize = pieceSize
         self.baseURL = baseURL
         self.credentials = credentials
         self.transport = transport
@@ -89,9 +95,22 @@ public final class WebDAVAccessor: Sendable {
 
     // MARK: Requests
 
+    /// What a request sends: nothing, bytes in memory, or a local file read as it is sent.
+    enum Body {
+        case none
+        case data(Data)
+        case file(URL)
+    }
+
     /// Sends one request, retrying transient failures, and returns the answer (any status).
     func send(
         _ method: HTTPRequest.Method, _ url: URL, collection: Bool = false, headers: HTTPFields = [:], body: Data? = nil
+    ) throws -> (HTTPResponse, Data) {
+        try send(method, url, collection: collection, headers: headers, body: body.map(Body.data) ?? .none)
+    }
+
+    func send(
+        _ method: HTTPRequest.Method, _ url: URL, collection: Bool = false, headers: HTTPFields = [:], body: Body
     ) throws -> (HTTPResponse, Data) {
         var request = HTTPRequest(method: method, scheme: url.scheme, authority: authority(url), path: path(url, collection: collection))
         request.headerFields = headers
@@ -116,6 +135,8 @@ public final class WebDAVAccessor: Sendable {
                     pause(delay(attempt: attempt, retryAfter: nil))
                     continue
                 }
+                // A local file that could not be read or written is the file system's own error.
+                if error.kind == .other, let local = error.underlying?.error as? CocoaError { throw local }
                 throw transportFailure(error, url: url, writing: !safe)
             }
         }
@@ -124,14 +145,35 @@ public final class WebDAVAccessor: Sendable {
     private static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .propfind]
 
     /// Runs the transport's async call to its end and waits for it on this thread.
-    private func exchange(_ request: HTTPRequest, body: Data?) -> Result<(HTTPResponse, Data), HTTPTransportError> {
+    ///
+    /// A file body streams through a transport that can (``HTTPFileTransferProviding``); another
+    /// is given the file's bytes.
+    private func exchange(_ request: HTTPRequest, body: Body) -> Result<(HTTPResponse, Data), HTTPTransportError> {
+        let streaming = transport as? any HTTPFileTransferProviding
+        var inMemory: Data?
+        switch body {
+        case .none: inMemory = nil
+        case .data(let data): inMemory = data
+        case .file(let file):
+            if streaming == nil {
+                do {
+                    inMemory = try Data(contentsOf: file)
+                } catch {
+                    return .failure(HTTPTransportError(.other, underlying: Self.localError(error, path: file.path, writing: false)))
+                }
+            }
+        }
         let outcome = LockedValue<Result<(HTTPResponse, Data), HTTPTransportError>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let (transport, timeout) = (self.transport, self.timeout)
+        let (transport, timeout, payload) = (self.transport, self.timeout, inMemory)
         Task {
             let result: Result<(HTTPResponse, Data), HTTPTransportError>
             do throws(HTTPTransportError) {
-                result = .success(try await transport.send(request, body: body, timeout: timeout))
+                if let streaming, case .file(let file) = body {
+                    result = .success(try await streaming.send(request, bodyFile: file, timeout: timeout))
+                } else {
+                    result = .success(try await transport.send(request, body: payload, timeout: timeout))
+                }
             } catch {
                 result = .failure(error)
             }
@@ -140,6 +182,14 @@ public final class WebDAVAccessor: Sendable {
         }
         done.wait()
         return outcome.withLock { $0! }
+    }
+
+    /// A local file's error as the file system's `CocoaError`.
+    static func localError(_ error: any Error, path: String, writing: Bool) -> CocoaError {
+        if let cocoa = error as? CocoaError, cocoa.userInfo[NSUnderlyingErrorKey] is POSIXError { return cocoa }
+        let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }
+            ?? (error as? POSIXError)?.code.rawValue ?? EIO
+        return CocoaError.fileSystemError(errno: code, path: path, writing: writing)
     }
 
     private func delay(attempt: Int, retryAfter: String?) -> Duration {

@@ -12,6 +12,18 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding {
     let localDirectories: any DirectoryAccessorProviding
     let localFiles: any FileAccessorProviding
     let remote: WebDAVAccessor
+    /// Whether the local side is this machine's file system (the live accessors): then uploads
+    /// and downloads stream between its files and the server, and a file of gigabytes is never
+    /// held in memory. Another local side (a test's in-memory file system) is read and written
+    /// through its own boundary, whole.
+    let localIsLive: Bool
+
+    init(localDirectories: any DirectoryAccessorProviding, localFiles: any FileAccessorProviding, remote: WebDAVAccessor) {
+        self.localDirectories = localDirectories
+        self.localFiles = localFiles
+        self.remote = remote
+        localIsLive = localDirectories is DefaultDirectoryAccessor && localFiles is DefaultFileAccessor
+    }
 
     private func isRemote(_ url: URL) -> Bool { !url.isFileURL && remote.serves(url) }
 
@@ -77,6 +89,8 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding {
             for entry in try localDirectories.contentsOfDirectory(at: source) {
                 try upload(source.appending(path: entry.name), to: destination.appending(path: entry.name))
             }
+        case .file where localIsLive:
+            try remote.createFile(contentsOf: source, at: destination)
         case .file:
             try remote.createFile(try localFiles.read(from: source), at: destination)
         case .symbolicLink, .other:
@@ -93,8 +107,11 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding {
             }
             return
         }
-        let data = try remote.read(from: source)
-        try localFiles.createFile(data, at: destination)
+        if localIsLive {
+            try remote.download(source, toNewFile: destination)
+        } else {
+            try localFiles.createFile(try remote.read(from: source), at: destination)
+        }
         try localDirectories.setModificationDate(found.modificationDate, at: destination)
     }
 
@@ -115,7 +132,18 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding {
         default:
             // Sizes first: most differing files differ in size, and then nothing is downloaded.
             if try metadata(at: first).size != metadata(at: second).size { return false }
-            return try read(from: first) == read(from: second)
+            guard localIsLive else { return try read(from: first) == read(from: second) }
+            // Each server file is downloaded to a temporary file and compared there, in pieces.
+            var downloads: [URL] = []
+            defer { for file in downloads { try? localDirectories.removeItem(at: file, recursively: false) } }
+            func local(_ url: URL) throws -> URL {
+                guard isRemote(url) else { return url }
+                let file = FileManager.default.temporaryDirectory.appending(path: "seams-compare-\(UUID().uuidString)")
+                try remote.download(url, toNewFile: file)
+                downloads.append(file)
+                return file
+            }
+            return try localFiles.contentsEqual(local(first), local(second))
         }
     }
 }

@@ -39,7 +39,7 @@ extension InMemoryWebDAVServer {
             response.headerFields[.allow] = "OPTIONS, GET, HEAD, PUT, DELETE, PROPFIND, MKCOL, MOVE, COPY, LOCK, UNLOCK"
             return (response, Data())
         case "PROPFIND": return propfind(target, request)
-        case "GET", "HEAD": return get(target)
+        case "GET", "HEAD": return get(target, request)
         case "PUT": return put(target, request, body)
         case "MKCOL": return mkcol(target, body)
         case "DELETE": return delete(target, request)
@@ -77,18 +77,43 @@ extension InMemoryWebDAVServer {
         return (answer, Data(xml.utf8))
     }
 
-    private func get(_ target: Target) -> (HTTPResponse, Data) {
-        switch item(target) {
+    /// `GET` and `HEAD`, with `If-Match` and one `Range: bytes=first-last` (206 with
+    /// `Content-Range`; 416 past the end), as Apache and rclone answer them.
+    private func get(_ target: Target, _ request: HTTPRequest) -> (HTTPResponse, Data) {
+        let existing = item(target)
+        switch existing {
         case nil: return status(404)
         case .collection?: return status(405)
         case .file(let metadata)?:
             guard let data = try? files.read(from: target.url) else { return status(404) }
+            if let failed = precondition(request, existing, target) { return failed }
             var response = HTTPResponse(status: .ok)
             response.headerFields[.eTag] = etag(metadata, data)
             response.headerFields[.lastModified] = HTTPDate.format(metadata.modificationDate)
             response.headerFields[.contentType] = "application/octet-stream"
-            return (response, data)
+            response.headerFields[.acceptRanges] = "bytes"
+            guard let range = request.headerFields[.range].flatMap(Self.byteRange) else { return (response, data) }
+            guard range.first < data.count else {
+                var refused = status(416)
+                refused.0.headerFields[.contentRange] = "bytes */\(data.count)"
+                return refused
+            }
+            let last = min(range.last ?? data.count - 1, data.count - 1)
+            response.status = .init(code: 206)
+            response.headerFields[.contentRange] = "bytes \(range.first)-\(last)/\(data.count)"
+            return (response, Data(data[data.startIndex + range.first...data.startIndex + last]))
         }
+    }
+
+    /// The one range of `bytes=first-` or `bytes=first-last`; other forms are ignored (the whole
+    /// file is answered), as RFC 9110 allows.
+    private static func byteRange(_ header: String) -> (first: Int, last: Int?)? {
+        guard header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let parts = header.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = Int(parts[0]) else { return nil }
+        if parts[1].isEmpty { return (first, nil) }
+        guard let last = Int(parts[1]), last >= first else { return nil }
+        return (first, last)
     }
 
     private func put(_ target: Target, _ request: HTTPRequest, _ body: Data) -> (HTTPResponse, Data) {

@@ -162,6 +162,20 @@ struct WebDAVAccessorTests {
         #expect(throws: WebDAVMultistatus.Malformed.self) { try WebDAVMultistatus.parse(Data("<D:multistatus><D:response>".utf8)) }
     }
 
+    @Test("a file's identity is its ETag without the weakness mark: Apache's W/ in the second of a write, strong after")
+    func weakAndStrongETagsAreOneIdentity() {
+        func resource(_ etag: String?) -> WebDAVResource {
+            WebDAVResource(path: "/dav/f", isCollection: false, size: 3, modified: Date(timeIntervalSince1970: 0), etag: etag)
+        }
+        let weak = WebDAVAccessor.metadata(resource(#"W/"5-64a""#)).fileIdentifier
+        let strong = WebDAVAccessor.metadata(resource(#""5-64a""#)).fileIdentifier
+        let other = WebDAVAccessor.metadata(resource(#""5-64b""#)).fileIdentifier
+        #expect(weak == strong)
+        #expect(strong != other)
+        #expect(strong != 0)
+        #expect(WebDAVAccessor.metadata(resource(nil)).fileIdentifier == 0)
+    }
+
     @Test("HTTP dates read and write, leap days and the epoch included")
     func httpDates() {
         for seconds in [0, 951_782_400, 1_795_255_200, 4_102_444_799] {

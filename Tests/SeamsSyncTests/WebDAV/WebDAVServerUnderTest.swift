@@ -22,6 +22,8 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
     }
 
     static let credentials = WebDAVCredentials(user: "seams", password: "contract-secret")
+    /// Downloads come in pieces of 1 MiB here, so a test file of a few MiB takes several ranges.
+    static let pieceSize = 1 << 20
 
     /// A running server with an accessor on it, and what keeps it alive.
     struct Running: Sendable {
@@ -43,7 +45,7 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
                 self == .apache ? .apache : .rclone, serving: folder, user: Self.credentials.user, password: Self.credentials.password)
             let transport = URLSessionHTTPTransport()
             let make = { @Sendable (credentials: WebDAVCredentials?) in
-                WebDAVAccessor(baseURL: server.baseURL, credentials: credentials, transport: transport, timeout: .seconds(20), pause: { _ in })
+                WebDAVAccessor(baseURL: server.baseURL, credentials: credentials, transport: transport, timeout: .seconds(20), pause: { _ in }, pieceSize: Self.pieceSize)
             }
             return Running(accessor: make(Self.credentials), withCredentials: make, folder: folder) {
                 server.stop()
@@ -56,7 +58,7 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
             try fileSystem.createDirectory(at: served, withIntermediateDirectories: false)
             let server = InMemoryWebDAVServer(serving: served, of: fileSystem, credentials: Self.credentials)
             let make = { @Sendable (credentials: WebDAVCredentials?) in
-                WebDAVAccessor(baseURL: server.baseURL, credentials: credentials, transport: server, pause: { _ in })
+                WebDAVAccessor(baseURL: server.baseURL, credentials: credentials, transport: server, pause: { _ in }, pieceSize: Self.pieceSize)
             }
             return Running(accessor: make(Self.credentials), withCredentials: make, folder: nil, stop: {})
         }
