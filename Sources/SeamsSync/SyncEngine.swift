@@ -95,9 +95,24 @@ public struct SyncEngine: Sendable {
                 local: local, container: container, stateDirectory: stateDirectory, options: options,
                 stop: stop, progress: progress ?? self.progress)
         } catch let error as SyncError {
-            throw error
+            throw Self.lostServer(error, container: container) ?? error
         } catch {
-            throw SyncError.writeFailed(error, near: local)
+            let wrapped = SyncError.writeFailed(error, near: local)
+            throw Self.lostServer(wrapped, container: container) ?? wrapped
+        }
+    }
+
+    /// A read or write that failed because the server stopped answering, as ``SyncError/serverLost(_:reason:)``.
+    private static func lostServer(_ error: SyncError, container: URL) -> SyncError? {
+        guard !container.isFileURL else { return nil }
+        switch error {
+        case .readFailed(let url, let underlying), .writeFailed(let url, let underlying):
+            guard !url.isFileURL, let code = underlying.posixCode,
+                [.ECONNREFUSED, .ETIMEDOUT, .EHOSTUNREACH, .ECONNRESET].contains(code)
+            else { return nil }
+            return .serverLost(container, reason: serverReason(underlying.error))
+        default:
+            return nil
         }
     }
 

@@ -20,6 +20,9 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The container is a server's collection that could not be used: unreachable, refused
     /// credentials (401, 403), missing, or not a collection; `reason` says which. Nothing changed.
     case serverNotAvailable(URL, reason: String)
+    /// The server stopped answering during the run (no connection, no answer in time); `reason`
+    /// says which. What was done before is kept and nothing was lost; the next run does the rest.
+    case serverLost(URL, reason: String)
     /// The remembered local folder was replaced or moved: the folder at its path is another one.
     case staleLocalFolder(URL)
     /// A side is empty while the last sync knew `known` items there; nothing changed.
@@ -94,6 +97,9 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
             "\(url.path) is not available (missing, not a folder, or not mounted); nothing was changed."
         case .serverNotAvailable(let url, let reason):
             "The server's folder \(url.absoluteString) could not be used (\(reason)); nothing was changed."
+        case .serverLost(let url, let reason):
+            "The server of \(url.absoluteString) stopped answering during the run (\(reason)); "
+                + "nothing was lost, and the next run does the rest."
         case .staleLocalFolder(let url):
             "The folder at \(url.path) is not the one chosen before (it was replaced or moved); choose it again."
         case .emptySide(let side, let known):

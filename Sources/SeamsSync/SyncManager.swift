@@ -15,6 +15,9 @@ public import SeamsCore
 ///     fileSystem: MockFileSystemProvider(containerURL: nil)
 /// )
 /// await #expect(throws: SyncError.containerNotAvailable) { try await manager.sync() }
+///
+/// let dav = WebDAVAccessor(baseURL: notesURL, credentials: credentials, transport: URLSessionHTTPTransport.shared)
+/// try await SyncManager(server: dav).sync(local: notesFolder, container: notesURL)   // through a server
 /// ```
 public actor SyncManager {
     /// The name of the data file inside the sync container.
@@ -43,6 +46,9 @@ public actor SyncManager {
     ///     ``SyncError/noStateDirectory``: a state in a temporary folder would be lost at reboot.
     ///   - options: Guards and retention.
     ///   - clock: The time now.
+    ///   - server: A WebDAV server whose collection may be the container: a container URL it
+    ///     serves (`https://dav.example.com/notes/`) is synced through it, with uploads and
+    ///     downloads between the sides. `nil` (the default) when the container is a folder.
     public init(
         fileSystem: any FileSystemProviding = DefaultFileSystemProvider(),
         fileAccessor: any FileAccessorProviding = DefaultFileAccessor(),
@@ -50,7 +56,8 @@ public actor SyncManager {
         bookmarkStorage: any BookmarkStorageProviding = DefaultBookmarkStorage(),
         stateDirectory: URL? = nil,
         options: SyncOptions = SyncOptions(),
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        server: WebDAVAccessor? = nil
     ) {
         self.fileSystem = fileSystem
         self.fileAccessor = fileAccessor
@@ -58,7 +65,7 @@ public actor SyncManager {
         self.bookmarkStorage = bookmarkStorage
         self.stateDirectory = stateDirectory ?? Self.defaultStateDirectory()
         self.options = options
-        self.engine = SyncEngine(directories: directoryAccessor, files: fileAccessor, clock: clock)
+        self.engine = SyncEngine(directories: directoryAccessor, files: fileAccessor, clock: clock, remote: server)
     }
 
     /// `$XDG_STATE_HOME/seams-sync` (`~/.local/state/seams-sync` when unset).

@@ -46,6 +46,8 @@ enum ExitStatus: Int32 {
                 self = .refused
             } else if case .lockHeld = error {
                 self = .locked
+            } else if case .serverLost = error {
+                self = .partial  // what was done is kept; the next run does the rest
             } else if case .unsupportedState = error {
                 self = .badUsage
             } else if case .noStateDirectory = error {

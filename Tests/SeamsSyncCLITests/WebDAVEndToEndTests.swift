@@ -133,6 +133,81 @@ struct WebDAVEndToEndTests {
         #expect(pair.servedTree.isEmpty)
     }
 
+    @Test("a server that goes away mid-run: the run ends with a clear error, nothing is lost, and the next run finishes", arguments: LocalWebDAVServer.Kind.allCases)
+    func serverGoesAwayMidRun(kind: LocalWebDAVServer.Kind) throws {
+        guard Self.available(kind) else { return }
+        let pair = try Served(kind)
+        let ws = pair.workspace
+        var expected: [String: String] = [:]
+        for index in 0..<400 {
+            let path = "d\(index % 8)/file \(index).txt"
+            try ws.write("content \(index)", path, in: pair.local)
+            expected[path] = "content \(index)"
+        }
+        for folder in 0..<8 { expected["d\(folder)"] = "/" }
+        let started = try CLI.start(
+            ["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", ws.state.path],
+            environment: ["SEAMS_WEBDAV_USER": Self.user, "SEAMS_WEBDAV_PASSWORD": Self.password])
+        // Stop the server once some files have arrived.
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while started.process.isRunning, Date() < deadline, pair.servedTree.filter({ $0.value != "/" }).count < 40 {
+            usleep(5_000)
+        }
+        pair.server.stop()
+        let stoppedAt = Date()
+        let cut = try CLI.wait(started)
+        let lingered = Date().timeIntervalSince(stoppedAt)
+        print("\(kind): the run ended \(String(format: "%.1f", lingered)) s after its server went away")
+        #expect(lingered < 30, "the rest of the run fails at once, not after retries per file")
+        #expect(cut.status == 5, "a run whose server went away leaves the rest for the next run: \(cut.status) \(cut.stdout) \(cut.stderr)")
+        #expect(cut.stderr.contains("stopped answering during the run") || cut.stdout.contains("failed"), "\(cut.stdout) \(cut.stderr)")
+        #expect(!cut.stderr.contains("Fatal error"), "\(cut.stderr)")
+        #expect(ws.tree(pair.local) == expected, "the local side is untouched")
+        // What reached the server is whole: every file there has its full content.
+        for (path, content) in pair.servedTree where content != "/" { #expect(expected[path] == content, "\(path) on the server") }
+
+        try pair.server.restart()
+        let next = try pair.sync()
+        #expect(next.status == 0, "\(next.stdout) \(next.stderr)")
+        #expect(ws.tree(pair.local) == expected)
+        #expect(pair.servedTree == expected)
+        let settled = try pair.sync()
+        #expect(settled.status == 0 && settled.stdout.contains("0 to container, 0 to local"), "\(settled.stdout) \(settled.stderr)")
+    }
+
+    @Test("two runs at once on one server: one syncs, the other is refused by the lock (exit 4); nothing is lost", arguments: LocalWebDAVServer.Kind.allCases)
+    func twoRunsAtOnce(kind: LocalWebDAVServer.Kind) throws {
+        guard Self.available(kind) else { return }
+        let pair = try Served(kind)
+        let ws = pair.workspace
+        // A second machine's folder, with its own state, syncing with the same collection.
+        let other = ws.base.appending(path: "other", directoryHint: .isDirectory)
+        let otherState = ws.base.appending(path: "other-state", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        for index in 0..<150 {
+            try ws.write("mine \(index)", "mine/\(index).txt", in: pair.local)
+            try ws.write("theirs \(index)", "theirs/\(index).txt", in: other)
+        }
+        let environment = ["SEAMS_WEBDAV_USER": Self.user, "SEAMS_WEBDAV_PASSWORD": Self.password]
+        let first = try CLI.start(["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", ws.state.path], environment: environment)
+        let second = try CLI.start(["sync", other.path, pair.server.baseURL.absoluteString, "--state-dir", otherState.path], environment: environment)
+        let results = [try CLI.wait(first), try CLI.wait(second)]
+        for result in results {
+            #expect([0, 4].contains(result.status), "\(result.status) \(result.stdout) \(result.stderr)")
+        }
+        #expect(results.contains { $0.status == 0 }, "one of the two runs syncs")
+        // Whatever happened, running each side again until both settle brings all 300 files everywhere.
+        for _ in 0..<2 {
+            _ = try pair.sync()
+            _ = try CLI.run(["sync", other.path, pair.server.baseURL.absoluteString, "--state-dir", otherState.path], environment: environment)
+        }
+        let everything = ws.tree(pair.local)
+        #expect(everything.filter { $0.value != "/" }.count == 300)
+        #expect(ws.tree(other) == everything)
+        #expect(pair.servedTree == everything)
+        #expect(ws.trashed(pair.served).isEmpty, "nothing was replaced or deleted")
+    }
+
     @Test("credentials are read from ~/.netrc when the environment has none", arguments: [LocalWebDAVServer.Kind.rclone])
     func netrc(kind: LocalWebDAVServer.Kind) throws {
         guard Self.available(kind) else { return }

@@ -63,7 +63,9 @@ struct CrashHarness {
         return SyncEngine(
             directories: directories, files: files, clock: { clock.now }, owner: "test", runID: { runID },
             scansConcurrently: false,
-            remote: server.map { WebDAVAccessor(baseURL: $0.baseURL, transport: $0, pause: { _ in }) })
+            // No outage cooldown: a restarted server answers the recovery at once (a refused request
+            // and one failed by the cooldown look alike to the engine).
+            remote: server.map { WebDAVAccessor(baseURL: $0.baseURL, transport: $0, pause: { _ in }, outageCooldown: .zero) })
     }
 
     /// The fake as the engine sees it: through a boundary that fails every `link` when the file

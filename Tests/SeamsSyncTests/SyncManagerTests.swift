@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Seams
 import SeamsSync
 import SeamsTesting
@@ -19,6 +20,25 @@ import Testing
         SyncManager(
             fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
             stateDirectory: URL(filePath: "/state"))
+    }
+
+    @Test("with a server, a container URL on it syncs through WebDAV, both ways, and a second run changes nothing")
+    func throughAServer() async throws {
+        let fileSystem = try fileSystem()
+        let server = InMemoryWebDAVServer(serving: container, of: fileSystem, baseURL: URL(string: "http://dav.test/notes/")!)
+        let manager = SyncManager(
+            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
+            stateDirectory: URL(filePath: "/state"),
+            server: WebDAVAccessor(baseURL: server.baseURL, transport: server, pause: { _ in }))
+        try fileSystem.write(Data("local".utf8), to: local.appending(path: "a.txt"))
+        try fileSystem.write(Data("served".utf8), to: container.appending(path: "b.txt"))
+        var report = try await manager.sync(local: local, container: server.baseURL)
+        #expect(report.copiedToContainer == 1 && report.copiedToLocal == 1 && report.failures.isEmpty)
+        #expect(try fileSystem.read(from: container.appending(path: "a.txt")) == Data("local".utf8))
+        #expect(try fileSystem.read(from: local.appending(path: "b.txt")) == Data("served".utf8))
+        #expect(server.requests.contains { $0.method.rawValue == "LOCK" }, "the files went through the server")
+        report = try await manager.sync(local: local, container: server.baseURL)
+        #expect(report.copiedToContainer == 0 && report.copiedToLocal == 0 && report.inSync == 2)
     }
 
     @Test("seed: a missing container throws containerNotAvailable")

@@ -55,6 +55,11 @@ public final class WebDAVAccessor: Sendable {
     let pause: @Sendable (Duration) -> Void
     /// The most bytes one `GET` of ``download(_:toNewFile:)`` asks for.
     public let pieceSize: Int
+    /// How long after a request found the server unreachable (all its retries spent) later
+    /// requests fail at once, without being sent.
+    public let outageCooldown: Duration
+    /// When the server was last found unreachable, and how.
+    private let outage = LockedValue<(since: ContinuousClock.Instant, error: HTTPTransportError)?>(nil)
 
     /// Creates an accessor.
     ///
@@ -66,6 +71,10 @@ public final class WebDAVAccessor: Sendable {
     ///   - retryLimit: How many times a transient failure is retried.
     ///   - pause: Waits between retries (real time by default; tests record instead).
     ///   - pieceSize: The most bytes a download asks for in one `GET` (8 MiB by default).
+    ///   - outageCooldown: Once a request found the server unreachable (no connection, no answer
+    ///     in time, no such host) after all its retries, every request in this much time fails at
+    ///     once with the same error, unsent: a server that went away mid-run ends the run's
+    ///     remaining work in moments, not in retries per file. 10 seconds by default.
     public init(
         baseURL: URL,
         credentials: WebDAVCredentials? = nil,
@@ -73,8 +82,10 @@ public final class WebDAVAccessor: Sendable {
         timeout: Duration = .seconds(60),
         retryLimit: Int = 3,
         pause: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) },
-        pieceSize: Int = 8 << 20
+        pieceSize: Int = 8 << 20,
+        outageCooldown: Duration = .seconds(10)
     ) {
+        self.outageCooldown = outageCooldown
         precondition(pieceSize > 0, "a download piece holds at least one byte")
         self.pieceSize = pieceSize
         self.baseURL = baseURL
@@ -116,12 +127,16 @@ public final class WebDAVAccessor: Sendable {
         request.headerFields = headers
         if let credentials { request.headerFields[.authorization] = credentials.authorization }
         let safe = Self.safeMethods.contains(method)
+        if let recent = outage.withLock({ $0 }), ContinuousClock.now - recent.since < outageCooldown {
+            throw transportFailure(recent.error, url: url, writing: !safe, unsent: true)
+        }
         var attempt = 0
         while true {
             let result = exchange(request, body: body)
             attempt += 1
             switch result {
             case .success(let (response, data)):
+                outage.withLock { $0 = nil }
                 let status = response.status.code
                 let retryable = status == 502 || status == 503 || status == 429 || (safe && status == 504)
                 if retryable && attempt <= retryLimit {
@@ -137,6 +152,9 @@ public final class WebDAVAccessor: Sendable {
                 }
                 // A local file that could not be read or written is the file system's own error.
                 if error.kind == .other, let local = error.underlying?.error as? CocoaError { throw local }
+                if [.cannotConnect, .timedOut, .hostNotFound].contains(error.kind) {
+                    outage.withLock { $0 = (ContinuousClock.now, error) }
+                }
                 throw transportFailure(error, url: url, writing: !safe)
             }
         }
@@ -249,7 +267,7 @@ public final class WebDAVAccessor: Sendable {
         return Self.error(code, url: url, writing: writing, reason: reason)
     }
 
-    private func transportFailure(_ error: HTTPTransportError, url: URL, writing: Bool) -> CocoaError {
+    private func transportFailure(_ error: HTTPTransportError, url: URL, writing: Bool, unsent: Bool = false) -> CocoaError {
         let (code, words): (Int32, String)
         switch error.kind {
         case .cannotConnect: (code, words) = (ECONNREFUSED, "could not connect to the server")
@@ -260,7 +278,7 @@ public final class WebDAVAccessor: Sendable {
         case .tls: (code, words) = (EIO, "the secure connection failed (TLS)")
         case .other: (code, words) = (EIO, error.description)
         }
-        return Self.error(code, url: url, writing: writing, reason: words)
+        return Self.error(code, url: url, writing: writing, reason: unsent ? words + " a moment ago; not tried again yet" : words)
     }
 
     static func error(_ code: Int32, url: URL, writing: Bool, reason: String? = nil) -> CocoaError {

@@ -166,6 +166,20 @@ public final class LocalWebDAVServer: Sendable {
         }
     }
 
+    /// Starts the server again after ``stop()``, on the same port (so ``baseURL`` holds), as a
+    /// server that was restarted after going away mid-run comes back.
+    ///
+    /// - Throws: ``StartError/didNotStart(_:output:)`` when it does not accept connections within
+    ///   10 seconds (another process may have taken the port meanwhile).
+    public func restart() throws(StartError) {
+        let port = running.withLock { launch -> Int? in
+            defer { launch?.stop(); launch = nil }
+            return launch?.port
+        } ?? baseURL.port ?? 0
+        let launch = try ServerLaunch.start(kind, serving: folder.standardizedFileURL, user: user, password: password, port: port)
+        running.withLock { $0 = launch }
+    }
+
     deinit {
         stop()
     }
@@ -187,7 +201,7 @@ private struct ServerLaunch: Sendable {
     /// Writes the server's files into a new private folder, starts it on a free port and waits
     /// until it accepts connections (10 s at most).
     static func start(
-        _ kind: LocalWebDAVServer.Kind, serving folder: URL, user: String, password: String
+        _ kind: LocalWebDAVServer.Kind, serving folder: URL, user: String, password: String, port chosen: Int? = nil
     ) throws(LocalWebDAVServer.StartError) -> ServerLaunch {
         let workFolder = FileManager.default.temporaryDirectory
             .appending(path: "seams-webdav-\(kind.rawValue)-\(UUID().uuidString)", directoryHint: .isDirectory)
@@ -198,7 +212,8 @@ private struct ServerLaunch: Sendable {
         }
         let launch: ServerLaunch
         do throws(LocalWebDAVServer.StartError) {
-            let port = try System.freePort()
+            let port: Int
+            if let chosen { port = chosen } else { port = try System.freePort() }
             let command: [String]
             switch kind {
             case .apache: command = try ApacheConfiguration.write(into: workFolder, serving: folder, port: port, user: user, password: password)

@@ -28,7 +28,9 @@ import Testing
         try fileSystem.createDirectory(at: URL(filePath: "/served"), withIntermediateDirectories: false)
         let server = InMemoryWebDAVServer(serving: URL(filePath: "/served"), of: fileSystem)
         let pauses = LockedPauses()
-        let dav = WebDAVAccessor(baseURL: server.baseURL, transport: server, pause: { duration in pauses.pauses.withLock { $0.append(duration) } })
+        // No outage cooldown: these tests inject one fault after another and watch each request.
+        let dav = WebDAVAccessor(
+            baseURL: server.baseURL, transport: server, pause: { duration in pauses.pauses.withLock { $0.append(duration) } }, outageCooldown: .zero)
         return Fixture(fileSystem: fileSystem, server: server, dav: dav, pauses: pauses)
     }
 

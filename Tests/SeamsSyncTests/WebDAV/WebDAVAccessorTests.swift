@@ -139,6 +139,26 @@ struct WebDAVAccessorTests {
         #expect(mock.requests.allSatisfy { $0.request.method == .init("PROPFIND")! })
     }
 
+    @Test("a server found unreachable fails the next requests at once, unsent, until the cooldown ends; an answer ends the outage")
+    func outageFailsFast() async throws {
+        let mock = MockHTTPTransport()
+        mock.on(.get, "/dav/gone").fail(with: .cannotConnect)
+        mock.on(.get, "/dav/here").respond(status: .ok, body: Data("x".utf8))
+        let dav = WebDAVAccessor(baseURL: Self.base, transport: mock, retryLimit: 3, pause: { _ in }, outageCooldown: .milliseconds(300))
+        let first = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "gone")) }
+        #expect(first?.posixCode == .ECONNREFUSED)
+        #expect(mock.requests.count == 4, "the first request spent its retries")
+        let second = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "here")) }
+        #expect(second?.posixCode == .ECONNREFUSED)
+        #expect((second?.userInfo[NSLocalizedFailureReasonErrorKey] as? String)?.contains("not tried again yet") == true)
+        #expect(mock.requests.count == 4, "nothing was sent during the outage")
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(try await onOwnThread { try dav.read(from: Self.base.appending(path: "here")) } == Data("x".utf8))
+        // An answer ended the outage: a refused request is retried again in full.
+        _ = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "gone")) }
+        #expect(mock.requests.count == 5 + 4)
+    }
+
     @Test("an Apache-style answer reads: prefixes, percent-encoded and absolute hrefs, entities, failed propstats")
     func multistatus() throws {
         let body = """
