@@ -24,7 +24,7 @@ public import Seams
 /// would wait that long and, with a shorter `timeout`, see ``HTTPTransportError/Kind/timedOut``).
 /// A client passed to ``init(client:maximumResponseBodySize:)`` keeps its own setting; set
 /// `configuration.connectionPool.retryConnectionEstablishment = false` for the same behaviour.
-public final class AsyncHTTPClientTransport: HTTPTransportProviding {
+public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
     /// The client that sends the requests.
     public let client: HTTPClient
 
@@ -115,6 +115,51 @@ public final class AsyncHTTPClientTransport: HTTPTransportProviding {
         }
     }
 
+    /// Sends `request` with the file at `bodyFile` as its body, read a MiB at a time as it is
+    /// sent (`Content-Length` is the file's size).
+    ///
+    /// - Parameters:
+    ///   - request: The request; its path carries the query.
+    ///   - bodyFile: A local file.
+    ///   - timeout: How long the whole exchange may take, body included.
+    /// - Returns: The response head and its complete body.
+    /// - Throws: ``HTTPTransportError``; a file that cannot be opened is
+    ///   ``HTTPTransportError/Kind/other`` with the file system's error underneath, and nothing is sent.
+    public func send(
+        _ request: HTTPRequest,
+        bodyFile: URL,
+        timeout: Duration
+    ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        guard let authority = request.authority, let scheme = request.scheme else {
+            throw HTTPTransportError(.other, underlying: HTTPClientError.invalidURL)
+        }
+        let pieces: FilePieces
+        do {
+            pieces = try FilePieces(bodyFile)
+        } catch {
+            throw HTTPTransportError(.other, underlying: error)
+        }
+        var outgoing = HTTPClientRequest(url: "\(scheme)://\(authority)\(request.path ?? "/")")
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
+        }
+        outgoing.body = .stream(pieces, length: .known(pieces.size))
+        let client = client
+        let limit = maximumResponseBodySize
+        let prepared = outgoing
+        return try await HTTPTimeout.run(timeout) { () async throws(HTTPTransportError) in
+            do {
+                let response = try await client.execute(prepared, timeout: .nanoseconds(
+                    Int64(timeout.components.seconds + 1) * 1_000_000_000))
+                let bytes = try await response.body.collect(upTo: limit)
+                return (try Self.httpResponse(response), Data(bytes.readableBytesView))
+            } catch {
+                throw HTTPTransportError(asyncHTTPClient: error)
+            }
+        }
+    }
+
     private static func httpResponse(_ response: HTTPClientResponse) throws -> HTTPResponse {
         var fields = HTTPFields()
         for (name, value) in response.headers {
@@ -123,5 +168,48 @@ public final class AsyncHTTPClientTransport: HTTPTransportProviding {
         }
         let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
         return HTTPResponse(status: status, headerFields: fields)
+    }
+}
+
+/// A local file as a sequence of buffers of at most a MiB, read when asked for: an upload's body
+/// that is never held whole. Each iteration opens the file anew (a retried request sends it again).
+struct FilePieces: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    let url: URL
+    /// The file's size when the request was made: its `Content-Length`.
+    let size: Int64
+
+    /// Checks that the file can be read, and takes its size.
+    init(_ url: URL) throws {
+        if access(url.path, R_OK) != 0 {
+            throw CocoaError.fileSystemError(errno: errno, path: url.path, writing: false)
+        }
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        self.url = url
+        size = Int64(try handle.seekToEnd())
+    }
+
+    func makeAsyncIterator() -> Iterator { Iterator(url: url) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let url: URL
+        var handle: FileHandle?
+        var finished = false
+
+        init(url: URL) { self.url = url }
+
+        mutating func next() async throws -> ByteBuffer? {
+            if finished { return nil }
+            if handle == nil { handle = try FileHandle(forReadingFrom: url) }
+            guard let piece = try handle?.read(upToCount: 1 << 20), !piece.isEmpty else {
+                try? handle?.close()
+                handle = nil
+                finished = true
+                return nil
+            }
+            return ByteBuffer(bytes: piece)
+        }
     }
 }

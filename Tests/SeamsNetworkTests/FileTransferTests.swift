@@ -1,17 +1,18 @@
 import Foundation
 import HTTPTypes
 import Seams
+import SeamsAsyncHTTPClient
 import Testing
 
-/// ``HTTPFileTransferProviding`` on `URLSessionHTTPTransport`, against the loopback server:
-/// uploads read from a file.
-@Suite("HTTP file uploads (URLSession)", .timeLimit(.minutes(2)))
+/// ``HTTPFileTransferProviding`` on both live transports, against the loopback server: uploads
+/// read from a file.
+@Suite("HTTP file uploads", .timeLimit(.minutes(2)))
 struct FileTransferTests {
     private static let echoLength = HTTPField.Name("x-echo-body-length")!
 
-    @Test("an upload from a file sends the file whole, with its length")
-    func upload() async throws {
-        try await withServer { transport, request, folder in
+    @Test("an upload from a file sends the file whole, with its length", arguments: TransportUnderTest.live)
+    func upload(kind: TransportUnderTest) async throws {
+        try await withServer(kind) { transport, request, folder in
             let body = LoopbackRoute.pattern(count: 6 << 20)
             let file = folder.appending(path: "upload.bin")
             try body.write(to: file)
@@ -22,9 +23,9 @@ struct FileTransferTests {
         }
     }
 
-    @Test("an empty file is uploaded as an empty body")
-    func emptyUpload() async throws {
-        try await withServer { transport, request, folder in
+    @Test("an empty file is uploaded as an empty body", arguments: TransportUnderTest.live)
+    func emptyUpload(kind: TransportUnderTest) async throws {
+        try await withServer(kind) { transport, request, folder in
             let file = folder.appending(path: "empty")
             try Data().write(to: file)
             let (response, echoed) = try await transport.send(request(.put, "/echo"), bodyFile: file, timeout: .seconds(30))
@@ -33,9 +34,9 @@ struct FileTransferTests {
         }
     }
 
-    @Test("an upload from a missing file is the file system's ENOENT, and nothing is sent")
-    func uploadOfMissingFile() async throws {
-        try await withServer { transport, request, folder in
+    @Test("an upload from a missing file is the file system's ENOENT, and nothing is sent", arguments: TransportUnderTest.live)
+    func uploadOfMissingFile(kind: TransportUnderTest) async throws {
+        try await withServer(kind) { transport, request, folder in
             let error = await #expect(throws: HTTPTransportError.self) {
                 try await transport.send(request(.put, "/echo"), bodyFile: folder.appending(path: "missing"), timeout: .seconds(30))
             }
@@ -48,20 +49,23 @@ struct FileTransferTests {
 
     private typealias MakeRequest = @Sendable (HTTPRequest.Method, String) -> HTTPRequest
 
-    private func withServer(_ body: (URLSessionHTTPTransport, MakeRequest, URL) async throws -> Void) async throws {
+    private func withServer(_ kind: TransportUnderTest, _ body: (any HTTPFileTransferProviding, MakeRequest, URL) async throws -> Void) async throws {
         let server = try await LoopbackServer.start()
         let folder = FileManager.default.temporaryDirectory.appending(path: "seams-transfer-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let authority = server.authority
         let make: MakeRequest = { method, target in HTTPRequest(method: method, scheme: "http", authority: authority, path: target) }
+        let ahc = kind == .asyncHTTPClient ? AsyncHTTPClientTransport() : nil
+        let transport: any HTTPFileTransferProviding = ahc ?? URLSessionHTTPTransport()
         let outcome: Result<Void, any Error>
         do {
-            try await body(URLSessionHTTPTransport(), make, folder)
+            try await body(transport, make, folder)
             outcome = .success(())
         } catch {
             outcome = .failure(error)
         }
         try? FileManager.default.removeItem(at: folder)
+        try await ahc?.shutdown()
         try await server.close()
         try outcome.get()
     }
