@@ -46,191 +46,199 @@ struct WebDAVEndToEndTests {
     }
 
     @Test("first sync, edits both ways, a conflict, a deletion", arguments: LocalWebDAVServer.Kind.allCases)
-    func flow(kind: LocalWebDAVServer.Kind) throws {
-        guard Self.available(kind) else { return }
-        let pair = try Served(kind)
-        let ws = pair.workspace
-        try ws.write("hello", "a.txt", in: pair.local)
-        try ws.write("deep", "sub dir/é #1.txt", in: pair.local)
-        try ws.write("from the server", "remote.md", in: pair.served)
+    func flow(kind: LocalWebDAVServer.Kind) async throws {
+        try await offPool {
+            guard Self.available(kind) else { return }
+            let pair = try Served(kind)
+            let ws = pair.workspace
+            try ws.write("hello", "a.txt", in: pair.local)
+            try ws.write("deep", "sub dir/é #1.txt", in: pair.local)
+            try ws.write("from the server", "remote.md", in: pair.served)
 
-        var result = try pair.sync(["--json"])
-        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
-        #expect(ws.tree(pair.local) == ["a.txt": "hello", "sub dir": "/", "sub dir/é #1.txt": "deep", "remote.md": "from the server"])
-        #expect(pair.servedTree == ws.tree(pair.local))
-        result = try pair.sync()
-        #expect(result.status == 0)
-        #expect(result.stdout.contains("0 to container, 0 to local"), "a second run changes nothing: \(result.stdout)")
+            var result = try pair.sync(["--json"])
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            #expect(ws.tree(pair.local) == ["a.txt": "hello", "sub dir": "/", "sub dir/é #1.txt": "deep", "remote.md": "from the server"])
+            #expect(pair.servedTree == ws.tree(pair.local))
+            result = try pair.sync()
+            #expect(result.status == 0)
+            #expect(result.stdout.contains("0 to container, 0 to local"), "a second run changes nothing: \(result.stdout)")
 
-        // Edits both ways (sizes differ: the server's dates have whole seconds).
-        try ws.write("hello, edited locally", "a.txt", in: pair.local)
-        try ws.write("from the server, edited there", "remote.md", in: pair.served)
-        result = try pair.sync()
-        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
-        #expect(ws.read("a.txt", in: pair.served) == "hello, edited locally")
-        #expect(ws.read("remote.md", in: pair.local) == "from the server, edited there")
-        #expect(ws.trashed(pair.served)["a.txt"] == "hello", "the replaced version is kept in the server's trash")
+            // Edits both ways (sizes differ: the server's dates have whole seconds).
+            try ws.write("hello, edited locally", "a.txt", in: pair.local)
+            try ws.write("from the server, edited there", "remote.md", in: pair.served)
+            result = try pair.sync()
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            #expect(ws.read("a.txt", in: pair.served) == "hello, edited locally")
+            #expect(ws.read("remote.md", in: pair.local) == "from the server, edited there")
+            #expect(ws.trashed(pair.served)["a.txt"] == "hello", "the replaced version is kept in the server's trash")
 
-        // Both sides edit one file: both versions are kept on both sides.
-        try ws.write("local version", "a.txt", in: pair.local)
-        try ws.write("the server's longer version", "a.txt", in: pair.served)
-        result = try pair.sync(["--json"])
-        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
-        let report = try #require(try result.json()["report"] as? [String: Any])
-        let conflicts = try #require(report["conflicts"] as? [[String: Any]])
-        #expect(conflicts.count == 1)
-        let localNames = ws.tree(pair.local)
-        #expect(localNames == pair.servedTree)
-        #expect(Set(localNames.values).isSuperset(of: ["local version", "the server's longer version"]))
+            // Both sides edit one file: both versions are kept on both sides.
+            try ws.write("local version", "a.txt", in: pair.local)
+            try ws.write("the server's longer version", "a.txt", in: pair.served)
+            result = try pair.sync(["--json"])
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            let report = try #require(try result.json()["report"] as? [String: Any])
+            let conflicts = try #require(report["conflicts"] as? [[String: Any]])
+            #expect(conflicts.count == 1)
+            let localNames = ws.tree(pair.local)
+            #expect(localNames == pair.servedTree)
+            #expect(Set(localNames.values).isSuperset(of: ["local version", "the server's longer version"]))
 
-        // A deletion goes to the other side's trash.
-        try FileManager.default.removeItem(at: pair.local.appending(path: "sub dir"))
-        result = try pair.sync()
-        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
-        #expect(pair.servedTree["sub dir"] == nil)
-        #expect(ws.trashed(pair.served)["sub dir/é #1.txt"] == "deep")
-    }
+            // A deletion goes to the other side's trash.
+            try FileManager.default.removeItem(at: pair.local.appending(path: "sub dir"))
+            result = try pair.sync()
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            #expect(pair.servedTree["sub dir"] == nil)
+            #expect(ws.trashed(pair.served)["sub dir/é #1.txt"] == "deep")
+        }    }
 
     @Test("refused credentials and an unreachable server are exit 3, and nothing changes", arguments: LocalWebDAVServer.Kind.allCases)
-    func refused(kind: LocalWebDAVServer.Kind) throws {
-        guard Self.available(kind) else { return }
-        let pair = try Served(kind)
-        try pair.workspace.write("x", "a.txt", in: pair.local)
-        var result = try pair.sync(password: "wrong")
-        #expect(result.status == 3)
-        #expect(result.stderr.contains("401"), "\(result.stderr)")
-        #expect(!result.stderr.contains("wrong"), "the password is never printed")
-        #expect(pair.servedTree.isEmpty)
-        pair.server.stop()
-        result = try pair.sync()
-        #expect(result.status == 3)
-        #expect(result.stderr.contains("could not connect"), "\(result.stderr)")
-        #expect(pair.workspace.tree(pair.local) == ["a.txt": "x"])
-    }
+    func refused(kind: LocalWebDAVServer.Kind) async throws {
+        try await offPool {
+            guard Self.available(kind) else { return }
+            let pair = try Served(kind)
+            try pair.workspace.write("x", "a.txt", in: pair.local)
+            var result = try pair.sync(password: "wrong")
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("401"), "\(result.stderr)")
+            #expect(!result.stderr.contains("wrong"), "the password is never printed")
+            #expect(pair.servedTree.isEmpty)
+            pair.server.stop()
+            result = try pair.sync()
+            #expect(result.status == 3)
+            #expect(result.stderr.contains("could not connect"), "\(result.stderr)")
+            #expect(pair.workspace.tree(pair.local) == ["a.txt": "x"])
+        }    }
 
     @Test("an emptied server is refused by the guard, and the local files stay", arguments: LocalWebDAVServer.Kind.allCases)
-    func emptySideGuard(kind: LocalWebDAVServer.Kind) throws {
-        guard Self.available(kind) else { return }
-        let pair = try Served(kind)
-        try pair.workspace.write("1", "one", in: pair.local)
-        try pair.workspace.write("2", "two", in: pair.local)
-        #expect(try pair.sync().status == 0)
-        for name in ["one", "two"] { try FileManager.default.removeItem(at: pair.served.appending(path: name)) }
-        let result = try pair.sync()
-        #expect(result.status == 3, "\(result.stderr)")
-        #expect(pair.workspace.tree(pair.local) == ["one": "1", "two": "2"])
-    }
+    func emptySideGuard(kind: LocalWebDAVServer.Kind) async throws {
+        try await offPool {
+            guard Self.available(kind) else { return }
+            let pair = try Served(kind)
+            try pair.workspace.write("1", "one", in: pair.local)
+            try pair.workspace.write("2", "two", in: pair.local)
+            #expect(try pair.sync().status == 0)
+            for name in ["one", "two"] { try FileManager.default.removeItem(at: pair.served.appending(path: name)) }
+            let result = try pair.sync()
+            #expect(result.status == 3, "\(result.stderr)")
+            #expect(pair.workspace.tree(pair.local) == ["one": "1", "two": "2"])
+        }    }
 
     @Test("a lock held by a live run on the server is exit 4", arguments: LocalWebDAVServer.Kind.allCases)
-    func locked(kind: LocalWebDAVServer.Kind) throws {
-        guard Self.available(kind) else { return }
-        let pair = try Served(kind)
-        try pair.workspace.write("x", "a.txt", in: pair.local)
-        let record = Workspace.lockRecord(owner: "another run", heartbeat: Date())
-        try Data(record.utf8).write(to: pair.served.appending(path: ".seams-lock"))
-        let result = try pair.sync()
-        #expect(result.status == 4, "\(result.stderr)")
-        #expect(pair.servedTree.isEmpty)
-    }
+    func locked(kind: LocalWebDAVServer.Kind) async throws {
+        try await offPool {
+            guard Self.available(kind) else { return }
+            let pair = try Served(kind)
+            try pair.workspace.write("x", "a.txt", in: pair.local)
+            let record = Workspace.lockRecord(owner: "another run", heartbeat: Date())
+            try Data(record.utf8).write(to: pair.served.appending(path: ".seams-lock"))
+            let result = try pair.sync()
+            #expect(result.status == 4, "\(result.stderr)")
+            #expect(pair.servedTree.isEmpty)
+        }    }
 
     @Test("a server that goes away mid-run: the run ends with a clear error, nothing is lost, and the next run finishes", arguments: LocalWebDAVServer.Kind.allCases)
-    func serverGoesAwayMidRun(kind: LocalWebDAVServer.Kind) throws {
-        guard Self.available(kind) else { return }
-        let pair = try Served(kind)
-        let ws = pair.workspace
-        var expected: [String: String] = [:]
-        for index in 0..<400 {
-            let path = "d\(index % 8)/file \(index).txt"
-            try ws.write("content \(index)", path, in: pair.local)
-            expected[path] = "content \(index)"
-        }
-        for folder in 0..<8 { expected["d\(folder)"] = "/" }
-        let started = try CLI.start(
-            ["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", ws.state.path],
-            environment: ["SEAMS_WEBDAV_USER": Self.user, "SEAMS_WEBDAV_PASSWORD": Self.password])
-        // Stop the server once some files have arrived.
-        let deadline = Date(timeIntervalSinceNow: 60)
-        while started.process.isRunning, Date() < deadline, pair.servedTree.filter({ $0.value != "/" }).count < 40 {
-            usleep(5_000)
-        }
-        pair.server.stop()
-        let stoppedAt = Date()
-        let cut = try CLI.wait(started)
-        let lingered = Date().timeIntervalSince(stoppedAt)
-        print("\(kind): the run ended \(String(format: "%.1f", lingered)) s after its server went away")
-        #expect(lingered < 30, "the rest of the run fails at once, not after retries per file")
-        #expect(cut.status == 5, "a run whose server went away leaves the rest for the next run: \(cut.status) \(cut.stdout) \(cut.stderr)")
-        #expect(cut.stderr.contains("stopped answering during the run") || cut.stdout.contains("failed"), "\(cut.stdout) \(cut.stderr)")
-        #expect(!cut.stderr.contains("Fatal error"), "\(cut.stderr)")
-        #expect(ws.tree(pair.local) == expected, "the local side is untouched")
-        // What reached the server is whole: every file there has its full content.
-        for (path, content) in pair.servedTree where content != "/" { #expect(expected[path] == content, "\(path) on the server") }
+    func serverGoesAwayMidRun(kind: LocalWebDAVServer.Kind) async throws {
+        try await offPool {
+            guard Self.available(kind) else { return }
+            let pair = try Served(kind)
+            let ws = pair.workspace
+            var expected: [String: String] = [:]
+            for index in 0..<400 {
+                let path = "d\(index % 8)/file \(index).txt"
+                try ws.write("content \(index)", path, in: pair.local)
+                expected[path] = "content \(index)"
+            }
+            for folder in 0..<8 { expected["d\(folder)"] = "/" }
+            let started = try CLI.start(
+                ["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", ws.state.path],
+                environment: ["SEAMS_WEBDAV_USER": Self.user, "SEAMS_WEBDAV_PASSWORD": Self.password])
+            // Stop the server once some files have arrived.
+            let deadline = Date(timeIntervalSinceNow: 60)
+            while started.process.isRunning, Date() < deadline, pair.servedTree.filter({ $0.value != "/" }).count < 40 {
+                usleep(5_000)
+            }
+            pair.server.stop()
+            let stoppedAt = Date()
+            let cut = try CLI.wait(started)
+            let lingered = Date().timeIntervalSince(stoppedAt)
+            print("\(kind): the run ended \(String(format: "%.1f", lingered)) s after its server went away")
+            #expect(lingered < 30, "the rest of the run fails at once, not after retries per file")
+            #expect(cut.status == 5, "a run whose server went away leaves the rest for the next run: \(cut.status) \(cut.stdout) \(cut.stderr)")
+            #expect(cut.stderr.contains("stopped answering during the run") || cut.stdout.contains("failed"), "\(cut.stdout) \(cut.stderr)")
+            #expect(!cut.stderr.contains("Fatal error"), "\(cut.stderr)")
+            #expect(ws.tree(pair.local) == expected, "the local side is untouched")
+            // What reached the server is whole: every file there has its full content.
+            for (path, content) in pair.servedTree where content != "/" { #expect(expected[path] == content, "\(path) on the server") }
 
-        try pair.server.restart()
-        let next = try pair.sync()
-        #expect(next.status == 0, "\(next.stdout) \(next.stderr)")
-        #expect(ws.tree(pair.local) == expected)
-        #expect(pair.servedTree == expected)
-        let settled = try pair.sync()
-        #expect(settled.status == 0 && settled.stdout.contains("0 to container, 0 to local"), "\(settled.stdout) \(settled.stderr)")
-    }
+            try pair.server.restart()
+            let next = try pair.sync()
+            #expect(next.status == 0, "\(next.stdout) \(next.stderr)")
+            #expect(ws.tree(pair.local) == expected)
+            #expect(pair.servedTree == expected)
+            let settled = try pair.sync()
+            #expect(settled.status == 0 && settled.stdout.contains("0 to container, 0 to local"), "\(settled.stdout) \(settled.stderr)")
+        }    }
 
     @Test("two runs at once on one server: one syncs, the other is refused by the lock (exit 4); nothing is lost", arguments: LocalWebDAVServer.Kind.allCases)
-    func twoRunsAtOnce(kind: LocalWebDAVServer.Kind) throws {
-        guard Self.available(kind) else { return }
-        let pair = try Served(kind)
-        let ws = pair.workspace
-        // A second machine's folder, with its own state, syncing with the same collection.
-        let other = ws.base.appending(path: "other", directoryHint: .isDirectory)
-        let otherState = ws.base.appending(path: "other-state", directoryHint: .isDirectory)
-        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
-        for index in 0..<150 {
-            try ws.write("mine \(index)", "mine/\(index).txt", in: pair.local)
-            try ws.write("theirs \(index)", "theirs/\(index).txt", in: other)
-        }
-        let environment = ["SEAMS_WEBDAV_USER": Self.user, "SEAMS_WEBDAV_PASSWORD": Self.password]
-        let first = try CLI.start(["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", ws.state.path], environment: environment)
-        let second = try CLI.start(["sync", other.path, pair.server.baseURL.absoluteString, "--state-dir", otherState.path], environment: environment)
-        let results = [try CLI.wait(first), try CLI.wait(second)]
-        for result in results {
-            #expect([0, 4].contains(result.status), "\(result.status) \(result.stdout) \(result.stderr)")
-        }
-        #expect(results.contains { $0.status == 0 }, "one of the two runs syncs")
-        // Whatever happened, running each side again until both settle brings all 300 files everywhere.
-        for _ in 0..<2 {
-            _ = try pair.sync()
-            _ = try CLI.run(["sync", other.path, pair.server.baseURL.absoluteString, "--state-dir", otherState.path], environment: environment)
-        }
-        let everything = ws.tree(pair.local)
-        #expect(everything.filter { $0.value != "/" }.count == 300)
-        #expect(ws.tree(other) == everything)
-        #expect(pair.servedTree == everything)
-        #expect(ws.trashed(pair.served).isEmpty, "nothing was replaced or deleted")
-    }
+    func twoRunsAtOnce(kind: LocalWebDAVServer.Kind) async throws {
+        try await offPool {
+            guard Self.available(kind) else { return }
+            let pair = try Served(kind)
+            let ws = pair.workspace
+            // A second machine's folder, with its own state, syncing with the same collection.
+            let other = ws.base.appending(path: "other", directoryHint: .isDirectory)
+            let otherState = ws.base.appending(path: "other-state", directoryHint: .isDirectory)
+            try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+            for index in 0..<150 {
+                try ws.write("mine \(index)", "mine/\(index).txt", in: pair.local)
+                try ws.write("theirs \(index)", "theirs/\(index).txt", in: other)
+            }
+            let environment = ["SEAMS_WEBDAV_USER": Self.user, "SEAMS_WEBDAV_PASSWORD": Self.password]
+            let first = try CLI.start(["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", ws.state.path], environment: environment)
+            let second = try CLI.start(["sync", other.path, pair.server.baseURL.absoluteString, "--state-dir", otherState.path], environment: environment)
+            let results = [try CLI.wait(first), try CLI.wait(second)]
+            for result in results {
+                #expect([0, 4].contains(result.status), "\(result.status) \(result.stdout) \(result.stderr)")
+            }
+            #expect(results.contains { $0.status == 0 }, "one of the two runs syncs")
+            // Whatever happened, running each side again until both settle brings all 300 files everywhere.
+            for _ in 0..<2 {
+                _ = try pair.sync()
+                _ = try CLI.run(["sync", other.path, pair.server.baseURL.absoluteString, "--state-dir", otherState.path], environment: environment)
+            }
+            let everything = ws.tree(pair.local)
+            #expect(everything.filter { $0.value != "/" }.count == 300)
+            #expect(ws.tree(other) == everything)
+            #expect(pair.servedTree == everything)
+            #expect(ws.trashed(pair.served).isEmpty, "nothing was replaced or deleted")
+        }    }
 
     @Test("credentials are read from ~/.netrc when the environment has none", arguments: [LocalWebDAVServer.Kind.rclone])
-    func netrc(kind: LocalWebDAVServer.Kind) throws {
-        guard Self.available(kind) else { return }
-        let pair = try Served(kind)
-        try pair.workspace.write("x", "a.txt", in: pair.local)
-        let home = pair.workspace.base.appending(path: "home", directoryHint: .isDirectory)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-        let netrc = "machine other.example login nobody password nothing\n\nmachine 127.0.0.1\n  login \(Self.user)\n  password \(Self.password)\n"
-        try Data(netrc.utf8).write(to: home.appending(path: ".netrc"))
-        let result = try CLI.run(
-            ["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", pair.workspace.state.path], environment: ["HOME": home.path])
-        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
-        #expect(pair.servedTree == ["a.txt": "x"])
-    }
+    func netrc(kind: LocalWebDAVServer.Kind) async throws {
+        try await offPool {
+            guard Self.available(kind) else { return }
+            let pair = try Served(kind)
+            try pair.workspace.write("x", "a.txt", in: pair.local)
+            let home = pair.workspace.base.appending(path: "home", directoryHint: .isDirectory)
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            let netrc = "machine other.example login nobody password nothing\n\nmachine 127.0.0.1\n  login \(Self.user)\n  password \(Self.password)\n"
+            try Data(netrc.utf8).write(to: home.appending(path: ".netrc"))
+            let result = try CLI.run(
+                ["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", pair.workspace.state.path], environment: ["HOME": home.path])
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            #expect(pair.servedTree == ["a.txt": "x"])
+        }    }
 
     @Test("plain http to another machine is refused unless allowed; credentials in the URL are refused")
-    func insecure() throws {
-        let ws = try Workspace()
-        var result = try CLI.run(["sync", ws.local.path, "http://dav.example.com/notes/", "--state-dir", ws.state.path])
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("--allow-insecure-http"))
-        result = try CLI.run(["sync", ws.local.path, "https://me:secret@dav.example.com/notes/", "--state-dir", ws.state.path])
-        #expect(result.status == 2)
-        #expect(!result.stderr.contains("secret"))
-    }
+    func insecure() async throws {
+        try await offPool {
+            let ws = try Workspace()
+            var result = try CLI.run(["sync", ws.local.path, "http://dav.example.com/notes/", "--state-dir", ws.state.path])
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("--allow-insecure-http"))
+            result = try CLI.run(["sync", ws.local.path, "https://me:secret@dav.example.com/notes/", "--state-dir", ws.state.path])
+            #expect(result.status == 2)
+            #expect(!result.stderr.contains("secret"))
+        }    }
 }

@@ -16,32 +16,33 @@ struct WebDAVLargeFileTests {
     static let peakLimitMiB = 128.0
 
     @Test("a 256 MiB file goes up, a changed one comes down, an identical pair is compared: the peak stays under 128 MiB", arguments: LocalWebDAVServer.Kind.allCases)
-    func largeFilesStream(kind: LocalWebDAVServer.Kind) throws {
-        guard WebDAVEndToEndTests.available(kind) else { return }
-        let pair = try WebDAVEndToEndTests.Served(kind)
-        try writeLargeFile(pair.local.appending(path: "video.bin"), size: Self.size, seed: 1)
-        // The same file on both sides before the first run: the tool compares them and keeps one.
-        try writeLargeFile(pair.local.appending(path: "twin.bin"), size: Self.size / 2, seed: 2)
-        try writeLargeFile(pair.served.appending(path: "twin.bin"), size: Self.size / 2, seed: 2)
+    func largeFilesStream(kind: LocalWebDAVServer.Kind) async throws {
+        try await offPool {
+            guard WebDAVEndToEndTests.available(kind) else { return }
+            let pair = try WebDAVEndToEndTests.Served(kind)
+            try writeLargeFile(pair.local.appending(path: "video.bin"), size: Self.size, seed: 1)
+            // The same file on both sides before the first run: the tool compares them and keeps one.
+            try writeLargeFile(pair.local.appending(path: "twin.bin"), size: Self.size / 2, seed: 2)
+            try writeLargeFile(pair.served.appending(path: "twin.bin"), size: Self.size / 2, seed: 2)
 
-        var (result, peak) = try runMeasuringPeak(pair)
-        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
-        #expect(result.stdout.contains("1 to container, 0 to local"), "\(result.stdout)")
-        #expect(result.stdout.contains("0 conflicts"), "the identical pair is no conflict: \(result.stdout)")
-        #expect(try sameBytes(pair.local.appending(path: "video.bin"), pair.served.appending(path: "video.bin")))
-        #expect(peak < Self.peakLimitMiB, "upload: peak \(peak) MiB for a \(Self.size >> 20) MiB file")
-        print("\(kind): peak of the upload run \(String(format: "%.1f", peak)) MiB")
+            var (result, peak) = try runMeasuringPeak(pair)
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            #expect(result.stdout.contains("1 to container, 0 to local"), "\(result.stdout)")
+            #expect(result.stdout.contains("0 conflicts"), "the identical pair is no conflict: \(result.stdout)")
+            #expect(try sameBytes(pair.local.appending(path: "video.bin"), pair.served.appending(path: "video.bin")))
+            #expect(peak < Self.peakLimitMiB, "upload: peak \(peak) MiB for a \(Self.size >> 20) MiB file")
+            print("\(kind): peak of the upload run \(String(format: "%.1f", peak)) MiB")
 
-        // Another client replaces the server's copy with a longer one.
-        try FileManager.default.removeItem(at: pair.served.appending(path: "video.bin"))
-        try writeLargeFile(pair.served.appending(path: "video.bin"), size: Self.size + 4096, seed: 3)
-        (result, peak) = try runMeasuringPeak(pair)
-        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
-        #expect(result.stdout.contains("0 to container, 1 to local"), "\(result.stdout) \(result.stderr)")
-        #expect(try sameBytes(pair.local.appending(path: "video.bin"), pair.served.appending(path: "video.bin")))
-        #expect(peak < Self.peakLimitMiB, "download: peak \(peak) MiB for a \(Self.size >> 20) MiB file")
-        print("\(kind): peak of the download run \(String(format: "%.1f", peak)) MiB")
-    }
+            // Another client replaces the server's copy with a longer one.
+            try FileManager.default.removeItem(at: pair.served.appending(path: "video.bin"))
+            try writeLargeFile(pair.served.appending(path: "video.bin"), size: Self.size + 4096, seed: 3)
+            (result, peak) = try runMeasuringPeak(pair)
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            #expect(result.stdout.contains("0 to container, 1 to local"), "\(result.stdout) \(result.stderr)")
+            #expect(try sameBytes(pair.local.appending(path: "video.bin"), pair.served.appending(path: "video.bin")))
+            #expect(peak < Self.peakLimitMiB, "download: peak \(peak) MiB for a \(Self.size >> 20) MiB file")
+            print("\(kind): peak of the download run \(String(format: "%.1f", peak)) MiB")
+        }    }
 
     /// Runs a sync and samples the tool's peak resident memory (`VmHWM`) until it ends.
     private func runMeasuringPeak(_ pair: WebDAVEndToEndTests.Served) throws -> (CLI.Result, Double) {
