@@ -88,31 +88,7 @@ public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
         body: Data?,
         timeout: Duration
     ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
-        guard let authority = request.authority, let scheme = request.scheme else {
-            throw HTTPTransportError(.other, underlying: HTTPClientError.invalidURL)
-        }
-        var outgoing = HTTPClientRequest(url: "\(scheme)://\(authority)\(request.path ?? "/")")
-        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
-        for field in request.headerFields {
-            outgoing.headers.add(name: field.name.rawName, value: field.value)
-        }
-        if let body {
-            outgoing.body = .bytes(ByteBuffer(bytes: body))
-        }
-        let client = client
-        let limit = maximumResponseBodySize
-        let prepared = outgoing
-        return try await HTTPTimeout.run(timeout) { () async throws(HTTPTransportError) in
-            do {
-                // AHC's deadline only backs up our own timer.
-                let response = try await client.execute(prepared, timeout: .nanoseconds(
-                    Int64(timeout.components.seconds + 1) * 1_000_000_000))
-                let bytes = try await response.body.collect(upTo: limit)
-                return (try Self.httpResponse(response), Data(bytes.readableBytesView))
-            } catch {
-                throw HTTPTransportError(asyncHTTPClient: error)
-            }
-        }
+        try await exchange(request, body: body.map { .bytes(ByteBuffer(bytes: $0)) }, timeout: timeout)
     }
 
     /// Sends `request` with the file at `bodyFile` as its body, read a MiB at a time as it is
@@ -130,26 +106,36 @@ public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
         bodyFile: URL,
         timeout: Duration
     ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
-        guard let authority = request.authority, let scheme = request.scheme else {
-            throw HTTPTransportError(.other, underlying: HTTPClientError.invalidURL)
-        }
         let pieces: FilePieces
         do {
             pieces = try FilePieces(bodyFile)
         } catch {
             throw HTTPTransportError(.other, underlying: error)
         }
+        return try await exchange(request, body: .stream(pieces, length: .known(pieces.size)), timeout: timeout)
+    }
+
+    /// One exchange through the client, whatever the body.
+    private func exchange(
+        _ request: HTTPRequest,
+        body: HTTPClientRequest.Body?,
+        timeout: Duration
+    ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        guard let authority = request.authority, let scheme = request.scheme else {
+            throw HTTPTransportError(.other, underlying: HTTPClientError.invalidURL)
+        }
         var outgoing = HTTPClientRequest(url: "\(scheme)://\(authority)\(request.path ?? "/")")
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
         for field in request.headerFields {
             outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        outgoing.body = .stream(pieces, length: .known(pieces.size))
+        if let body { outgoing.body = body }
         let client = client
         let limit = maximumResponseBodySize
         let prepared = outgoing
         return try await HTTPTimeout.run(timeout) { () async throws(HTTPTransportError) in
             do {
+                // AHC's deadline only backs up our own timer.
                 let response = try await client.execute(prepared, timeout: .nanoseconds(
                     Int64(timeout.components.seconds + 1) * 1_000_000_000))
                 let bytes = try await response.body.collect(upTo: limit)
