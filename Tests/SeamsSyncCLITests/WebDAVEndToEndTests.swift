@@ -90,7 +90,8 @@ struct WebDAVEndToEndTests {
             #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
             #expect(pair.servedTree["sub dir"] == nil)
             #expect(ws.trashed(pair.served)["sub dir/é #1.txt"] == "deep")
-        }    }
+        }
+    }
 
     @Test("refused credentials and an unreachable server are exit 3, and nothing changes", arguments: LocalWebDAVServer.Kind.allCases)
     func refused(kind: LocalWebDAVServer.Kind) async throws {
@@ -108,7 +109,8 @@ struct WebDAVEndToEndTests {
             #expect(result.status == 3)
             #expect(result.stderr.contains("could not connect"), "\(result.stderr)")
             #expect(pair.workspace.tree(pair.local) == ["a.txt": "x"])
-        }    }
+        }
+    }
 
     @Test("an emptied server is refused by the guard, and the local files stay", arguments: LocalWebDAVServer.Kind.allCases)
     func emptySideGuard(kind: LocalWebDAVServer.Kind) async throws {
@@ -122,7 +124,8 @@ struct WebDAVEndToEndTests {
             let result = try pair.sync()
             #expect(result.status == 3, "\(result.stderr)")
             #expect(pair.workspace.tree(pair.local) == ["one": "1", "two": "2"])
-        }    }
+        }
+    }
 
     @Test("a lock held by a live run on the server is exit 4", arguments: LocalWebDAVServer.Kind.allCases)
     func locked(kind: LocalWebDAVServer.Kind) async throws {
@@ -135,7 +138,8 @@ struct WebDAVEndToEndTests {
             let result = try pair.sync()
             #expect(result.status == 4, "\(result.stderr)")
             #expect(pair.servedTree.isEmpty)
-        }    }
+        }
+    }
 
     @Test("a server that goes away mid-run: the run ends with a clear error, nothing is lost, and the next run finishes", arguments: LocalWebDAVServer.Kind.allCases)
     func serverGoesAwayMidRun(kind: LocalWebDAVServer.Kind) async throws {
@@ -178,7 +182,8 @@ struct WebDAVEndToEndTests {
             #expect(pair.servedTree == expected)
             let settled = try pair.sync()
             #expect(settled.status == 0 && settled.stdout.contains("0 to container, 0 to local"), "\(settled.stdout) \(settled.stderr)")
-        }    }
+        }
+    }
 
     @Test("two runs at once on one server: one syncs, the other is refused by the lock (exit 4); nothing is lost", arguments: LocalWebDAVServer.Kind.allCases)
     func twoRunsAtOnce(kind: LocalWebDAVServer.Kind) async throws {
@@ -212,7 +217,8 @@ struct WebDAVEndToEndTests {
             #expect(ws.tree(other) == everything)
             #expect(pair.servedTree == everything)
             #expect(ws.trashed(pair.served).isEmpty, "nothing was replaced or deleted")
-        }    }
+        }
+    }
 
     @Test("credentials are read from ~/.netrc when the environment has none", arguments: [LocalWebDAVServer.Kind.rclone])
     func netrc(kind: LocalWebDAVServer.Kind) async throws {
@@ -228,7 +234,8 @@ struct WebDAVEndToEndTests {
                 ["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", pair.workspace.state.path], environment: ["HOME": home.path])
             #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
             #expect(pair.servedTree == ["a.txt": "x"])
-        }    }
+        }
+    }
 
     @Test("plain http to another machine is refused unless allowed; credentials in the URL are refused")
     func insecure() async throws {
@@ -240,5 +247,6 @@ struct WebDAVEndToEndTests {
             result = try CLI.run(["sync", ws.local.path, "https://me:secret@dav.example.com/notes/", "--state-dir", ws.state.path])
             #expect(result.status == 2)
             #expect(!result.stderr.contains("secret"))
-        }    }
+        }
+    }
 }

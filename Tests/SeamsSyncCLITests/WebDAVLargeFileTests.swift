@@ -42,7 +42,8 @@ struct WebDAVLargeFileTests {
             #expect(try sameBytes(pair.local.appending(path: "video.bin"), pair.served.appending(path: "video.bin")))
             #expect(peak < Self.peakLimitMiB, "download: peak \(peak) MiB for a \(Self.size >> 20) MiB file")
             print("\(kind): peak of the download run \(String(format: "%.1f", peak)) MiB")
-        }    }
+        }
+    }
 
     /// Runs a sync and samples the tool's peak resident memory (`VmHWM`) until it ends.
     private func runMeasuringPeak(_ pair: WebDAVEndToEndTests.Served) throws -> (CLI.Result, Double) {
