@@ -150,12 +150,15 @@ public struct SyncEngine: Sendable {
         }
         defer { lock?.release() }
         if !options.dryRun { try store.prepare() }
-        let (loaded, localScan, containerScan) = try loadAndScan(
-            store, local: local, container: container, moveAside: !options.dryRun, now: start, shouldStop: shouldStop)
+        var loaded = try store.load(moveAside: !options.dryRun, now: start)
+        let (localScan, containerScan) = try scan(
+            local: local, container: container, expectedCount: loaded.archive.entries.count, shouldStop: shouldStop)
         if shouldStop() { throw SyncError.interrupted }
         let replica = ReplicaMarker(directories: directories, files: files, container: container)
-        let check = ReplicaCheck(archive: loaded.archive, found: try replica.read())
+        // One owner for the archive: the applier changes it in place, not a copy of every entry.
         var (archive, rebuilt) = (loaded.archive, loaded.rebuilt)
+        loaded.archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
+        let check = ReplicaCheck(archive: archive, found: try replica.read())
         if check.mismatch != nil {
             // Not the replica the state describes: as a new pair, nothing is deleted anywhere.
             archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
@@ -178,6 +181,7 @@ public struct SyncEngine: Sendable {
                 mustCommit: mustCommit, placeMarker: { [next = check.next] in try replica.place(next, runID: runID) })
             context.batchCount = max(1, options.copyBatchCount)
             var applier = Applier(context: context, plan: plan, archive: archive)
+            archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
             var newArchive = try applier.run()
             report = applier.report
             if applier.commitNeeded {
@@ -206,17 +210,14 @@ public struct SyncEngine: Sendable {
         return report
     }
 
-    /// Loads the archive, then scans both folders, the two at the same time when
-    /// `scansConcurrently` (they only read, and each mostly waits on the file system).
-    private func loadAndScan(
-        _ store: ArchiveStore, local: URL, container: URL, moveAside: Bool, now: Date,
-        shouldStop: @escaping @Sendable () -> Bool
-    ) throws -> (ArchiveStore.Loaded, Snapshot, Snapshot) {
-        let loaded = try store.load(moveAside: moveAside, now: now)
+    /// Scans both folders, the two at the same time when `scansConcurrently` (they only read,
+    /// and each mostly waits on the file system).
+    private func scan(
+        local: URL, container: URL, expectedCount expected: Int, shouldStop: @escaping @Sendable () -> Bool
+    ) throws -> (Snapshot, Snapshot) {
         let roots = [local, container]
         let results = LockedValue<[Result<Snapshot, SyncError>?]>([nil, nil])
         let scanner = Scanner(directories: directories)
-        let expected = loaded.archive.entries.count
         let scanOne = { @Sendable (index: Int) in
             let result = Result { () throws(SyncError) -> Snapshot in
                 do {
@@ -244,7 +245,7 @@ public struct SyncEngine: Sendable {
             scanOne(1)
         }
         let scans = results.withLock { $0 }
-        return (loaded, try scans[0]!.get(), try scans[1]!.get())
+        return (try scans[0]!.get(), try scans[1]!.get())
     }
 
     /// Why a server's collection could not be read, in words: the HTTP status or the transport's

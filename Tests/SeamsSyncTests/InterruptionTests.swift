@@ -59,6 +59,32 @@ import Testing
         #expect(try names(fileSystem, container).filter { !$0.hasPrefix(".seams") } == names(fileSystem, local))
     }
 
+    @Test("paths in sync count as done from the start: progress and an interruption's count include them")
+    func inSyncPathsCountAsDone() throws {
+        let fileSystem = try setUp()
+        _ = try engine(fileSystem).run(local: local, container: container, stateDirectory: state)
+        fileSystem.advanceTime(by: 10)
+        for index in 0..<200 {
+            try fileSystem.write(Data("edited \(index)".utf8), to: local.appending(path: "f\(index).txt"))
+        }
+        let stop = SyncStopToken()
+        let seen = LockedValue<[Int]>([])
+        let report = try engine(fileSystem, progress: { done, total in
+            seen.withLock { $0.append(done) }
+            #expect(total == Self.count)
+            if done >= 164 { stop.requestStop() }
+        }).run(local: local, container: container, stateDirectory: state, stop: stop)
+        let interruption = try #require(report.interruption)
+        #expect(interruption.total == Self.count)
+        #expect(interruption.done >= 164 && interruption.done < Self.count, "\(interruption)")
+        #expect(report.inSync == 100)
+        #expect(report.copiedToContainer == interruption.done - 100, "every path done past the 100 in sync was copied")
+        #expect(seen.withLock { $0.allSatisfy { $0 >= 100 } }, "progress starts past the paths in sync")
+        let next = try engine(fileSystem).run(local: local, container: container, stateDirectory: state)
+        #expect(next.copiedToContainer == Self.count - interruption.done, "the rest of the 200 edits")
+        #expect(next.inSync == Self.count - next.copiedToContainer)
+    }
+
     @Test("what an interrupted run did is durable: a power cut right after it loses none of it")
     func interruptedWorkIsFlushed() throws {
         let fileSystem = try setUp()

@@ -77,8 +77,43 @@ import Testing
         let plan = Reconciler().plan(
             archive: F.archive(example.archive), local: F.snapshot(example.local), container: F.snapshot(example.container))
         for (path, decision) in example.expected {
-            #expect(plan.decisions[SyncPath(path)] == decision, "\(path)")
+            if let found = plan.decisions[SyncPath(path)] {
+                #expect(found == decision, "\(path)")
+            } else {
+                // Left out of the plan: only a path in sync on both sides may be, counted instead.
+                #expect(decision == .nothing, "\(path)")
+                #expect(example.local[path] != nil && example.container[path] != nil && example.archive[path] != nil, "\(path)")
+                #expect(plan.inSync == 1, "\(path)")
+            }
         }
+    }
+
+    @Test("paths in sync on both sides get no row and are counted; every other path has its row")
+    func inSyncPathsAreCounted() {
+        let old = Self.old
+        let plan = Reconciler().plan(
+            archive: F.archive([
+                "d": F.folder(), "d/same": old, "d/edited": old, "d/gone": old, "l": F.link(), "x": old, "moved": old,
+            ]),
+            local: F.snapshot([
+                "d": F.folder(), "d/same": old, "d/edited": F.file(11, at: 200), "l": F.link(), "x": F.folder(),
+                "new": F.file(1, at: 1), "s": F.other(),
+            ]),
+            container: F.snapshot([
+                "d": F.folder(), "d/same": old, "d/edited": old, "d/gone": old, "l": F.link(), "x": old, "s": F.other(),
+            ]))
+        // In sync: d, d/same, l. Rows: an edit, a deletion, a kind change, a new file, a special
+        // item on both sides (reported every run), and a path only the archive holds.
+        #expect(plan.inSync == 3)
+        #expect(plan.paths.map(\.rawValue) == ["d/edited", "d/gone", "moved", "new", "s", "x"])
+        #expect(plan.pathCount == 9)
+        #expect(plan.decisions[SyncPath("moved")] == .nothing)
+        #expect(plan.decisions[SyncPath("s")] == .skip("not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)"))
+        // A stamp that differs on either side is not in sync, even when the other side matches.
+        let touched = Reconciler().plan(
+            archive: F.archive(["a": old]), local: F.snapshot(["a": old]), container: F.snapshot(["a": F.file(10, at: 101)]))
+        #expect(touched.inSync == 0)
+        #expect(touched.decisions[SyncPath("a")] == .propagate(from: .container))
     }
 
     @Test("a link that is new or changed where a folder is or was is left for the user; an unchanged one gives way")
@@ -155,11 +190,12 @@ import Testing
     func planOrder() {
         let names = ["b/c", "a", "b", "a b", "a/x", "a-c", "b/a"]
         let plan = Reconciler().plan(
-            archive: F.archive(["a": F.folder(), "a/x": Self.old]),
+            archive: F.archive(["a/x": Self.old]),  // no path in sync: every one has its row
             local: F.snapshot(["a": F.folder(), "b": F.folder(), "b/c": Self.old, "a-c": Self.old]),
             container: F.snapshot(["a": F.folder(), "a b": Self.old, "b": F.folder(), "b/a": Self.old]))
         #expect(plan.paths == names.map(SyncPath.init).sorted())
         #expect(plan.paths.map(\.rawValue) == ["a", "a/x", "a b", "a-c", "b", "b/a", "b/c"])
+        #expect(plan.inSync == 0)
     }
 
     @Test("a plan finds each of its entries by path, and nothing for a path it does not hold")

@@ -58,6 +58,8 @@ public final class WebDAVAccessor: Sendable {
     /// How long after a request found the server unreachable (all its retries spent) later
     /// requests fail at once, without being sent.
     public let outageCooldown: Duration
+    /// Reads the time the outage cooldown is measured in.
+    let now: @Sendable () -> ContinuousClock.Instant
     /// When the server was last found unreachable, and how.
     private let outage = LockedValue<(since: ContinuousClock.Instant, error: HTTPTransportError)?>(nil)
 
@@ -75,6 +77,8 @@ public final class WebDAVAccessor: Sendable {
     ///     in time, no such host) after all its retries, every request in this much time fails at
     ///     once with the same error, unsent: a server that went away mid-run ends the run's
     ///     remaining work in moments, not in retries per file. 10 seconds by default.
+    ///   - now: Reads the time the cooldown is measured in (the continuous clock by default;
+    ///     tests move their own).
     public init(
         baseURL: URL,
         credentials: WebDAVCredentials? = nil,
@@ -83,9 +87,11 @@ public final class WebDAVAccessor: Sendable {
         retryLimit: Int = 3,
         pause: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) },
         pieceSize: Int = 8 << 20,
-        outageCooldown: Duration = .seconds(10)
+        outageCooldown: Duration = .seconds(10),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         self.outageCooldown = outageCooldown
+        self.now = now
         precondition(pieceSize > 0, "a download piece holds at least one byte")
         self.pieceSize = pieceSize
         self.baseURL = baseURL
@@ -127,7 +133,7 @@ public final class WebDAVAccessor: Sendable {
         request.headerFields = headers
         if let credentials { request.headerFields[.authorization] = credentials.authorization }
         let safe = Self.safeMethods.contains(method)
-        if let recent = outage.withLock({ $0 }), ContinuousClock.now - recent.since < outageCooldown {
+        if let recent = outage.withLock({ $0 }), now() - recent.since < outageCooldown {
             throw transportFailure(recent.error, url: url, writing: !safe, unsent: true)
         }
         var attempt = 0
@@ -153,7 +159,7 @@ public final class WebDAVAccessor: Sendable {
                 // A local file that could not be read or written is the file system's own error.
                 if error.kind == .other, let local = error.underlying?.error as? CocoaError { throw local }
                 if [.cannotConnect, .timedOut, .hostNotFound].contains(error.kind) {
-                    outage.withLock { $0 = (ContinuousClock.now, error) }
+                    outage.withLock { $0 = (now(), error) }
                 }
                 throw transportFailure(error, url: url, writing: !safe)
             }

@@ -59,7 +59,10 @@ struct Applier {
         findKeptCopies()
         let entries = plan.entries
         let phases = entries.map(Self.phase)
-        var done = 0
+        // The paths in sync on both sides need nothing: done before the run starts.
+        let total = plan.pathCount
+        var done = plan.inSync
+        report.inSync += plan.inSync
         phases: for phase in 0..<3 {
             let ordered = phase == 1 ? Array(entries.indices.reversed()) : Array(entries.indices)
             for index in ordered where phases[index] == phase {
@@ -67,7 +70,7 @@ struct Applier {
                     // A safe point: every change so far is whole. The staged copies are placed
                     // and everything flushed below; the paths not reached keep their old state.
                     // Paths put off until the deletions were counted, and are not done.
-                    report.interruption = SyncReport.Interruption(done: done - afterDeletions.count, total: entries.count)
+                    report.interruption = SyncReport.Interruption(done: done - afterDeletions.count, total: total)
                     break phases
                 }
                 if settledPaths.contains(entries[index].path) {
@@ -87,12 +90,12 @@ struct Applier {
                 done += 1
                 if done % 64 == 0 {
                     try context.heartbeat()
-                    context.progress(done, entries.count)
+                    context.progress(done, total)
                 }
             }
             // Every copy of the first phase is in place before anything is deleted.
             placeStaged()
-            if phase >= 1, !(try retryAfterDeletions(done: &done, total: entries.count)) { break phases }
+            if phase >= 1, !(try retryAfterDeletions(done: &done, total: total)) { break phases }
         }
         placeStaged()
         if commitNeeded, let placeMarker = context.placeMarker {
@@ -101,7 +104,7 @@ struct Applier {
             dirtyFolders[.container]!.insert(nil)
         }
         try flushFolders()
-        context.progress(report.interruption?.done ?? entries.count, entries.count)
+        context.progress(report.interruption?.done ?? total, total)
         return archive
     }
 

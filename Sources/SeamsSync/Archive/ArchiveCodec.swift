@@ -57,7 +57,9 @@ public enum ArchiveCodec {
         writer.append(string: archive.replica?.id ?? "")
         writer.append(archive.replica?.generation ?? 0)
         writer.append(UInt64(archive.entries.count))
-        for (path, entry) in archive.entries.sorted(by: { $0.key < $1.key }) {
+        // The paths alone are sorted (16 bytes each), not copies of every entry.
+        for path in archive.entries.keys.sorted() {
+            let entry = archive.entries[path]!
             writer.append(string: path.rawValue)
             writer.append(entry.kind == .directory ? 1 as UInt8 : entry.kind == .symbolicLink ? 2 : 0)
             writer.append(UInt64(bitPattern: entry.local.size))
@@ -65,8 +67,8 @@ public enum ArchiveCodec {
             writer.append(UInt64(bitPattern: entry.container.size))
             writer.append(UInt64(bitPattern: entry.container.modified))
         }
-        writer.append(Checksum.fnv1a(writer.bytes[...]))
-        return Data(writer.bytes)
+        writer.append(Checksum.fnv1a(writer.written))
+        return writer.finish()
     }
 
     /// The archive in `data`, of any version this build knows.
@@ -163,27 +165,57 @@ enum Checksum {
     }
 }
 
-/// Appends little-endian fields to a byte buffer.
-private struct Writer {
-    var bytes: [UInt8] = []
+/// Appends little-endian fields to a buffer of its own, which becomes the `Data` it returns
+/// without a copy (at a million entries the archive is tens of megabytes).
+private struct Writer: ~Copyable {
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var count = 0
 
     init(capacity: Int) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        base = malloc(self.capacity)!
+    }
+
+    deinit {
+        free(base)
+    }
+
+    /// The bytes written so far.
+    var written: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// The bytes, handed to a `Data` that frees them.
+    consuming func finish() -> Data {
+        let data = Data(bytesNoCopy: base, count: count, deallocator: .free)
+        discard self
+        return data
+    }
+
+    private mutating func reserve(_ more: Int) {
+        guard count + more > capacity else { return }
+        capacity = max(capacity * 2, count + more)
+        base = realloc(base, capacity)!
+    }
+
+    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        reserve(bytes.count)
+        if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
+        count += bytes.count
     }
 
     mutating func append(_ raw: [UInt8]) {
-        bytes.append(contentsOf: raw)
+        raw.withUnsafeBytes { append($0) }
     }
 
     mutating func append(_ value: some FixedWidthInteger) {
-        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.littleEndian) { append($0) }
     }
 
     mutating func append(string: String) {
         var text = string
         text.withUTF8 { utf8 in
             append(UInt32(utf8.count))
-            bytes.append(contentsOf: utf8)
+            append(UnsafeRawBufferPointer(utf8))
         }
     }
 }

@@ -37,9 +37,12 @@ public struct SyncPlan: Sendable {
         }
     }
 
-    /// Every path that exists on a side or in the archive, in ``SyncPath`` order, so a folder
-    /// comes right before what it holds.
+    /// Every path that exists on a side or in the archive and is not in sync on both sides, in
+    /// ``SyncPath`` order, so a folder comes right before what it holds.
     public let entries: [Entry]
+    /// How many paths are in sync on both sides (same kind on both sides and in the archive, both
+    /// stamps as recorded): their decision is `.nothing`, and they are left out of ``entries``.
+    public let inSync: Int
     /// The local scan the plan was made from.
     public let local: Snapshot
     /// The container scan the plan was made from.
@@ -49,21 +52,26 @@ public struct SyncPlan: Sendable {
     ///
     /// - Parameters:
     ///   - entries: One entry per path, in ``SyncPath`` order.
+    ///   - inSync: How many paths in sync on both sides were left out of `entries`.
     ///   - local: The local scan.
     ///   - container: The container scan.
-    public init(entries: [Entry], local: Snapshot, container: Snapshot) {
+    public init(entries: [Entry], inSync: Int = 0, local: Snapshot, container: Snapshot) {
         self.entries = entries
+        self.inSync = inSync
         self.local = local
         self.container = container
     }
 
-    /// Every path, in order.
+    /// Every path of ``entries``, in order.
     public var paths: [SyncPath] { entries.map(\.path) }
+
+    /// How many paths the plan covers: its entries and the paths in sync.
+    public var pathCount: Int { entries.count + inSync }
 
     /// The entry of `path`, found by binary search in ``entries`` (which are in ``SyncPath`` order).
     ///
     /// - Parameter path: Any path.
-    /// - Returns: Its entry, or `nil` when no side and not the archive has it.
+    /// - Returns: Its entry, or `nil` when no side and not the archive has it, or when it is in sync.
     public func entry(at path: SyncPath) -> Entry? {
         var low = entries.startIndex
         var high = entries.endIndex
@@ -74,7 +82,8 @@ public struct SyncPlan: Sendable {
         return low < entries.endIndex && entries[low].path == path ? entries[low] : nil
     }
 
-    /// The decision per path (built on each call; the engine walks ``entries``).
+    /// The decision per path of ``entries`` (built on each call; the engine walks ``entries``).
+    /// A path in sync on both sides has none here: its decision is `.nothing`.
     public var decisions: [SyncPath: Decision] {
         Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0.decision) })
     }

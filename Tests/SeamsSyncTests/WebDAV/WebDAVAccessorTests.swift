@@ -19,6 +19,13 @@ struct WebDAVAccessorTests {
         var all: [Duration] { log.withLock { $0 } }
     }
 
+    /// A time the test moves by hand.
+    final class ManualTime: Sendable {
+        private let instant = LockedValue(ContinuousClock.now)
+        func advance(by duration: Duration) { instant.withLock { $0 += duration } }
+        var now: ContinuousClock.Instant { instant.withLock { $0 } }
+    }
+
     /// An accessor on `mock` that records its pauses instead of sleeping.
     static func accessor(_ mock: MockHTTPTransport, pauses: Pauses = Pauses()) -> WebDAVAccessor {
         WebDAVAccessor(baseURL: base, credentials: WebDAVCredentials(user: "me", password: "pw"), transport: mock, retryLimit: 3) { pause in
@@ -144,7 +151,11 @@ struct WebDAVAccessorTests {
         let mock = MockHTTPTransport()
         mock.on(.get, "/dav/gone").fail(with: .cannotConnect)
         mock.on(.get, "/dav/here").respond(status: .ok, body: Data("x".utf8))
-        let dav = WebDAVAccessor(baseURL: Self.base, transport: mock, retryLimit: 3, pause: { _ in }, outageCooldown: .milliseconds(300))
+        // The cooldown runs on a clock the test moves: a loaded machine cannot stretch it.
+        let time = ManualTime()
+        let dav = WebDAVAccessor(
+            baseURL: Self.base, transport: mock, retryLimit: 3, pause: { _ in }, outageCooldown: .seconds(10),
+            now: { time.now })
         let first = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "gone")) }
         #expect(first?.posixCode == .ECONNREFUSED)
         #expect(mock.requests.count == 4, "the first request spent its retries")
@@ -152,7 +163,10 @@ struct WebDAVAccessorTests {
         #expect(second?.posixCode == .ECONNREFUSED)
         #expect((second?.userInfo[NSLocalizedFailureReasonErrorKey] as? String)?.contains("not tried again yet") == true)
         #expect(mock.requests.count == 4, "nothing was sent during the outage")
-        try await Task.sleep(for: .milliseconds(400))
+        time.advance(by: .seconds(9))
+        _ = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "here")) }
+        #expect(mock.requests.count == 4, "still nothing sent a moment before the cooldown ends")
+        time.advance(by: .seconds(1))
         #expect(try await onOwnThread { try dav.read(from: Self.base.appending(path: "here")) } == Data("x".utf8))
         // An answer ended the outage: a refused request is retried again in full.
         _ = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "gone")) }
