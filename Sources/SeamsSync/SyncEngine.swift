@@ -151,18 +151,20 @@ public struct SyncEngine: Sendable {
         defer { lock?.release() }
         if !options.dryRun { try store.prepare() }
         var loaded = try store.load(moveAside: !options.dryRun, now: start)
-        let (localScan, containerScan) = try scan(
-            local: local, container: container, expectedCount: loaded.archive.entries.count, shouldStop: shouldStop)
-        if shouldStop() { throw SyncError.interrupted }
-        let replica = ReplicaMarker(directories: directories, files: files, container: container)
         // One owner for the archive: the applier changes it in place, not a copy of every entry.
         var (archive, rebuilt) = (loaded.archive, loaded.rebuilt)
         loaded.archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
+        var (localScan, containerScan) = try scan(local: local, container: container, archive: archive, shouldStop: shouldStop)
+        if shouldStop() { throw SyncError.interrupted }
+        try complete(&localScan, &containerScan, local: local, container: container)
+        let replica = ReplicaMarker(directories: directories, files: files, container: container)
         let check = ReplicaCheck(archive: archive, found: try replica.read())
         if check.mismatch != nil {
             // Not the replica the state describes: as a new pair, nothing is deleted anywhere.
             archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
             rebuilt = true
+            // Nothing is unchanged against no archive: every item's metadata is read.
+            try complete(&localScan, &containerScan, local: local, container: container, everything: true)
         }
         let plan = Reconciler().plan(archive: archive, local: localScan, container: containerScan)
         try lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
@@ -210,18 +212,42 @@ public struct SyncEngine: Sendable {
         return report
     }
 
+    /// Reads again what one scan found unchanged where the other found a change or nothing (or
+    /// every unchanged item, when `everything`): the plan decides those paths, and a scan
+    /// compared with the archive kept only their paths.
+    /// A path gone since the scan is left out; any other failure ends the run before it changes
+    /// anything.
+    private func complete(
+        _ localScan: inout Snapshot, _ containerScan: inout Snapshot, local: URL, container: URL, everything: Bool = false
+    ) throws {
+        try Snapshot.complete(&localScan, &containerScan, everything: everything) { path, side in
+            let url = path.url(in: side == .local ? local : container)
+            do {
+                return try directories.metadata(at: url)
+            } catch let error as CocoaError
+                where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile || error.posixCode == .ENOTDIR {
+                return nil
+            } catch {
+                throw SyncError.readFailed(url, UnderlyingError(error))
+            }
+        }
+    }
+
     /// Scans both folders, the two at the same time when `scansConcurrently` (they only read,
-    /// and each mostly waits on the file system).
+    /// and each mostly waits on the file system), each compared with `archive` on its side.
     private func scan(
-        local: URL, container: URL, expectedCount expected: Int, shouldStop: @escaping @Sendable () -> Bool
+        local: URL, container: URL, archive: Archive, shouldStop: @escaping @Sendable () -> Bool
     ) throws -> (Snapshot, Snapshot) {
+        let expected = archive.entries.count
         let roots = [local, container]
         let results = LockedValue<[Result<Snapshot, SyncError>?]>([nil, nil])
         let scanner = Scanner(directories: directories)
         let scanOne = { @Sendable (index: Int) in
             let result = Result { () throws(SyncError) -> Snapshot in
                 do {
-                    return try scanner.scan(roots[index], expectedCount: expected, shouldStop: shouldStop)
+                    return try scanner.scan(
+                        roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
+                        shouldStop: shouldStop)
                 } catch is ScanStopped {
                     throw SyncError.interrupted
                 } catch {
@@ -260,7 +286,7 @@ public struct SyncEngine: Sendable {
     private func checkGuards(_ plan: SyncPlan, archive: Archive, options: SyncOptions) throws {
         let known = archive.entries.count
         guard known > 0 else { return }
-        for side in Side.allCases where plan.snapshot(side).items.isEmpty {
+        for side in Side.allCases where plan.snapshot(side).isEmpty {
             throw SyncError.emptySide(side, known: known)
         }
         for side in Side.allCases {

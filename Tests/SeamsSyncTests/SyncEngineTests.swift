@@ -72,9 +72,13 @@ import Testing
         try write(fileSystem, "v2 local", "a.txt", in: local)
         let target = container.appending(path: "a.txt").path
         let editor = FaultInjectingFileSystem(wrapping: fileSystem)
-        // Just before the engine re-checks the target, a user edits it in the container.
+        // Just before the engine re-checks the target, a user edits it in the container. The
+        // engine's first look at it completes the scan (the scan found it unchanged, and kept
+        // its path alone); the second is the re-check before the replace.
+        let looks = Tally()
         editor.addRule(.calls(where: { operation, url in
-            if operation == .metadata, url?.path == target, text(fileSystem, "a.txt", in: container) == "v1" {
+            guard operation == .metadata, url?.path == target else { return false }
+            if looks.next() == 2, text(fileSystem, "a.txt", in: container) == "v1" {
                 try? write(fileSystem, "edited during the run", "a.txt", in: container)
             }
             return false
@@ -304,4 +308,12 @@ import Testing
         #expect(renames[1] < flushes[2] && renames[3] < flushes[4], "flushes \(flushes), renames \(renames)")
         #expect(zip(flushes, renames).allSatisfy { $0 < $1 })
     }
+}
+
+/// A count that closures on any thread add to.
+private final class Tally: Sendable {
+    private let value = LockedValue(0)
+
+    /// Adds one and returns the new count.
+    func next() -> Int { value.withLock { $0 += 1; return $0 } }
 }

@@ -59,7 +59,7 @@ extension Applier {
             let name = ConflictNamer().conflictPath(
                 for: entry.path, origin: loser, modified: loserItem.modificationDate, taken: { _ in false })
             for side in Side.allCases {
-                guard let existing = plan.snapshot(side).items[name], existing.kind == .file, existing.size == loserItem.size,
+                guard let existing = scannedItem(name, on: side), existing.kind == .file, existing.size == loserItem.size,
                       (try? context.files.contentsEqual(context.url(entry.path, on: loser), context.url(name, on: side))) == true
                 else { continue }
                 keptCopies[entry.path] = name
@@ -75,8 +75,8 @@ extension Applier {
         let loser = winner.other
         let winnerItem = plan.snapshot(winner).items[path]!
         let loserItem = plan.snapshot(loser).items[path]!
-        let onLoser = plan.snapshot(loser).items[kept]
-        let onWinner = plan.snapshot(winner).items[kept]
+        let onLoser = scannedItem(kept, on: loser)
+        let onWinner = scannedItem(kept, on: winner)
         if onLoser == nil {
             try rename(path, to: kept, on: loser, expected: loserItem)
         } else {

@@ -329,6 +329,16 @@ struct Applier {
 
     /// Whether a path is in use on either side (for conflict names).
     func isTaken(_ path: SyncPath) -> Bool {
-        plan.local.items[path] != nil || plan.container.items[path] != nil || createdPaths.contains(path)
+        plan.local.contains(path) || plan.container.contains(path) || createdPaths.contains(path)
+    }
+
+    /// What the scan found at `path` on `side`: its item, read again when the scan kept only its
+    /// path (unchanged since the last sync); `nil` when nothing is there. For names the plan
+    /// does not decide (conflict copies); every path of the plan has its items already.
+    func scannedItem(_ path: SyncPath, on side: Side) -> FileMetadata? {
+        let snapshot = plan.snapshot(side)
+        if let item = snapshot.items[path] { return item }
+        guard snapshot.unchanged.contains(path) else { return nil }
+        return try? context.directories.metadata(at: context.url(path, on: side))
     }
 }

@@ -160,6 +160,10 @@ final class SyncLock: Sendable {
             try directories.moveItem(at: url, to: stale, replacingExisting: true)
         } catch let error as CocoaError where error.code == .fileNoSuchFile || error.code == .fileReadNoSuchFile {
             return  // released meanwhile: the caller tries to take it again
+        } catch let error as CocoaError where error.posixCode == .EBUSY {
+            // Locked on the server (WebDAV 423): its owner is writing it right now, so it lives.
+            // An empty lock seen in that moment is not a torn one.
+            throw SyncError.lockHeld(owner: "a run that is taking the lock right now")
         }
         defer { try? directories.removeItem(at: stale, recursively: false) }
         if let moved = try? files.read(from: stale), moved != judged {

@@ -33,7 +33,9 @@ public struct Reconciler: Sendable {
         opaque.subtract(yielding)
         for index in rows.indices {
             let row = rows[index]
-            if hasUnknown, local.isUnknown(row.path) || container.isUnknown(row.path) {
+            if row.decision == Self.incomplete {
+                continue  // never "deleted": nothing is known of it on the other side
+            } else if hasUnknown, local.isUnknown(row.path) || container.isUnknown(row.path) {
                 rows[index].decision = .skip("inside a folder that could not be read")
             } else if !opaque.isEmpty, Self.hasOpaqueAncestor(row.path, opaque) {
                 // Under a link (or other special item) on one side: what the other side has there
@@ -123,9 +125,23 @@ public struct Reconciler: Sendable {
     /// in sync (the same kind everywhere, both stamps as the archive recorded them) gets no row.
     /// In a tree of a million files where a hundred changed, the plan holds about a hundred rows,
     /// not a million (each row is about 200 bytes).
+    ///
+    /// The scans' ``Snapshot/unchanged`` paths count as in sync when both sides have them; one
+    /// side's alone has no metadata to decide with, and ``Snapshot/complete(_:_:read:)`` must
+    /// have read it first (such a path is skipped here, never taken as deleted).
     static func rows(archive: Archive, local: Snapshot, container: Snapshot) -> (rows: [Row], inSync: Int) {
         var rows: [Row] = []
         var inSync = 0
+        for path in local.unchanged {
+            if container.unchanged.contains(path) {
+                inSync += 1
+            } else {
+                rows.append(Row(path: path, local: nil, container: nil, archived: archive.entries[path], decision: incomplete))
+            }
+        }
+        for path in container.unchanged where !local.unchanged.contains(path) {
+            rows.append(Row(path: path, local: nil, container: nil, archived: archive.entries[path], decision: incomplete))
+        }
         for (path, item) in local.items {
             let other = container.items[path]
             let archived = archive.entries[path]
@@ -135,16 +151,19 @@ public struct Reconciler: Sendable {
             }
             rows.append(Row(path: path, local: item, container: other, archived: archived, decision: .nothing))
         }
-        for (path, item) in container.items where local.items[path] == nil {
+        for (path, item) in container.items where !local.contains(path) {
             rows.append(Row(path: path, local: nil, container: item, archived: archive.entries[path], decision: .nothing))
         }
-        for (path, entry) in archive.entries where local.items[path] == nil && container.items[path] == nil {
+        for (path, entry) in archive.entries where !local.contains(path) && !container.contains(path) {
             rows.append(Row(path: path, local: nil, container: nil, archived: entry, decision: .nothing))
         }
         var order = rows.indices.sorted { rows[$0].path < rows[$1].path }
         permute(&rows, by: &order)
         return (rows, inSync)
     }
+
+    /// The decision of a path one scan found unchanged and whose metadata was not read after.
+    static let incomplete = Decision.skip("its metadata was not read after the scan")
 
     /// Whether a path needs nothing this run on any account: a file, folder or link of the same
     /// kind on both sides and in the archive, with both stamps as recorded.

@@ -18,21 +18,32 @@ public struct Scanner: Sendable {
     ///   - root: The synced folder.
     ///   - expectedCount: About how many items to expect (the archive's count), so the snapshot
     ///     is allocated once.
+    ///   - archive: When given, a file or folder found as it records on `side` goes into
+    ///     ``Snapshot/unchanged`` by path (the archive's own copy of it), without its metadata.
+    ///   - side: The side `root` is, for `archive`.
     ///   - shouldStop: Looked at between folders; when it says `true` the scan ends with ``ScanStopped``.
-    /// - Returns: Every item's metadata; folders that could not be listed are recorded, not
-    ///   treated as empty.
+    /// - Returns: Every item's metadata, or its path alone when it is unchanged; folders that
+    ///   could not be listed are recorded, not treated as empty.
     /// - Throws: The boundary's error when `root` itself cannot be listed, ``ScanStopped`` when asked to stop.
-    public func scan(_ root: URL, expectedCount: Int = 0, shouldStop: () -> Bool = { false }) throws -> Snapshot {
+    public func scan(
+        _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive? = nil, side: Side = .local,
+        shouldStop: () -> Bool = { false }
+    ) throws -> Snapshot {
         var snapshot = Snapshot()
-        snapshot.items.reserveCapacity(expectedCount)
+        if archive == nil {
+            snapshot.items.reserveCapacity(expectedCount)
+        } else {
+            snapshot.unchanged.reserveCapacity(expectedCount)
+        }
+        let known = Known(archive: archive, side: side)
         var pending: [(SyncPath?, URL)] = []
         let top = try directories.contentsOfDirectory(at: root)
-        add(top, under: nil, root: root, to: &snapshot, pending: &pending)
+        add(top, under: nil, root: root, known: known, to: &snapshot, pending: &pending)
         while let (path, url) = pending.popLast() {
             if shouldStop() { throw ScanStopped() }
             do {
                 let entries = try directories.contentsOfDirectory(at: url)
-                add(entries, under: path, root: root, to: &snapshot, pending: &pending)
+                add(entries, under: path, root: root, known: known, to: &snapshot, pending: &pending)
             } catch {
                 if let path { snapshot.unreadableFolders[path] = UnderlyingError(error) }
             }
@@ -40,8 +51,24 @@ public struct Scanner: Sendable {
         return snapshot
     }
 
+    /// What the archive recorded on the scanned side.
+    private struct Known {
+        let archive: Archive?
+        let side: Side
+
+        /// The archive's own copy of `path` when `item` is a file or folder as it recorded there.
+        func unchanged(_ path: SyncPath, _ item: FileMetadata) -> SyncPath? {
+            guard let archive, item.kind == .file || item.kind == .directory,
+                  let index = archive.entries.index(forKey: path)
+            else { return nil }
+            let (key, recorded) = archive.entries[index]
+            guard recorded.kind == item.kind, item.kind == .directory || recorded.stamp(on: side) == item.stamp else { return nil }
+            return key
+        }
+    }
+
     private func add(
-        _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL,
+        _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL, known: Known,
         to snapshot: inout Snapshot, pending: inout [(SyncPath?, URL)]
     ) {
         for entry in entries {
@@ -54,7 +81,11 @@ public struct Scanner: Sendable {
                 }
                 continue
             }
-            snapshot.items[path] = entry.metadata
+            if let recorded = known.unchanged(path, entry.metadata) {
+                snapshot.unchanged.insert(recorded)
+            } else {
+                snapshot.items[path] = entry.metadata
+            }
             if entry.metadata.kind == .directory {
                 pending.append((path, path.url(in: root)))
             }

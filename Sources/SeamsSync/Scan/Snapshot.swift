@@ -3,9 +3,16 @@ public import SeamsCore
 
 /// One side's tree as a scan found it: every item's metadata by path, read by listing folders
 /// (one call per folder), never by reading content.
+///
+/// A scan compared with the archive keeps only the paths of the files and folders it found as
+/// the archive recorded them on its side (``unchanged``), not their metadata: in a tree of a
+/// million files where a hundred changed, the snapshot holds a hundred items and a million paths.
 public struct Snapshot: Sendable {
-    /// The items by path; the tool's own `.seams…` items are left out.
+    /// The items by path, with their metadata; the tool's own `.seams…` items are left out.
     public var items: [SyncPath: FileMetadata]
+    /// Files and folders found as the archive recorded them on this side (the same kind; a file
+    /// also the same stamp), by path only. Links and special items are always in ``items``.
+    public var unchanged: Set<SyncPath> = []
     /// Folders that could not be listed, with the error; what lies under them is unknown, not
     /// absent, so nothing under them is deleted anywhere.
     public var unreadableFolders: [SyncPath: UnderlyingError]
@@ -24,6 +31,54 @@ public struct Snapshot: Sendable {
         self.items = items
         self.unreadableFolders = unreadableFolders
         self.leftovers = leftovers
+    }
+
+    /// Whether the scan found an item at `path`, changed or not.
+    ///
+    /// - Parameter path: Any path.
+    /// - Returns: `true` when it is in ``items`` or ``unchanged``.
+    public func contains(_ path: SyncPath) -> Bool {
+        items[path] != nil || unchanged.contains(path)
+    }
+
+    /// Whether the scan found nothing at all.
+    public var isEmpty: Bool { items.isEmpty && unchanged.isEmpty }
+
+    /// How many items the scan found.
+    public var count: Int { items.count + unchanged.count }
+
+    /// Reads the metadata of the paths one side found unchanged where the other side did not:
+    /// the plan needs both sides' items of every path it decides, and only the paths unchanged on
+    /// both sides go without. What the read finds is kept in ``items``; a path gone since the
+    /// scan is gone from the snapshot.
+    ///
+    /// - Parameters:
+    ///   - local: The local scan.
+    ///   - container: The container scan.
+    ///   - everything: Reads every unchanged path of both sides (when the archive they were
+    ///     compared with is set aside).
+    ///   - read: Reads one path's metadata on one side now; `nil` when nothing is there.
+    /// - Returns: How many paths were read.
+    @discardableResult
+    public static func complete(
+        _ local: inout Snapshot, _ container: inout Snapshot, everything: Bool = false,
+        read: (SyncPath, Side) throws -> FileMetadata?
+    ) rethrows -> Int {
+        let localOnly = everything ? local.unchanged : local.unchanged.filter { !container.unchanged.contains($0) }
+        let containerOnly = everything ? container.unchanged : container.unchanged.filter { !local.unchanged.contains($0) }
+        for (side, paths) in [(Side.local, localOnly), (.container, containerOnly)] {
+            for path in paths.sorted() {
+                let found = try read(path, side)
+                if side == .local {
+                    local.unchanged.remove(path)
+                    local.items[path] = found
+                } else {
+                    container.unchanged.remove(path)
+                    container.items[path] = found
+                }
+            }
+        }
+        return localOnly.count + containerOnly.count
     }
 
     /// Whether `path` lies in a folder that could not be listed.

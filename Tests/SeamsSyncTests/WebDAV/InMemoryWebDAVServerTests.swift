@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Seams
+import SeamsSync
 import SeamsTesting
 import Testing
 
@@ -117,6 +118,35 @@ import Testing
         f.server.restart()
         try await onOwnThread { try f.dav.write(Data("after".utf8), to: f.url("d")) }
         #expect(f.stored("d") == Data("after".utf8))
+    }
+
+    @Test("a run that meets the lock file another run is making right now (empty, locked on the server) is refused as locked")
+    func lockBeingMade() async throws {
+        let f = try Self.fixture()
+        // The other run's exclusive create, between its LOCK and its PUT: an empty, locked file.
+        var lock = Self.request("LOCK", f, ".seams-lock", ["Timeout": "Second-60", "Depth": "0"])
+        lock.headerFields[.contentType] = "application/xml"
+        let (answer, _) = try await f.server.send(lock, body: Data("<D:lockinfo xmlns:D=\"DAV:\"/>".utf8), timeout: .seconds(5))
+        #expect(answer.status.code == 201)
+        let local = URL(filePath: "/local", directoryHint: .isDirectory)
+        try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+        try f.fileSystem.write(Data("x".utf8), to: local.appending(path: "a.txt"))
+        let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, owner: "second", scansConcurrently: false, remote: f.dav)
+        let outcome = try await onOwnThread { () -> SyncError? in
+            do {
+                _ = try engine.run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state"))
+                return nil
+            } catch let error as SyncError {
+                return error
+            }
+        }
+        guard case .lockHeld = outcome else {
+            Issue.record("expected lockHeld (exit 4), got \(String(describing: outcome))")
+            return
+        }
+        #expect(f.stored(".seams-lock") == Data(), "the other run's lock is where it was")
+        #expect(f.server.lockedPaths == ["/.seams-lock"])
+        #expect(f.stored("a.txt") == nil, "nothing synced")
     }
 
     @Test("a lock a dead client left refuses writes (423, EBUSY) until its timeout passes")
