@@ -103,8 +103,14 @@ import Testing
     func incompleteIsSkipped() {
         var local = Snapshot()
         local.unchanged = [SyncPath("a")]
-        let plan = Reconciler().plan(archive: F.archive(["a": F.file(1, at: 1)]), local: local, container: Snapshot())
+        local.items[SyncPath("b")] = F.file(2, at: 5)
+        var container = Snapshot()
+        container.unchanged = [SyncPath("b")]
+        let plan = Reconciler().plan(
+            archive: F.archive(["a": F.file(1, at: 1), "b": F.file(1, at: 1)]), local: local, container: container)
+        #expect(plan.paths == [SyncPath("a"), SyncPath("b")], "one row each")
         #expect(plan.decisions[SyncPath("a")] == Reconciler.incomplete)
+        #expect(plan.decisions[SyncPath("b")] == Reconciler.incomplete, "an edit facing an unread side is not copied over it")
         #expect(plan.deletions(on: .local) == 0 && plan.deletions(on: .container) == 0)
     }
 

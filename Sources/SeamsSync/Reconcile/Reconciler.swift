@@ -127,8 +127,8 @@ public struct Reconciler: Sendable {
     /// not a million (each row is about 200 bytes).
     ///
     /// The scans' ``Snapshot/unchanged`` paths count as in sync when both sides have them; one
-    /// side's alone has no metadata to decide with, and ``Snapshot/complete(_:_:read:)`` must
-    /// have read it first (such a path is skipped here, never taken as deleted).
+    /// side's alone has no metadata to decide with, and ``Snapshot/complete(_:_:everything:read:)``
+    /// must have read it first (such a path gets one row, skipped, never taken as deleted).
     static func rows(archive: Archive, local: Snapshot, container: Snapshot) -> (rows: [Row], inSync: Int) {
         var rows: [Row] = []
         var inSync = 0
@@ -142,7 +142,7 @@ public struct Reconciler: Sendable {
         for path in container.unchanged where !local.unchanged.contains(path) {
             rows.append(Row(path: path, local: nil, container: nil, archived: archive.entries[path], decision: incomplete))
         }
-        for (path, item) in local.items {
+        for (path, item) in local.items where !container.unchanged.contains(path) {  // else its row is made above
             let other = container.items[path]
             let archived = archive.entries[path]
             if let other, let archived, isInSync(archived, local: item, container: other) {
