@@ -51,6 +51,47 @@ extension WebDAVAccessor: FileAccessorProviding {
         try createFile(.file(localFile), at: url)
     }
 
+    /// Writes a new file at a name that only this client uses, in one request: `PUT` with
+    /// `If-None-Match: *`.
+    ///
+    /// One request where ``createFile(_:at:)`` takes three or four (`LOCK`, `PUT`, `UNLOCK`, and
+    /// on Apache a `PROPFIND`), for names no other client writes, such as a sync run's own temp
+    /// names: a server that honours `If-None-Match` refuses a name that is taken (EEXIST), but it
+    /// checks and writes in two steps, so two clients making the same name at once may both
+    /// succeed, and a server that ignores it replaces what is there. Where exactly one of two
+    /// clients must win (a lock), use ``createFile(_:at:)``.
+    ///
+    /// Platform notes: Apache `mod_dav` and `InMemoryWebDAVServer` refuse a taken name with 412;
+    /// `rclone serve webdav` (v1.60) replaces it.
+    ///
+    /// - Parameters:
+    ///   - data: The new file's bytes.
+    ///   - url: A name on the server that no other client writes.
+    /// - Throws: EEXIST when the server refuses a taken name, ENOENT for a missing collection, or
+    ///   the server's other refusals as ``write(_:to:)`` throws them.
+    public func upload(_ data: Data, toNewName url: URL) throws {
+        try putNew(.data(data), at: url)
+    }
+
+    /// Uploads the local file at `localFile` to a name that only this client uses, in one request,
+    /// as ``upload(_:toNewName:)`` does, with the body read from the file as it is sent when the
+    /// transport streams files (``HTTPFileTransferProviding``).
+    ///
+    /// - Parameters:
+    ///   - localFile: A file on this machine's file system.
+    ///   - url: A name on the server that no other client writes.
+    /// - Throws: What ``upload(_:toNewName:)`` throws, or the local file system's error (ENOENT,
+    ///   EACCES) for `localFile`.
+    public func upload(contentsOf localFile: URL, toNewName url: URL) throws {
+        try putNew(.file(localFile), at: url)
+    }
+
+    private func putNew(_ body: Body, at url: URL) throws {
+        var headers = HTTPFields()
+        headers[.ifNoneMatch] = "*"
+        try put(body, to: url, headers: headers)
+    }
+
     /// Downloads the file at `url` into a new local file at `localFile`, in ranges of
     /// ``pieceSize`` bytes (`GET` with `Range`), so a file of gigabytes is never held in memory.
     ///

@@ -72,6 +72,11 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding {
 
     /// A copy on one side is that side's copy; between the sides, an upload or a download of each
     /// file (a folder is made and filled item by item). A download gets the server's date.
+    ///
+    /// An upload is one `PUT` with `If-None-Match: *` (``WebDAVAccessor/upload(contentsOf:toNewName:)``),
+    /// not an exclusive create under a `LOCK`: the engine copies only to its own temp names, which
+    /// hold the run's random id, so no other client makes the same name; the lock file, which
+    /// must be exclusive, is made with ``createFile(_:at:)``.
     func copyItem(at source: URL, to destination: URL) throws {
         switch (isRemote(source), isRemote(destination)) {
         case (false, false): try localDirectories.copyItem(at: source, to: destination)
@@ -90,9 +95,9 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding {
                 try upload(source.appending(path: entry.name), to: destination.appending(path: entry.name))
             }
         case .file where localIsLive:
-            try remote.createFile(contentsOf: source, at: destination)
+            try remote.upload(contentsOf: source, toNewName: destination)
         case .file:
-            try remote.createFile(try localFiles.read(from: source), at: destination)
+            try remote.upload(try localFiles.read(from: source), toNewName: destination)
         case .symbolicLink, .other:
             throw CocoaError.fileSystemError(errno: ENOTSUP, path: destination.absoluteString, writing: true)
         }

@@ -149,6 +149,43 @@ import Testing
         #expect(f.stored("a.txt") == nil, "nothing synced")
     }
 
+    @Test("a new file costs one PUT to the run's temp name, two PROPFINDs and a MOVE: only the lock file is made under a LOCK")
+    func newFileRequests() async throws {
+        let f = try Self.fixture()
+        let local = URL(filePath: "/local", directoryHint: .isDirectory)
+        try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+        try f.fileSystem.write(Data("new".utf8), to: local.appending(path: "a.txt"))
+        let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
+        let report = try await onOwnThread {
+            try engine.run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state"))
+        }
+        #expect(report.copiedToContainer == 1)
+        #expect(f.stored("a.txt") == Data("new".utf8))
+        let requests = f.server.requests
+        // The run's temp names for files are `.seams-tmp-<run>-<n>`; the lock's and the replica
+        // marker's have their own words in them.
+        let forFile = requests.filter {
+            $0.path.hasSuffix("/a.txt") || $0.path.contains("/.seams-tmp-") && !$0.path.contains("lock") && !$0.path.contains("replica")
+        }
+        #expect(forFile.map(\.method.rawValue) == ["PUT", "PROPFIND", "PROPFIND", "MOVE"], "\(forFile)")
+        #expect(forFile.map(\.status) == [201, 207, 404, 201], "\(forFile)")
+        let locked = requests.filter { $0.method.rawValue == "LOCK" || $0.method.rawValue == "UNLOCK" }
+        #expect(!locked.isEmpty && locked.allSatisfy { $0.path.hasSuffix("/.seams-lock") }, "\(locked)")
+    }
+
+    @Test("an upload to a new name is one PUT with If-None-Match: a taken name is EEXIST and keeps its content")
+    func uploadToNewName() async throws {
+        let f = try Self.fixture()
+        try await onOwnThread {
+            try f.dav.upload(Data("first".utf8), toNewName: f.url("t"))
+            try expectFailure(.fileWriteFileExists, EEXIST) { try f.dav.upload(Data("second".utf8), toNewName: f.url("t")) }
+            try expectFailure(.fileNoSuchFile, ENOENT) { try f.dav.upload(Data("x".utf8), toNewName: f.url("missing/t")) }
+        }
+        #expect(f.stored("t") == Data("first".utf8))
+        #expect(f.server.requests.map(\.method.rawValue) == ["PUT", "PUT", "PUT"])
+        #expect(f.server.requests.map(\.status) == [201, 412, 409])
+    }
+
     @Test("a lock a dead client left refuses writes (423, EBUSY) until its timeout passes")
     func staleLock() async throws {
         let f = try Self.fixture()

@@ -156,6 +156,20 @@ struct WebDAVContractTests {
             try expectFailure(.fileWriteFileExists, EEXIST) { try dav.createFile(Data("second".utf8), at: url) }
             try equal(try dav.read(from: url), Data("first".utf8), "content")
         },
+        behaviour("an upload to a new name (one PUT) makes the file and writes nothing into a missing collection") { dav, root in
+            try dav.upload(Data("new".utf8), toNewName: root.appending(path: "t"))
+            try equal(try dav.read(from: root.appending(path: "t")), Data("new".utf8), "content")
+            try expectFailure(.fileNoSuchFile, ENOENT) { try dav.upload(Data("x".utf8), toNewName: root.appending(path: "missing/t")) }
+        },
+        behaviour(
+            "an upload to a taken name is refused with 516 EEXIST (If-None-Match: *) and the file stays",
+            differsOn: [.rclone: "rclone serve webdav ignores If-None-Match: the upload replaces the file (the engine uploads only to its own temp names)"]
+        ) { dav, root in
+            let url = root.appending(path: "t")
+            try dav.write(Data("first".utf8), to: url)
+            try expectFailure(.fileWriteFileExists, EEXIST) { try dav.upload(Data("second".utf8), toNewName: url) }
+            try equal(try dav.read(from: url), Data("first".utf8), "content")
+        },
         behaviour("fileExists sees files and collections, not missing names") { dav, root in
             try dav.write(Data(), to: root.appending(path: "f"))
             try check(dav.fileExists(at: root.appending(path: "f")), "file")
