@@ -182,6 +182,7 @@ public struct SyncEngine: Sendable {
                 heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop,
                 mustCommit: mustCommit, placeMarker: { [next = check.next] in try replica.place(next, runID: runID) })
             context.batchCount = max(1, options.copyBatchCount)
+            if !container.isFileURL { context.foldersAlwaysReal = [.container] }  // a WebDAV collection
             var applier = Applier(context: context, plan: plan, archive: archive)
             archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
             var newArchive = try applier.run()

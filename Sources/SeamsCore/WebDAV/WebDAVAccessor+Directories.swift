@@ -27,6 +27,7 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
     public func metadata(at url: URL) throws -> FileMetadata {
         let resources = try propfind(url, depth: "0", collection: false)
         guard let resource = resources.first else { throw Self.error(ENOENT, url: url, writing: false) }
+        if !resource.isCollection, let etag = resource.etag { remember(etag, for: url) }
         return Self.metadata(resource)
     }
 
@@ -83,6 +84,73 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
     /// version it replaces in its trash before it moves, so nothing is lost in that moment.
     public func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws {
         try transfer(.move, source, to: destination, overwrite: replacingExisting)
+    }
+
+    /// Moves `source` over `destination` only while `destination` is still the file `expected`
+    /// describes: `MOVE` with `Overwrite: T` and `If: <destination> (["etag"])`, the ETag whose
+    /// hash is `expected`'s ``FileMetadata/fileIdentifier``. The server itself refuses (412) when
+    /// a change was saved at `destination` since, so that change is never replaced, however
+    /// late it lands.
+    ///
+    /// The ETag is the one the last ``metadata(at:)`` of `destination` read, when it is
+    /// `expected`'s; otherwise `destination` is looked at first (`PROPFIND`).
+    ///
+    /// Platform notes: Apache `mod_dav` and `InMemoryWebDAVServer` evaluate the condition (weakly:
+    /// Apache's weak ETag of a file written this second matches its strong form later).
+    /// `rclone serve webdav` (v1.60) refuses every `If` header that holds an ETag, whatever the
+    /// ETag; the accessor learns that from a refusal while `destination` is unchanged, and from
+    /// then on looks at `destination` just before a plain `MOVE` (a change saved between the two
+    /// is replaced, as on a file system without an atomic exchange). A file the server gives no
+    /// ETag is moved the same way.
+    ///
+    /// - Parameters:
+    ///   - source: The item to move, on this server.
+    ///   - destination: The file to replace.
+    ///   - expected: `destination` as the caller last saw it (from ``metadata(at:)`` or a listing).
+    /// - Returns: `true` when moved; `false` when `destination` is no longer `expected` (changed,
+    ///   replaced, gone): nothing was moved and `source` is where it was.
+    /// - Throws: What ``moveItem(at:to:replacingExisting:)`` throws.
+    public func moveItem(at source: URL, to destination: URL, ifStill expected: FileMetadata) throws -> Bool {
+        guard expected.kind == .file, expected.fileIdentifier != 0 else {
+            try transfer(.move, source, to: destination, overwrite: true)
+            return true
+        }
+        let ignoresConditions = etagConditionsIgnored.withLock { $0 }
+        var tag = ignoresConditions ? nil : rememberedETag(for: destination).flatMap { Self.identifier(ofETag: $0) == expected.fileIdentifier ? $0 : nil }
+        if tag == nil {
+            guard let found = try currentETag(of: destination), Self.identifier(ofETag: found) == expected.fileIdentifier else {
+                return false
+            }
+            tag = found
+        }
+        guard let tag, !ignoresConditions else {
+            try transfer(.move, source, to: destination, overwrite: true)
+            return true
+        }
+        var condition = HTTPFields()
+        condition[.davIf] = "<\(destinationHeader(destination))> ([\(tag)])"
+        do {
+            try transfer(.move, source, to: destination, overwrite: true, headers: condition)
+            return true
+        } catch let error as CocoaError where error.posixCode == .EEXIST {
+            // 412: changed since, or a server that refuses every ETag condition (rclone).
+            guard let now = try currentETag(of: destination), Self.identifier(ofETag: now) == expected.fileIdentifier else {
+                return false
+            }
+            etagConditionsIgnored.withLock { $0 = true }
+            try transfer(.move, source, to: destination, overwrite: true)
+            return true
+        }
+    }
+
+    /// The ETag of the file at `url` now, or `nil` when nothing (or a collection) is there.
+    private func currentETag(of url: URL) throws -> String? {
+        do {
+            guard let found = try propfind(url, depth: "0", collection: false).first, !found.isCollection else { return nil }
+            return found.etag ?? ""
+        } catch let error as CocoaError where error.posixCode == .ENOENT || error.posixCode == .ENOTDIR {
+            return nil
+        }
     }
 
     /// Copies an item on the server (`COPY` with `Depth: infinity`, `Overwrite: F`).
@@ -142,9 +210,11 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
         <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getlastmodified/><D:getetag/></D:prop></D:propfind>
         """.utf8)
 
-    private func transfer(_ method: HTTPRequest.Method, _ source: URL, to destination: URL, overwrite: Bool) throws {
+    private func transfer(
+        _ method: HTTPRequest.Method, _ source: URL, to destination: URL, overwrite: Bool, headers conditions: HTTPFields = [:]
+    ) throws {
         guard serves(destination) else { throw Self.error(EXDEV, url: destination, writing: true) }
-        var headers = HTTPFields()
+        var headers = conditions
         headers[.destination] = destinationHeader(destination)
         headers[.overwrite] = overwrite ? "T" : "F"
         if method == .copy { headers[.depth] = "infinity" }
@@ -184,7 +254,28 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
             // inside: it is no identity. A file's changes with its content. The weakness mark is
             // left out: Apache marks a file's ETag weak in the second it was written, and the
             // same tag strong afterwards.
-            fileIdentifier: resource.isCollection ? 0 : resource.etag.map { fnv1a($0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0) } ?? 0)
+            fileIdentifier: resource.isCollection ? 0 : resource.etag.map(identifier(ofETag:)) ?? 0)
+    }
+
+    /// A file's ``FileMetadata/fileIdentifier`` for its ETag: the hash of the tag without its
+    /// weakness mark.
+    static func identifier(ofETag etag: String) -> UInt64 {
+        fnv1a(etag.hasPrefix("W/") ? String(etag.dropFirst(2)) : etag)
+    }
+
+    /// Keeps the ETag ``metadata(at:)`` read for a file, for ``moveItem(at:to:ifStill:)``; the
+    /// last 1,024 files at most.
+    private func remember(_ etag: String, for url: URL) {
+        let key = path(url, collection: false)
+        recentETags.withLock { tags in
+            if tags.count >= 1024, tags[key] == nil { tags.removeAll(keepingCapacity: true) }
+            tags[key] = etag
+        }
+    }
+
+    private func rememberedETag(for url: URL) -> String? {
+        let key = path(url, collection: false)
+        return recentETags.withLock { $0[key] }
     }
 
     /// FNV-1a of the ETag's bytes: stable across runs and processes (Swift's `hashValue` is not).

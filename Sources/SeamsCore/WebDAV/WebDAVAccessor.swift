@@ -62,6 +62,10 @@ public final class WebDAVAccessor: Sendable {
     let now: @Sendable () -> ContinuousClock.Instant
     /// When the server was last found unreachable, and how.
     private let outage = LockedValue<(since: ContinuousClock.Instant, error: HTTPTransportError)?>(nil)
+    /// The ETags ``metadata(at:)`` last read, by request path (a bounded number).
+    let recentETags = LockedValue<[String: String]>([:])
+    /// Whether this server was seen refusing an `If` condition on an ETag that holds (rclone).
+    let etagConditionsIgnored = LockedValue(false)
 
     /// Creates an accessor.
     ///

@@ -101,6 +101,12 @@ extension Applier {
                     _ = try context.directories.exchangeItems(at: temp, and: destinationURL)
                     try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
                 }
+            } else if let conditional = context.directories as? any ConditionalReplacing {
+                // One step on the server: refused there when a version was saved since the check.
+                guard try conditional.moveItem(at: temp, to: destinationURL, ifStill: expected) else {
+                    try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
+                }
+                placed = true
             } else {
                 try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: true)
                 placed = true

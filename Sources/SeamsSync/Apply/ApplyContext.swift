@@ -19,6 +19,11 @@ struct ApplyContext: Sendable {
     var shouldStop: @Sendable () -> Bool = { false }
     /// At most this many copies wait for one flush (``SyncOptions/copyBatchCount``).
     var batchCount = 2048
+    /// The sides whose folders can only be folders: a WebDAV server serves no symbolic links, so
+    /// no folder there can lead out of the tree, and a write into a folder that became a file
+    /// fails on its own (ENOENT). ``requireRealFolders(above:on:)`` asks nothing on such a side,
+    /// where each look would cost a request per folder, twice per copied file.
+    var foldersAlwaysReal: Set<Side> = []
     /// Whether the state is committed even if no path changes (a rebuilt or first state).
     var mustCommit = false
     /// Puts the container's new `.seams-replica` in place (not yet flushed) and returns it; run
@@ -77,6 +82,7 @@ struct ApplyContext: Sendable {
     ///
     /// - Throws: ``ApplyIssue/notAFolderOnTheWay(_:)`` naming the first folder that is not one.
     func requireRealFolders(above path: SyncPath, on side: Side) throws {
+        if foldersAlwaysReal.contains(side) { return }
         var folders: [SyncPath] = []
         var current = path.parent
         while let folder = current {

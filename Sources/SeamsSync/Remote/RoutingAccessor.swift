@@ -8,7 +8,7 @@ import SeamsCore
 /// The engine itself never asks which side a URL is on: what a server cannot do (hard links,
 /// permission bits, setting dates, flushing) it answers as a file system without them does (see
 /// ``WebDAVAccessor``), and the engine's paths for such file systems (FAT, exFAT) do the rest.
-struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding {
+struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding, ConditionalReplacing {
     let localDirectories: any DirectoryAccessorProviding
     let localFiles: any FileAccessorProviding
     let remote: WebDAVAccessor
@@ -58,6 +58,18 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding {
     func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws {
         guard isRemote(source) == isRemote(destination) else { throw crossing(destination) }
         try directories(source).moveItem(at: source, to: destination, replacingExisting: replacingExisting)
+    }
+
+    /// On the server, a `MOVE` the server refuses when the target changed since `expected` was
+    /// read; on the local side a plain replacing move (the applier's checks around it are what a
+    /// file system without an atomic exchange has).
+    func moveItem(at source: URL, to destination: URL, ifStill expected: FileMetadata) throws -> Bool {
+        guard isRemote(source) == isRemote(destination) else { throw crossing(destination) }
+        guard isRemote(destination) else {
+            try localDirectories.moveItem(at: source, to: destination, replacingExisting: true)
+            return true
+        }
+        return try remote.moveItem(at: source, to: destination, ifStill: expected)
     }
 
     func linkItem(at source: URL, to destination: URL) throws {

@@ -328,8 +328,10 @@ extension InMemoryWebDAVServer {
         return etag(metadata, data)
     }
 
-    /// `If-None-Match` and `If-Match` (RFC 9110 §13): the 412 answer when one fails.
+    /// `If-None-Match` and `If-Match` (RFC 9110 §13), and the ETag conditions of an `If` header
+    /// (RFC 4918 §10.4): the 412 answer when one fails.
     private func precondition(_ request: HTTPRequest, _ existing: Item?, _ target: Target) -> (HTTPResponse, Data)? {
+        if !ifHeaderHolds(request, target) { return status(412) }
         if let noneMatch = request.headerFields[.ifNoneMatch] {
             if noneMatch.trimmingCharacters(in: .whitespaces) == "*" {
                 if existing != nil { return status(412) }
@@ -345,6 +347,69 @@ extension InMemoryWebDAVServer {
             }
         }
         return nil
+    }
+
+    /// Whether the ETag conditions of the request's `If` header hold, as Apache's `mod_dav`
+    /// evaluates them: each resource the header names (by a tag `<url>`, or the request's own
+    /// target for untagged lists) must match one of its lists that holds an ETag condition
+    /// (`["etag"]`, or `Not ["etag"]`), compared weakly. Lock tokens are the locks' business
+    /// (``refusedByLock(_:_:descendants:)``), so a list of tokens alone is not judged here.
+    private func ifHeaderHolds(_ request: HTTPRequest, _ target: Target) -> Bool {
+        guard let header = request.headerFields[HTTPField.Name("If")!] else { return true }
+        struct Condition { var negated: Bool; var tag: String }
+        var lists: [(resource: String?, conditions: [Condition])] = []
+        var resource: String?
+        var rest = Substring(header)
+        while let next = rest.first {
+            switch next {
+            case "<":
+                guard let close = rest.firstIndex(of: ">") else { return false }
+                resource = String(rest[rest.index(after: rest.startIndex)..<close])
+                rest = rest[rest.index(after: close)...]
+            case "(":
+                guard let close = rest.firstIndex(of: ")") else { return false }
+                var list = rest[rest.index(after: rest.startIndex)..<close]
+                var conditions: [Condition] = []
+                var negated = false
+                while let first = list.first {
+                    if first == "[", let end = list.firstIndex(of: "]") {
+                        conditions.append(Condition(negated: negated, tag: String(list[list.index(after: list.startIndex)..<end])))
+                        negated = false
+                        list = list[list.index(after: end)...]
+                    } else if first == "<", let end = list.firstIndex(of: ">") {
+                        negated = false  // a state token: not judged here
+                        list = list[list.index(after: end)...]
+                    } else if list.hasPrefix("Not") {
+                        negated = true
+                        list = list.dropFirst(3)
+                    } else {
+                        list = list.dropFirst()
+                    }
+                }
+                lists.append((resource, conditions))
+                rest = rest[rest.index(after: close)...]
+            default:
+                rest = rest.dropFirst()
+            }
+        }
+        let judged = lists.filter { !$0.conditions.isEmpty }
+        for name in Set(judged.map(\.resource)) {
+            let subject: Target?
+            if let name {
+                guard let url = URL(string: name) else { return false }
+                subject = self.target(url.path(percentEncoded: true))
+            } else {
+                subject = target
+            }
+            let current = subject.flatMap { currentETag(item($0), $0) }.map { Self.entityTags($0)[0] }
+            let holds = judged.filter { $0.resource == name }.contains { list in
+                list.conditions.allSatisfy { condition in
+                    (current != nil && current == Self.entityTags(condition.tag).first) != condition.negated
+                }
+            }
+            if !holds { return false }
+        }
+        return true
     }
 
     private static func entityTags(_ header: String) -> [String] {

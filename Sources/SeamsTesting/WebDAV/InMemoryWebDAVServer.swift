@@ -27,7 +27,9 @@ import Synchronization
 ///   lock-null resource instead); a name locked by another client is refused with 423, and so
 ///   is any write to it without the lock's token in the `If` header;
 /// - `If-None-Match: *` and `If-Match` are honoured on `PUT`, `DELETE`, `MOVE` and `COPY` (Apache
-///   does; rclone ignores them);
+///   does; rclone ignores them), and so are the ETag conditions of an `If` header, tagged with a
+///   resource (`If: <…/a.txt> (["etag"])`, the target of a `MOVE`) or not (Apache evaluates them;
+///   rclone refuses every one with 412, whatever the ETag);
 /// - a file asked for as a collection (`/a.txt/`) is 404, a collection's `GET` is 405;
 /// - a file's ETag changes with its content, even in the same second with the same size; a
 ///   collection has none. Dates are the backing file system's, sent to the second.

@@ -149,18 +149,19 @@ import Testing
         #expect(f.stored("a.txt") == nil, "nothing synced")
     }
 
-    @Test("a new file costs one PUT to the run's temp name, two PROPFINDs and a MOVE: only the lock file is made under a LOCK")
+    @Test("a new file costs a PUT to the run's temp name, two PROPFINDs and a MOVE: no LOCK but the lock file's, no look at the folders above")
     func newFileRequests() async throws {
         let f = try Self.fixture()
         let local = URL(filePath: "/local", directoryHint: .isDirectory)
-        try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
-        try f.fileSystem.write(Data("new".utf8), to: local.appending(path: "a.txt"))
+        try f.fileSystem.createDirectory(at: local.appending(path: "notes"), withIntermediateDirectories: true)
+        try f.fileSystem.createDirectory(at: URL(filePath: "/served/notes"), withIntermediateDirectories: false)
+        try f.fileSystem.write(Data("new".utf8), to: local.appending(path: "notes/a.txt"))
         let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
         let report = try await onOwnThread {
             try engine.run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state"))
         }
         #expect(report.copiedToContainer == 1)
-        #expect(f.stored("a.txt") == Data("new".utf8))
+        #expect(f.stored("notes/a.txt") == Data("new".utf8))
         let requests = f.server.requests
         // The run's temp names for files are `.seams-tmp-<run>-<n>`; the lock's and the replica
         // marker's have their own words in them.
@@ -171,6 +172,10 @@ import Testing
         #expect(forFile.map(\.status) == [201, 207, 404, 201], "\(forFile)")
         let locked = requests.filter { $0.method.rawValue == "LOCK" || $0.method.rawValue == "UNLOCK" }
         #expect(!locked.isEmpty && locked.allSatisfy { $0.path.hasSuffix("/.seams-lock") }, "\(locked)")
+        // A server serves no symbolic links: the folder above is not looked at again to copy into it.
+        let firstPut = try #require(forFile.first).number
+        let folderLooks = requests.filter { $0.number > firstPut && ($0.path.hasSuffix("/notes/") || $0.path.hasSuffix("/notes")) }
+        #expect(folderLooks.isEmpty, "\(folderLooks)")
     }
 
     @Test("an upload to a new name is one PUT with If-None-Match: a taken name is EEXIST and keeps its content")

@@ -205,6 +205,19 @@ struct WebDAVContractTests {
     ]
 
     static let moves: [Behaviour] = [
+        behaviour("a move conditional on the target's ETag replaces it as read, and refuses it changed since, moving nothing") { dav, root in
+            let target = root.appending(path: "a"), source = root.appending(path: "t")
+            try dav.write(Data("old".utf8), to: target)
+            let seen = try dav.metadata(at: target)
+            try dav.write(Data("changed, longer".utf8), to: target)
+            try dav.write(Data("new".utf8), to: source)
+            try check(try !dav.moveItem(at: source, to: target, ifStill: seen), "moved over a changed target")
+            try equal(try dav.read(from: target), Data("changed, longer".utf8), "target")
+            try check(dav.fileExists(at: source), "the source is gone")
+            try check(try dav.moveItem(at: source, to: target, ifStill: try dav.metadata(at: target)), "not moved over the target as read")
+            try equal(try dav.read(from: target), Data("new".utf8), "content")
+            try check(!dav.fileExists(at: source), "the source is still there")
+        },
         behaviour("a move renames and keeps content and modification date") { dav, root in
             try dav.write(Data("moved".utf8), to: root.appending(path: "a"))
             let before = try dav.metadata(at: root.appending(path: "a"))
