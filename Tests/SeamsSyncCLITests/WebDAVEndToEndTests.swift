@@ -37,12 +37,51 @@ struct WebDAVEndToEndTests {
         }
     }
 
+    /// The command lines of the running processes that hold `text` (read from `/proc`).
+    static func processes(naming text: String) -> [String] {
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return ids.filter { $0.allSatisfy(\.isNumber) }.compactMap { id in
+            guard let data = FileManager.default.contents(atPath: "/proc/\(id)/cmdline") else { return nil }
+            let line = String(decoding: data.map { $0 == 0 ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
+            return line.contains(text) ? line : nil
+        }
+    }
+
     static func available(_ kind: LocalWebDAVServer.Kind) -> Bool {
         if let reason = LocalWebDAVServer.unavailableReason(kind) {
             print("skipped on \(kind): \(reason)")
             return false
         }
         return true
+    }
+
+    @Test("demo --webdav starts rclone serve webdav, syncs through it, and stops it")
+    func demo() async throws {
+        try await offPool {
+            guard Self.available(.rclone) else { return }
+            let w = try Workspace()
+            let result = try CLI.run(["demo", "--webdav"], environment: ["TMPDIR": w.base.path])
+            #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+            #expect(result.stdout.contains("served by: rclone serve webdav at http://127.0.0.1:"), "\(result.stdout)")
+            #expect(result.stdout.contains("identical on both sides"))
+            #expect(result.stdout.contains("1 conflicts kept both"))
+            let made = try FileManager.default.contentsOfDirectory(atPath: w.base.path).filter { $0.hasPrefix("seams-sync-demo-") }
+            let demo = try #require(made.first.map { w.base.appending(path: $0) })
+            #expect(w.trashed(demo.appending(path: "container"))["notes.txt"] == "Shopping: milk, bread\n", "the server's trash keeps the replaced version")
+            // The server ended with the demo: no process names the demo's folder any more.
+            #expect(Self.processes(naming: demo.path) == [], "rclone still runs")
+        }
+    }
+
+    @Test("demo --webdav without rclone says what to install and exits 3")
+    func demoWithoutServer() async throws {
+        try await offPool {
+            let w = try Workspace()
+            let result = try CLI.run(["demo", "--webdav"], environment: ["TMPDIR": w.base.path, "PATH": "/nonexistent"])
+            #expect(result.status == 3, "\(result.stdout)\n\(result.stderr)")
+            #expect(result.stderr.contains("rclone is not installed"), "\(result.stderr)")
+            #expect(result.stderr.contains("apt-get install rclone"))
+        }
     }
 
     @Test("first sync, edits both ways, a conflict, a deletion", arguments: LocalWebDAVServer.Kind.allCases)
