@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// The timeout every live transport enforces itself, so that a stalled server, a client that
 /// ignores its own timers, or a slow body all end the same way: ``HTTPTransportError/timedOut``.
 ///
@@ -8,6 +11,12 @@ package enum HTTPTimeout {
 
     /// Runs `operation`, and throws ``HTTPTransportError/timedOut`` if it has not finished after
     /// `timeout`; `operation` is then cancelled and must stop promptly.
+    ///
+    /// The deadline is a Dispatch timer, cancelled (and freed) as soon as `operation` ends. A
+    /// `Task.sleep` raced against the operation would do the same, but a cancelled sleep keeps
+    /// its timer until the deadline passes: at hundreds of requests a second with a 60-second
+    /// timeout, tens of thousands of them (about 7 MB, measured with heaptrack on a sync of
+    /// 10,020 new files to a WebDAV server).
     ///
     /// - Parameters:
     ///   - timeout: How long `operation` may take.
@@ -20,29 +29,31 @@ package enum HTTPTimeout {
         _ operation: @escaping @Sendable () async throws(HTTPTransportError) -> T
     ) async throws(HTTPTransportError) -> T {
         if Task.isCancelled { throw HTTPTransportError(.cancelled, underlying: CancellationError()) }
-        let outcome = await withTaskGroup(of: Result<T, HTTPTransportError>?.self) { group in
-            group.addTask {
-                do throws(HTTPTransportError) {
-                    return .success(try await operation())
-                } catch {
-                    return .failure(error)
-                }
+        let exchange = Task { () async -> Result<T, HTTPTransportError> in
+            do throws(HTTPTransportError) {
+                return .success(try await operation())
+            } catch {
+                return .failure(error)
             }
-            group.addTask {
-                do {
-                    try await Task.sleep(for: timeout)
-                } catch {
-                    return nil  // cancelled: the operation finished first, or the caller cancelled
-                }
-                return .failure(HTTPTransportError(.timedOut))
-            }
-            while let next = await group.next() {
-                if let next {
-                    group.cancelAll()
-                    return next
-                }
-            }
-            return .failure(HTTPTransportError(.cancelled))
+        }
+        let expired = Atomic(false)
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        timer.setEventHandler {
+            expired.store(true, ordering: .sequentiallyConsistent)
+            exchange.cancel()
+        }
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = max(0, seconds) > Int64.max / 1_000_000_000 ? Int.max : Int(max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
+        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds))
+        timer.resume()
+        let outcome = await withTaskCancellationHandler {
+            await exchange.value
+        } onCancel: {
+            exchange.cancel()
+        }
+        timer.cancel()
+        if case .failure = outcome, expired.load(ordering: .sequentiallyConsistent) {
+            throw HTTPTransportError(.timedOut)
         }
         return try outcome.get()
     }
