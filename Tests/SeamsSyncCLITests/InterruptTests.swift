@@ -59,90 +59,100 @@ import Darwin
     }
 
     @Test("Ctrl-C (SIGINT): stops between paths, exit 130, says how far it got; what was copied is whole; the next run finishes")
-    func sigint() throws {
-        let w = try workspace()
-        let started = try startCopying(w)
-        kill(started.process.processIdentifier, SIGINT)
-        let result = try CLI.wait(started)
-        #expect(result.status == 130, "\(result.stdout)\(result.terminal)")
-        let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("interrupted: ") }, "\(result.stdout)")
-        let done = try #require(Int(line.dropFirst("interrupted: ".count).prefix { $0.isNumber }))
-        #expect(line == "interrupted: \(done) of \(Self.count + 10) done; run again to finish.")
-        #expect(result.terminal.contains("stopping at the next safe point"))
-        #expect(!lockExists(w), "the lock is released")
-        #expect(leftovers(w).isEmpty, "no temp file is left: \(leftovers(w).prefix(3))")
-        let copied = userFiles(w, w.container)
-        #expect(!copied.isEmpty && copied.count < Self.count)
-        let local = userFiles(w, w.local)
-        for (path, content) in copied { #expect(local[path] == content, "\(path) is a whole copy") }
+    func sigint() async throws {
+        try await offPool {
+            let w = try workspace()
+            let started = try startCopying(w)
+            kill(started.process.processIdentifier, SIGINT)
+            let result = try CLI.wait(started)
+            #expect(result.status == 130, "\(result.stdout)\(result.terminal)")
+            let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("interrupted: ") }, "\(result.stdout)")
+            let done = try #require(Int(line.dropFirst("interrupted: ".count).prefix { $0.isNumber }))
+            #expect(line == "interrupted: \(done) of \(Self.count + 10) done; run again to finish.")
+            #expect(result.terminal.contains("stopping at the next safe point"))
+            #expect(!lockExists(w), "the lock is released")
+            #expect(leftovers(w).isEmpty, "no temp file is left: \(leftovers(w).prefix(3))")
+            let copied = userFiles(w, w.container)
+            #expect(!copied.isEmpty && copied.count < Self.count)
+            let local = userFiles(w, w.local)
+            for (path, content) in copied { #expect(local[path] == content, "\(path) is a whole copy") }
 
-        let next = try w.sync(["--json"])
-        #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
-        #expect(userFiles(w, w.container) == local)
-        let report = try #require(try next.json()["report"] as? [String: Any])
-        #expect(report["copiedToContainer"] as? Int == Self.count - copied.count, "the state recorded the first run's copies")
-        #expect((report["conflicts"] as? [Any])?.isEmpty == true)
+            let next = try w.sync(["--json"])
+            #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
+            #expect(userFiles(w, w.container) == local)
+            let report = try #require(try next.json()["report"] as? [String: Any])
+            #expect(report["copiedToContainer"] as? Int == Self.count - copied.count, "the state recorded the first run's copies")
+            #expect((report["conflicts"] as? [Any])?.isEmpty == true)
+        }
     }
 
     @Test("kill (SIGTERM) with --json: exit 143 and one JSON report that says interrupted; the lock is released")
-    func sigterm() throws {
-        let w = try workspace()
-        let started = try startCopying(w, extra: ["--json"])
-        kill(started.process.processIdentifier, SIGTERM)
-        let result = try CLI.wait(started)
-        #expect(result.status == 143, "\(result.stdout)")
-        let json = try result.json()
-        #expect(json["status"] as? String == "interrupted")
-        #expect(json["exitCode"] as? Int == 143)
-        #expect(!lockExists(w))
-        #expect(try w.sync().status == 0)
-        #expect(userFiles(w, w.container) == userFiles(w, w.local))
+    func sigterm() async throws {
+        try await offPool {
+            let w = try workspace()
+            let started = try startCopying(w, extra: ["--json"])
+            kill(started.process.processIdentifier, SIGTERM)
+            let result = try CLI.wait(started)
+            #expect(result.status == 143, "\(result.stdout)")
+            let json = try result.json()
+            #expect(json["status"] as? String == "interrupted")
+            #expect(json["exitCode"] as? Int == 143)
+            #expect(!lockExists(w))
+            #expect(try w.sync().status == 0)
+            #expect(userFiles(w, w.container) == userFiles(w, w.local))
+        }
     }
 
     @Test("kill -9 mid-run leaves the lock; the next run takes it over at once (its owner is dead) and finishes; nothing is lost")
-    func sigkill() throws {
-        let w = try workspace()
-        let started = try startCopying(w)
-        kill(started.process.processIdentifier, SIGKILL)
-        let killed = try CLI.wait(started)
-        #expect(killed.status == SIGKILL || killed.status == 128 + SIGKILL || started.process.terminationReason == .uncaughtSignal)
-        #expect(lockExists(w), "a killed run cannot release its lock")
-        let next = try w.sync()
-        #expect(next.status == 0, "not refused as 'another sync is running': \(next.stdout)\(next.stderr)")
-        #expect(userFiles(w, w.container) == userFiles(w, w.local))
-        #expect(userFiles(w, w.local).count == Self.count)
-        #expect(!lockExists(w))
-        #expect(leftovers(w).isEmpty, "the killed run's temp files are removed")
+    func sigkill() async throws {
+        try await offPool {
+            let w = try workspace()
+            let started = try startCopying(w)
+            kill(started.process.processIdentifier, SIGKILL)
+            let killed = try CLI.wait(started)
+            #expect(killed.status == SIGKILL || killed.status == 128 + SIGKILL || started.process.terminationReason == .uncaughtSignal)
+            #expect(lockExists(w), "a killed run cannot release its lock")
+            let next = try w.sync()
+            #expect(next.status == 0, "not refused as 'another sync is running': \(next.stdout)\(next.stderr)")
+            #expect(userFiles(w, w.container) == userFiles(w, w.local))
+            #expect(userFiles(w, w.local).count == Self.count)
+            #expect(!lockExists(w))
+            #expect(leftovers(w).isEmpty, "the killed run's temp files are removed")
+        }
     }
 
     @Test("a second Ctrl-C quits at once with 130; the lock it may leave is taken over by the next run at once")
-    func secondSigint() throws {
-        let w = try workspace()
-        let started = try startCopying(w)
-        kill(started.process.processIdentifier, SIGINT)
-        kill(started.process.processIdentifier, SIGINT)
-        let result = try CLI.wait(started)
-        #expect(result.status == 130)
-        let next = try w.sync()
-        #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
-        #expect(userFiles(w, w.container) == userFiles(w, w.local))
+    func secondSigint() async throws {
+        try await offPool {
+            let w = try workspace()
+            let started = try startCopying(w)
+            kill(started.process.processIdentifier, SIGINT)
+            kill(started.process.processIdentifier, SIGINT)
+            let result = try CLI.wait(started)
+            #expect(result.status == 130)
+            let next = try w.sync()
+            #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
+            #expect(userFiles(w, w.container) == userFiles(w, w.local))
+        }
     }
 
     @Test("no HOME, no XDG_STATE_HOME and no --state-dir: exit 2 with a clear message, nothing written")
-    func noStateFolder() throws {
-        let w = try workspace()
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["sync", w.local.path, w.container.path]
-        process.environment = ["PATH": "/usr/bin:/bin", "SWIFT_BACKTRACE": "enable=no"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2)
-        #expect(message.contains("No folder for the sync state: set HOME or XDG_STATE_HOME, or pass --state-dir."), "\(message)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: w.container.path).isEmpty)
+    func noStateFolder() async throws {
+        try await offPool {
+            let w = try workspace()
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["sync", w.local.path, w.container.path]
+            process.environment = ["PATH": "/usr/bin:/bin", "SWIFT_BACKTRACE": "enable=no"]
+            let err = Pipe()
+            process.standardError = err
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 2)
+            #expect(message.contains("No folder for the sync state: set HOME or XDG_STATE_HOME, or pass --state-dir."), "\(message)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: w.container.path).isEmpty)
+        }
     }
 }

@@ -22,51 +22,59 @@ import Testing
     }
 
     @Test("on a terminal: progress lines that count up to the total, then the summary")
-    func terminal() throws {
-        let w = try workspace()
-        let result = try w.sync(stdout: .terminal, stderr: .terminal)
-        #expect(result.status == 0, "\(result.terminal)")
-        #expect(result.terminal.contains("\rsyncing "), "\(result.terminal.debugDescription)")
-        #expect(result.terminal.contains("\u{1B}[K"), "clears the rest of the line")
-        let updates = updates(in: result.terminal)
-        #expect(updates.count >= 2, "\(result.terminal.debugDescription)")
-        let last = try #require(updates.last)
-        #expect(last.done == last.total && last.total >= 150, "\(updates)")
-        #expect(updates.map(\.done) == updates.map(\.done).sorted())
-        #expect(result.terminal.contains("150 to container"), "\(result.terminal)")
-        #expect(w.tree(w.container) == w.tree(w.local))
+    func terminal() async throws {
+        try await offPool {
+            let w = try workspace()
+            let result = try w.sync(stdout: .terminal, stderr: .terminal)
+            #expect(result.status == 0, "\(result.terminal)")
+            #expect(result.terminal.contains("\rsyncing "), "\(result.terminal.debugDescription)")
+            #expect(result.terminal.contains("\u{1B}[K"), "clears the rest of the line")
+            let updates = updates(in: result.terminal)
+            #expect(updates.count >= 2, "\(result.terminal.debugDescription)")
+            let last = try #require(updates.last)
+            #expect(last.done == last.total && last.total >= 150, "\(updates)")
+            #expect(updates.map(\.done) == updates.map(\.done).sorted())
+            #expect(result.terminal.contains("150 to container"), "\(result.terminal)")
+            #expect(w.tree(w.container) == w.tree(w.local))
+        }
     }
 
     @Test("standard output redirected, standard error on the terminal: progress on the terminal only")
-    func stdoutRedirected() throws {
-        let w = try workspace()
-        let result = try w.sync(stdout: .file, stderr: .terminal)
-        #expect(result.status == 0)
-        #expect(!updates(in: result.terminal).isEmpty, "\(result.terminal.debugDescription)")
-        #expect(result.stdout.hasPrefix("150 to container"), "\(result.stdout.debugDescription)")
-        #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\r"), "\(result.stdout.debugDescription)")
+    func stdoutRedirected() async throws {
+        try await offPool {
+            let w = try workspace()
+            let result = try w.sync(stdout: .file, stderr: .terminal)
+            #expect(result.status == 0)
+            #expect(!updates(in: result.terminal).isEmpty, "\(result.terminal.debugDescription)")
+            #expect(result.stdout.hasPrefix("150 to container"), "\(result.stdout.debugDescription)")
+            #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\r"), "\(result.stdout.debugDescription)")
+        }
     }
 
     @Test("no terminal: no progress and no escape sequences anywhere")
-    func noTerminal() throws {
-        let w = try workspace()
-        let result = try w.sync()
-        #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("150 to container"), "\(result.stdout.debugDescription)")
-        for text in [result.stdout, result.stderr] {
-            #expect(!text.contains("\u{1B}") && !text.contains("\r") && !text.contains("syncing"), "\(text.debugDescription)")
+    func noTerminal() async throws {
+        try await offPool {
+            let w = try workspace()
+            let result = try w.sync()
+            #expect(result.status == 0)
+            #expect(result.stdout.hasPrefix("150 to container"), "\(result.stdout.debugDescription)")
+            for text in [result.stdout, result.stderr] {
+                #expect(!text.contains("\u{1B}") && !text.contains("\r") && !text.contains("syncing"), "\(text.debugDescription)")
+            }
         }
     }
 
     @Test("--json on a terminal: one JSON object and no progress")
-    func jsonOnTerminal() throws {
-        let w = try workspace()
-        let result = try w.sync(["--json"], stdout: .terminal, stderr: .terminal)
-        #expect(result.status == 0)
-        #expect(!result.terminal.contains("\u{1B}") && !result.terminal.contains("syncing"), "\(result.terminal.debugDescription)")
-        let lines = result.terminal.split(separator: "\r\n")
-        #expect(lines.count == 1, "\(result.terminal.debugDescription)")
-        let object = try JSONSerialization.jsonObject(with: Data(result.terminal.utf8)) as? [String: Any]
-        #expect(object?["status"] as? String == "synced")
+    func jsonOnTerminal() async throws {
+        try await offPool {
+            let w = try workspace()
+            let result = try w.sync(["--json"], stdout: .terminal, stderr: .terminal)
+            #expect(result.status == 0)
+            #expect(!result.terminal.contains("\u{1B}") && !result.terminal.contains("syncing"), "\(result.terminal.debugDescription)")
+            let lines = result.terminal.split(separator: "\r\n")
+            #expect(lines.count == 1, "\(result.terminal.debugDescription)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.terminal.utf8)) as? [String: Any]
+            #expect(object?["status"] as? String == "synced")
+        }
     }
 }
