@@ -55,12 +55,29 @@ struct WebDAVEndToEndTests {
         return true
     }
 
-    @Test("demo --webdav starts rclone serve webdav, syncs through it, and stops it")
+    @Test("demo --webdav starts rclone serve webdav (the password in its environment, not its arguments), syncs through it, and stops it")
     func demo() async throws {
         try await offPool {
             guard Self.available(.rclone) else { return }
             let w = try Workspace()
-            let result = try CLI.run(["demo", "--webdav"], environment: ["TMPDIR": w.base.path])
+            // An `rclone` first on PATH that writes down its arguments and environment, then runs the real one.
+            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+            let rclone = try #require(path.split(separator: ":").map { "\($0)/rclone" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+            let wrapper = w.base.appending(path: "bin", directoryHint: .isDirectory)
+            try FileManager.default.createDirectory(at: wrapper, withIntermediateDirectories: true)
+            let record = w.base.appending(path: "rclone-seen")
+            let script = "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path).args'\nenv > '\(record.path).env'\nexec '\(rclone)' \"$@\"\n"
+            try Data(script.utf8).write(to: wrapper.appending(path: "rclone"))
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.appending(path: "rclone").path)
+            let result = try CLI.run(["demo", "--webdav"], environment: ["TMPDIR": w.base.path, "PATH": wrapper.path + ":" + path])
+            let arguments = try String(contentsOf: URL(filePath: record.path + ".args"), encoding: .utf8)
+            let environment = try String(contentsOf: URL(filePath: record.path + ".env"), encoding: .utf8).split(separator: "\n")
+            let password = try #require(environment.first { $0.hasPrefix("RCLONE_PASS=") }?.dropFirst("RCLONE_PASS=".count))
+            #expect(password.count >= 32, "a random password: \(password)")
+            #expect(environment.contains("RCLONE_USER=demo"))
+            #expect(!arguments.contains(password), "the password is on rclone's command line: \(arguments)")
+            #expect(arguments.hasPrefix("serve\nwebdav\n"), "\(arguments)")
+            #expect(!result.stdout.contains(password) && !result.stderr.contains(password), "the password is printed")
             #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
             #expect(result.stdout.contains("served by: rclone serve webdav at http://127.0.0.1:"), "\(result.stdout)")
             #expect(result.stdout.contains("identical on both sides"))
