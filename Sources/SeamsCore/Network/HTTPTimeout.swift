@@ -29,29 +29,37 @@ package enum HTTPTimeout {
         _ operation: @escaping @Sendable () async throws(HTTPTransportError) -> T
     ) async throws(HTTPTransportError) -> T {
         if Task.isCancelled { throw HTTPTransportError(.cancelled, underlying: CancellationError()) }
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = max(0, seconds) > Int64.max / 1_000_000_000
+            ? Int.max : Int(max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let expired = Atomic(false)
+        let running = LockedValue<Task<Result<T, HTTPTransportError>, Never>?>(nil)
+        let source = DispatchSource.makeTimerSource(queue: .global())
+        source.setEventHandler {
+            expired.store(true, ordering: .sequentiallyConsistent)
+            running.withLock { $0 }?.cancel()
+        }
+        let timer = LockedValue(source)
         let exchange = Task { () async -> Result<T, HTTPTransportError> in
+            // The time counts from when the exchange starts to run, as a sleeping task beside it
+            // would count it: a cooperative pool busy with other work delays both alike.
+            timer.withLock { timer in
+                timer.schedule(deadline: .now() + .nanoseconds(nanoseconds))
+                timer.resume()
+            }
             do throws(HTTPTransportError) {
                 return .success(try await operation())
             } catch {
                 return .failure(error)
             }
         }
-        let expired = Atomic(false)
-        let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.setEventHandler {
-            expired.store(true, ordering: .sequentiallyConsistent)
-            exchange.cancel()
-        }
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = max(0, seconds) > Int64.max / 1_000_000_000 ? Int.max : Int(max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
-        timer.schedule(deadline: .now() + .nanoseconds(nanoseconds))
-        timer.resume()
+        running.withLock { $0 = exchange }
         let outcome = await withTaskCancellationHandler {
             await exchange.value
         } onCancel: {
             exchange.cancel()
         }
-        timer.cancel()
+        timer.withLock { $0.cancel() }
         if case .failure = outcome, expired.load(ordering: .sequentiallyConsistent) {
             throw HTTPTransportError(.timedOut)
         }
