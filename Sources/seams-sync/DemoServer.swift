@@ -51,7 +51,12 @@ final class DemoServer {
     /// - Throws: ``StartError``.
     static func start(serving folder: URL, work: URL) throws -> DemoServer {
         guard let rclone else { throw StartError.notInstalled }
-        let port = try freePort()
+        let port: Int
+        do {
+            port = try Loopback.freePort()
+        } catch {
+            throw StartError.didNotStart("no free port: \(error)")
+        }
         let credentials = WebDAVCredentials(user: "demo", password: UUID().uuidString)
         let configuration = work.appending(path: "rclone.conf")
         let log = work.appending(path: "rclone.log")
@@ -82,7 +87,7 @@ final class DemoServer {
         let server = DemoServer(url: URL(string: "http://127.0.0.1:\(port)/")!, credentials: credentials, process: process)
         let deadline = Date(timeIntervalSinceNow: 10)
         while Date() < deadline, process.isRunning {
-            if canConnect(port: port) { return server }
+            if Loopback.acceptsConnections(port: port) { return server }
             Thread.sleep(forTimeInterval: 0.05)
         }
         server.stop()
@@ -95,48 +100,5 @@ final class DemoServer {
         guard process.isRunning else { return }
         process.terminate()
         process.waitUntilExit()
-    }
-
-    /// A TCP port of 127.0.0.1 free right now: bound with port 0, read back, released.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, streamSocket, 0)
-        guard fd >= 0 else { throw StartError.didNotStart("no socket for a free port: errno \(errno)") }
-        defer { close(fd) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw StartError.didNotStart("no free port on 127.0.0.1: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, streamSocket, 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
-    }
-
-    private static var streamSocket: Int32 {
-        #if canImport(Glibc)
-        Int32(SOCK_STREAM.rawValue)
-        #else
-        SOCK_STREAM
-        #endif
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        return address
     }
 }

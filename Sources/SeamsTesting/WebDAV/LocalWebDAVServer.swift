@@ -1,4 +1,5 @@
 public import Foundation
+import SeamsCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -439,31 +440,16 @@ private enum System {
 
     /// A TCP port of 127.0.0.1 free right now: bound with port 0, read back, released.
     static func freePort() throws(LocalWebDAVServer.StartError) -> Int {
-        let fd = socket(AF_INET, streamSocket, 0)
-        guard fd >= 0 else { throw .couldNotPrepare("socket: errno \(errno)") }
-        defer { close(fd) }
-        var address = loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        do throws(Loopback.Failure) {
+            return try Loopback.freePort()
+        } catch {
+            throw .couldNotPrepare(error.description)
         }
-        guard bound == 0 else { throw .couldNotPrepare("bind to 127.0.0.1:0: errno \(errno)") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw .couldNotPrepare("getsockname: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
     static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, streamSocket, 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
+        Loopback.acceptsConnections(port: port)
     }
 
     /// Runs a tool to its end, its output into `output`; throws when it fails.
@@ -486,24 +472,5 @@ private enum System {
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             throw .couldNotPrepare("\(tool) exited with \(process.terminationStatus): \(text)")
         }
-    }
-
-    private static var streamSocket: Int32 {
-        #if canImport(Glibc)
-        Int32(SOCK_STREAM.rawValue)
-        #else
-        SOCK_STREAM
-        #endif
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port)).bigEndian
-        address.sin_addr = in_addr(s_addr: UInt32(0x7F00_0001).bigEndian)
-        return address
     }
 }
