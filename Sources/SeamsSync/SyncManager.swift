@@ -168,7 +168,7 @@ public actor SyncManager {
         let report: SyncReport
         do {
             report = try await withTaskCancellationHandler {
-                try await Self.onOwnThread(run)
+                try await onOwnThread(run)
             } onCancel: {
                 stop.requestStop()
             }
@@ -177,15 +177,6 @@ public actor SyncManager {
         }
         if report.interruption != nil { throw CancellationError() }
         return report
-    }
-
-    /// Runs blocking work on a thread of its own and waits for it without blocking a pool thread.
-    private static func onOwnThread(_ work: @escaping @Sendable () throws -> SyncReport) async throws -> SyncReport {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<SyncReport, any Error>) in
-            Thread.detachNewThread {
-                continuation.resume(with: Result { try work() })
-            }
-        }
     }
 
     /// Waits until no other call of this manager runs a sync (the actor lets calls interleave
