@@ -18,6 +18,7 @@ public struct SyncEngine: Sendable {
     private let makeRunID: @Sendable () -> String
     private let progress: @Sendable (Int, Int) -> Void
     private let scansConcurrently: Bool
+    private let requestsInFlight: Int
     private let process: SyncProcess
     private let lockWait: @Sendable (TimeInterval) -> Void
 
@@ -30,9 +31,15 @@ public struct SyncEngine: Sendable {
     ///   - owner: Who runs, written into the lock (host and process by default).
     ///   - runID: Makes a short id per run for temp and trash names.
     ///   - progress: Told now and then how many of how many paths are done.
-    ///   - scansConcurrently: Whether the two folders are scanned at the same time (the default).
-    ///     Turn it off where the order of I/O calls must be the same every run, as when a fault is
-    ///     injected at the n-th call.
+    ///   - scansConcurrently: Whether the two folders are scanned at the same time (the default),
+    ///     and a server is sent several requests at once (`requestsInFlight`). Turn it off where
+    ///     the order of I/O calls must be the same every run, as when a fault is injected at the
+    ///     n-th call: then each request waits for the one before.
+    ///   - requestsInFlight: At most this many requests to a WebDAV server at once, each waiting
+    ///     on a thread of its own (6 by default, as many as a browser opens to one host): folders
+    ///     listed together in the scan, and files copied together to or from their temp names
+    ///     beside their targets. What changes the server's visible names (the moves into place,
+    ///     the trash, deletions) still goes one request at a time, in plan order.
     ///   - process: Who runs (host, boot, process id), written into the lock so that a lock left
     ///     by a dead process of this host is taken over at once.
     ///   - lockWait: Waits while a lock of another host is watched for its expiry (real time by
@@ -48,6 +55,7 @@ public struct SyncEngine: Sendable {
         runID: @escaping @Sendable () -> String = { String(UInt32.random(in: 0...UInt32.max), radix: 36) },
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
         scansConcurrently: Bool = true,
+        requestsInFlight: Int = 6,
         process: SyncProcess = .current,
         lockWait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
         remote: WebDAVAccessor? = nil
@@ -55,6 +63,8 @@ public struct SyncEngine: Sendable {
         self.process = process
         self.lockWait = lockWait
         self.scansConcurrently = scansConcurrently
+        precondition(requestsInFlight >= 1, "at least one request at a time")
+        self.requestsInFlight = requestsInFlight
         self.progress = progress
         if let remote {
             let routing = RoutingAccessor(localDirectories: directories, localFiles: files, remote: remote)
@@ -182,7 +192,10 @@ public struct SyncEngine: Sendable {
                 heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop,
                 mustCommit: mustCommit, placeMarker: { [next = check.next] in try replica.place(next, runID: runID) })
             context.batchCount = max(1, options.copyBatchCount)
-            if !container.isFileURL { context.foldersAlwaysReal = [.container] }  // a WebDAV collection
+            if !container.isFileURL {  // a WebDAV collection
+                context.foldersAlwaysReal = [.container]
+                context.copiesAtOnce = serverRequestsAtOnce
+            }
             var applier = Applier(context: context, plan: plan, archive: archive)
             archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
             var newArchive = try applier.run()
@@ -248,7 +261,7 @@ public struct SyncEngine: Sendable {
                 do {
                     return try scanner.scan(
                         roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
-                        shouldStop: shouldStop)
+                        readers: roots[index].isFileURL ? 1 : serverRequestsAtOnce, shouldStop: shouldStop)
                 } catch is ScanStopped {
                     throw SyncError.interrupted
                 } catch {
@@ -274,6 +287,9 @@ public struct SyncEngine: Sendable {
         let scans = results.withLock { $0 }
         return (try scans[0]!.get(), try scans[1]!.get())
     }
+
+    /// How many requests go to a server at once: one when the order of calls must not vary.
+    private var serverRequestsAtOnce: Int { scansConcurrently ? requestsInFlight : 1 }
 
     /// Why a server's collection could not be read, in words: the HTTP status or the transport's
     /// failure the WebDAV accessor recorded, else the error number's.

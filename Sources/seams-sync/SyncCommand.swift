@@ -35,9 +35,15 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Run even when a safety guard (empty side, max delete) would refuse.")
     var force = false
 
+    @Option(help: "With a WebDAV container: at most N requests to the server at once (folder listings, uploads and downloads to temp names); 1 sends them one by one.")
+    var requests = 6
+
     func validate() throws {
         guard (0...100).contains(maxDelete) else {
             throw ValidationError("--max-delete must be a percentage from 0 to 100.")
+        }
+        guard (1...64).contains(requests) else {
+            throw ValidationError("--requests must be from 1 to 64.")
         }
     }
 
@@ -77,7 +83,8 @@ struct SyncCommand: AsyncParsableCommand {
             WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: URLSessionHTTPTransport.shared)
         }
         let engine = SyncEngine(
-            directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), progress: output.progress, remote: server)
+            directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), progress: output.progress,
+            requestsInFlight: requests, remote: server)
         let stop = SyncStopToken()
         let signals = InterruptSignals(stop: stop)
         defer { signals.cancel() }

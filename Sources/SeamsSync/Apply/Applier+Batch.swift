@@ -29,16 +29,47 @@ extension Applier {
         return target == nil || target == .file ? from : nil
     }
 
-    /// Writes the copy for `entry` to a temp file beside its target and queues it.
+    /// Queues the copy for `entry`: written to a temp file beside its target at once when copies
+    /// are written one by one, else with the next few (``ApplyContext/copiesAtOnce``).
     mutating func stage(_ entry: SyncPlan.Entry, from source: Side) {
-        let item = entry.item(on: source)!
-        do {
-            let (temp, stamp) = try stageCopy(entry.path, from: source, item: item, to: entry.path)
-            staged.append(StagedCopy(
-                path: entry.path, source: source, item: item, expected: entry.item(on: source.other), temp: temp, stamp: stamp))
-            stagedBytes += item.size
-        } catch {
-            recordFailure(error, at: entry.path)
+        unwritten.append((entry, source))
+        stagedBytes += entry.item(on: source)!.size
+        if unwritten.count >= Self.writtenTogether(context.copiesAtOnce) { writeUnwritten() }
+    }
+
+    /// How many queued copies are written together by `copiesAtOnce` threads: a few per thread,
+    /// so that one slow file holds up little.
+    static func writtenTogether(_ copiesAtOnce: Int) -> Int { copiesAtOnce > 1 ? copiesAtOnce * 4 : 1 }
+
+    /// Whether the queued copies fill a batch (by count or by bytes), to be flushed and placed.
+    var batchIsFull: Bool { staged.count + unwritten.count >= context.batchCount || stagedBytes >= Self.batchBytes }
+
+    /// Writes every queued copy to its temp file, `copiesAtOnce` at a time, and stages those
+    /// written; the temp names are given out in plan order first, so they are the same however
+    /// the writes interleave. A copy that failed is reported and leaves no temp file.
+    mutating func writeUnwritten() {
+        guard !unwritten.isEmpty else { return }
+        let jobs = unwritten.map { entry, source in
+            (entry: entry, source: source, temp: temporaryURL(beside: entry.path, on: source.other))
+        }
+        unwritten = []
+        let context = self.context
+        let written = mapOnThreads(jobs.count, width: context.copiesAtOnce) { index in
+            let (entry, source, temp) = jobs[index]
+            return Result { () throws -> Stamp in
+                try Self.writeTemp(temp, context: context, from: entry.path, on: source, item: entry.item(on: source)!, to: entry.path)
+            }
+        }
+        for ((entry, source, temp), result) in zip(jobs, written) {
+            let item = entry.item(on: source)!
+            switch result {
+            case .success(let stamp):
+                staged.append(StagedCopy(
+                    path: entry.path, source: source, item: item, expected: entry.item(on: source.other), temp: temp, stamp: stamp))
+            case .failure(let error):
+                stagedBytes -= item.size
+                recordFailure(error, at: entry.path)
+            }
         }
     }
 
@@ -49,6 +80,7 @@ extension Applier {
     /// When the batch flush fails, no copy of it is placed: each path fails on its own, its temp
     /// file is removed, and the next run tries again.
     mutating func placeStaged() {
+        writeUnwritten()
         guard !staged.isEmpty else { return }
         let batch = staged
         staged = []

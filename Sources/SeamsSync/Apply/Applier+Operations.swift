@@ -29,9 +29,20 @@ extension Applier {
     mutating func stageCopy(
         _ sourcePath: SyncPath, from source: Side, item: FileMetadata, to destination: SyncPath
     ) throws -> (temp: URL, stamp: Stamp) {
+        let temp = temporaryURL(beside: destination, on: source.other)
+        return (temp, try Self.writeTemp(temp, context: context, from: sourcePath, on: source, item: item, to: destination))
+    }
+
+    /// Writes `item` at `sourcePath` on `source` to `temp`, beside `destination` on the other
+    /// side, and checks the source against the scan once copied. Changes nothing but `temp`, so
+    /// several may run at once (``ApplyContext/copiesAtOnce``); a failed one leaves no `temp`.
+    ///
+    /// - Returns: The temp file's stamp.
+    static func writeTemp(
+        _ temp: URL, context: ApplyContext, from sourcePath: SyncPath, on source: Side, item: FileMetadata, to destination: SyncPath
+    ) throws -> Stamp {
         try context.requireRealFolders(above: sourcePath, on: source)
         try context.requireRealFolders(above: destination, on: source.other)
-        let temp = temporaryURL(beside: destination, on: source.other)
         let sourceURL = context.url(sourcePath, on: source)
         do {
             try context.directories.copyItem(at: sourceURL, to: temp)
@@ -51,7 +62,7 @@ extension Applier {
             guard copied.size == item.size, ApplyContext.sameItem(try context.currentMetadata(sourceURL), item) else {
                 throw ApplyIssue.changedDuringSync
             }
-            return (temp, copied.stamp)
+            return copied.stamp
         } catch {
             try? context.directories.removeItem(at: temp, recursively: false)
             throw error
@@ -265,7 +276,7 @@ extension Applier {
         try context.directories.synchronize(files: [], directories: folders)
     }
 
-    private mutating func temporaryURL(beside path: SyncPath, on side: Side) -> URL {
+    mutating func temporaryURL(beside path: SyncPath, on side: Side) -> URL {
         temporaryCounter += 1
         let name = Snapshot.temporaryPrefix + context.runID + "-" + String(temporaryCounter)
         return context.url(path.replacingName(with: name), on: side)

@@ -21,7 +21,9 @@ struct Applier {
     var temporaryCounter = 0
     /// Copies written to temp files and waiting for one flush and their renames.
     var staged: [StagedCopy] = []
-    /// The bytes in `staged`.
+    /// Copies queued to be written to temp files, a few at once (``ApplyContext/copiesAtOnce``).
+    var unwritten: [(entry: SyncPlan.Entry, source: Side)] = []
+    /// The bytes in `staged` and `unwritten`.
     var stagedBytes: Int64 = 0
     /// Whether `archive` now differs from the one the run started with.
     private(set) var archiveChanged = false
@@ -83,7 +85,7 @@ struct Applier {
                     }
                 } else if phase == 0, let source = Self.plainCopySource(entries[index]) {
                     stage(entries[index], from: source)
-                    if staged.count >= context.batchCount || stagedBytes >= Self.batchBytes { placeStaged() }
+                    if batchIsFull { placeStaged() }
                 } else {
                     apply(entries[index])
                 }
@@ -170,7 +172,7 @@ struct Applier {
                 recordFailure(ApplyIssue.insideCollidedFolder(collided.folder, other: collided.other), at: entry.path)
             } else if let source = Self.plainCopySource(entry) {
                 stage(entry, from: source)
-                if staged.count >= context.batchCount || stagedBytes >= Self.batchBytes { placeStaged() }
+                if batchIsFull { placeStaged() }
             } else {
                 apply(entry)
             }

@@ -24,6 +24,10 @@ struct ApplyContext: Sendable {
     /// fails on its own (ENOENT). ``requireRealFolders(above:on:)`` asks nothing on such a side,
     /// where each look would cost a request per folder, twice per copied file.
     var foldersAlwaysReal: Set<Side> = []
+    /// How many plain file copies are written to their temp names at once, each on a thread of
+    /// its own (uploads and downloads wait on a server); 1 writes them one by one, in plan order.
+    /// Only temp names are written at once: every rename into place still goes one by one.
+    var copiesAtOnce = 1
     /// Whether the state is committed even if no path changes (a rebuilt or first state).
     var mustCommit = false
     /// Puts the container's new `.seams-replica` in place (not yet flushed) and returns it; run

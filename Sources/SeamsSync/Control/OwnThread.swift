@@ -1,4 +1,6 @@
 import Foundation
+import Dispatch
+import SeamsCore
 
 /// Runs `work` on a thread of its own and waits for it without holding a thread of Swift's
 /// cooperative pool.
@@ -19,4 +21,47 @@ package func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T
         thread.name = "seams-sync engine"
         thread.start()
     }
+}
+
+/// Calls `transform` for each index of `0..<count` on at most `width` threads (the calling thread
+/// and up to `width - 1` of their own) and returns the results in index order, once every call
+/// has returned.
+///
+/// For blocking work that mostly waits (requests to a server): the threads are not the
+/// cooperative pool's, nor Dispatch's, which may be slow to lend one when busy. With a `width`
+/// of 1 or a single index, every call runs on the calling thread, in order.
+///
+/// - Parameters:
+///   - count: How many calls.
+///   - width: At most this many calls at once.
+///   - transform: One call; it may block.
+/// - Returns: What each call returned, by index.
+package func mapOnThreads<T: Sendable>(_ count: Int, width: Int, _ transform: @escaping @Sendable (Int) -> T) -> [T] {
+    let threads = min(width, count)
+    guard threads > 1 else { return (0..<count).map(transform) }
+    let next = LockedValue(0)
+    let results = LockedValue<[T?]>(Array(repeating: nil, count: count))
+    let work = { @Sendable in
+        while true {
+            let index = next.withLock { next in
+                defer { next += 1 }
+                return next
+            }
+            guard index < count else { return }
+            let result = transform(index)
+            results.withLock { $0[index] = result }
+        }
+    }
+    let done = DispatchSemaphore(value: 0)
+    for _ in 1..<threads {
+        let thread = Thread {
+            work()
+            done.signal()
+        }
+        thread.name = "seams-sync requests"
+        thread.start()
+    }
+    work()
+    for _ in 1..<threads { done.wait() }
+    return results.withLock { $0.map { $0! } }
 }

@@ -1,7 +1,8 @@
 public import Foundation
 public import SeamsCore
 
-/// Lists a folder tree through ``DirectoryAccessorProviding``: one listing call per folder.
+/// Lists a folder tree through ``DirectoryAccessorProviding``: one listing call per folder, one
+/// at a time or several at once.
 public struct Scanner: Sendable {
     private let directories: any DirectoryAccessorProviding
 
@@ -21,12 +22,17 @@ public struct Scanner: Sendable {
     ///   - archive: When given, a file or folder found as it records on `side` goes into
     ///     ``Snapshot/unchanged`` by path (the archive's own copy of it), without its metadata.
     ///   - side: The side `root` is, for `archive`.
+    ///   - readers: How many folders are listed at once (each on a thread of its own): 1 for a
+    ///     local disk, where both scans already keep the cores busy; several for a server, where
+    ///     each listing is a request that mostly waits. With more than one, folders are taken a
+    ///     few at a time and their listings added in order, so the snapshot holds the same items
+    ///     in every run; its lists (leftovers, reserved names) come sorted.
     ///   - shouldStop: Looked at between folders; when it says `true` the scan ends with ``ScanStopped``.
     /// - Returns: Every item's metadata, or its path alone when it is unchanged; folders that
     ///   could not be listed are recorded, not treated as empty.
     /// - Throws: The boundary's error when `root` itself cannot be listed, ``ScanStopped`` when asked to stop.
     public func scan(
-        _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive? = nil, side: Side = .local,
+        _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive? = nil, side: Side = .local, readers: Int = 1,
         shouldStop: () -> Bool = { false }
     ) throws -> Snapshot {
         var snapshot = Snapshot()
@@ -39,14 +45,29 @@ public struct Scanner: Sendable {
         var pending: [(SyncPath?, URL)] = []
         let top = try directories.contentsOfDirectory(at: root)
         add(top, under: nil, root: root, known: known, to: &snapshot, pending: &pending)
-        while let (path, url) = pending.popLast() {
+        // Folders taken at once: one for one reader (depth first, each listing added before the
+        // next is asked for); a few per reader otherwise, so that a slow folder holds up little.
+        let takenAtOnce = readers > 1 ? readers * 4 : 1
+        let directories = self.directories
+        while !pending.isEmpty {
             if shouldStop() { throw ScanStopped() }
-            do {
-                let entries = try directories.contentsOfDirectory(at: url)
-                add(entries, under: path, root: root, known: known, to: &snapshot, pending: &pending)
-            } catch {
-                if let path { snapshot.unreadableFolders[path] = UnderlyingError(error) }
+            let folders = Array(pending.suffix(takenAtOnce).reversed())  // in the order popLast gives
+            pending.removeLast(folders.count)
+            let listings = mapOnThreads(folders.count, width: readers) { index in
+                Result { () throws -> [DirectoryEntry] in try directories.contentsOfDirectory(at: folders[index].1) }
             }
+            for ((path, _), listing) in zip(folders, listings) {
+                switch listing {
+                case .success(let entries):
+                    add(entries, under: path, root: root, known: known, to: &snapshot, pending: &pending)
+                case .failure(let error):
+                    if let path { snapshot.unreadableFolders[path] = UnderlyingError(error) }
+                }
+            }
+        }
+        if readers > 1 {
+            snapshot.leftovers.sort()
+            snapshot.reserved.sort()
         }
         return snapshot
     }
