@@ -194,6 +194,7 @@ public struct SyncEngine: Sendable {
             context.batchCount = max(1, options.copyBatchCount)
             if !container.isFileURL {  // a WebDAV collection
                 context.foldersAlwaysReal = [.container]
+                context.takenNamesRefused = [.container]
                 context.copiesAtOnce = serverRequestsAtOnce
             }
             var applier = Applier(context: context, plan: plan, archive: archive)

@@ -92,6 +92,11 @@ import Testing
         try await offPool {
             let range = try CLI.run(["sync", "/tmp/a", "/tmp/b", "--max-delete", "200", "--json"]).json()
             #expect((range["error"] as? String)?.contains("--max-delete must be a percentage from 0 to 100") == true, "\(range)")
+            for requests in ["0", "65"] {
+                let result = try CLI.run(["sync", "/tmp/a", "/tmp/b", "--requests", requests, "--json"])
+                #expect(result.status == 2)
+                #expect((try result.json()["error"] as? String)?.contains("--requests must be from 1 to 64") == true, "\(result.stdout)")
+            }
             let unknown = try CLI.run(["sync", "/tmp/a", "/tmp/b", "--json", "--no-such-option"]).json()
             #expect((unknown["error"] as? String)?.contains("--no-such-option") == true, "\(unknown)")
         }

@@ -91,6 +91,17 @@ extension Applier {
         defer { if !placed { try? context.directories.removeItem(at: temp, recursively: false) } }
         let destinationURL = context.url(destination, on: target)
         try context.requireRealFolders(above: destination, on: target)
+        if expected == nil, context.takenNamesRefused.contains(target) {
+            // The side refuses a move onto a taken name by itself (a server's `MOVE` with
+            // `Overwrite: F`): no look at the name first. Refused, the name is looked at below,
+            // as on any other side.
+            do {
+                try flushTrash()
+                try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)
+                placed = true
+                return placedCopy(stamp, at: destination, on: target)
+            } catch let error as CocoaError where error.posixCode == .EEXIST {}
+        }
         let current = try context.currentMetadata(destinationURL)
         guard ApplyContext.sameItem(current, expected) else {
             if expected == nil, current != nil, let other = try context.aliasedName(destinationURL) {
@@ -129,6 +140,11 @@ extension Applier {
             try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)
             placed = true
         }
+        return placedCopy(stamp, at: destination, on: target)
+    }
+
+    /// Counts a copy placed at `destination` on `target` and returns its stamp.
+    private mutating func placedCopy(_ stamp: Stamp, at destination: SyncPath, on target: Side) -> Stamp {
         dirtyFolders[target]!.insert(destination.parent)
         createdPaths.insert(destination)
         if target == .local { report.copiedToLocal += 1 } else { report.copiedToContainer += 1 }

@@ -171,4 +171,26 @@ import Testing
         #expect(try f.fileSystem.read(from: local.appending(path: copy)) == Data("v2, edited here".utf8))
         #expect(f.stored("notes.txt") == Data("v2, saved on the server at the last moment".utf8))
     }
+
+    @Test("the engine: a file made on the server under a new file's name after the scan refuses the MOVE (Overwrite: F); it is kept and the new file becomes a conflict copy")
+    func newNameTakenMeanwhile() async throws {
+        let (f, front) = try Self.fixture()
+        let local = URL(filePath: "/local", directoryHint: .isDirectory)
+        try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+        try f.fileSystem.write(Data("made here".utf8), to: local.appending(path: "new.txt"))
+        front.arm(beforeMoveTo: "/new.txt") { [fileSystem = f.fileSystem] in
+            try? fileSystem.write(Data("made on the server meanwhile".utf8), to: URL(filePath: "/served/new.txt"))
+        }
+        let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
+        let report = try await onOwnThread {
+            try engine.run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state"))
+        }
+        #expect(f.stored("new.txt") == Data("made on the server meanwhile".utf8), "the server's file is not replaced")
+        let copy = try #require(report.conflicts.first?.copy)
+        #expect(report.conflicts.map(\.path) == ["new.txt"])
+        #expect(f.stored(copy) == Data("made here".utf8), "the new file is kept beside it")
+        let moves = f.server.requests.filter { $0.method.rawValue == "MOVE" && !$0.path.contains("replica") }
+        // Into place, refused; then to the conflict name (the replica marker's own move left out).
+        #expect(moves.map(\.status) == [412, 201], "\(moves)")
+    }
 }
