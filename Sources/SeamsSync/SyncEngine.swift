@@ -167,6 +167,11 @@ public struct SyncEngine: Sendable {
         var (localScan, containerScan) = try scan(local: local, container: container, archive: archive, shouldStop: shouldStop)
         if shouldStop() { throw SyncError.interrupted }
         try complete(&localScan, &containerScan, local: local, container: container)
+        // Tags of server files an older archive recorded without one, found unchanged: recorded
+        // now, and the state committed even if nothing else changes.
+        let learnedTags = !containerScan.learnedTags.isEmpty
+        for (path, tag) in containerScan.learnedTags { archive.entries[path]?.containerTag = tag }
+        containerScan.learnedTags = []
         let replica = ReplicaMarker(directories: directories, files: files, container: container)
         let check = ReplicaCheck(archive: archive, found: try replica.read())
         if check.mismatch != nil {
@@ -185,7 +190,7 @@ public struct SyncEngine: Sendable {
             report.dryRun = true
             report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
         } else {
-            let mustCommit = rebuilt || loaded.fromLegacyFile || archive.replica == nil
+            let mustCommit = rebuilt || loaded.fromLegacyFile || archive.replica == nil || learnedTags
             var context = ApplyContext(
                 directories: directories, files: files, localRoot: local, containerRoot: container, runID: runID,
                 trashFolderName: TrashPurger.folderName(startingAt: start, runID: runID),

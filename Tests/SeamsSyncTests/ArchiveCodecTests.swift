@@ -23,7 +23,7 @@ import Testing
         }
         let data = ArchiveCodec.encode(archive)
         #expect(Array(data.prefix(8)) == Array("SEAMSARC".utf8))
-        #expect(Array(data[8..<12]) == [4, 0, 0, 0])
+        #expect(Array(data[8..<12]) == [5, 0, 0, 0])
         var shuffled = Archive(localRoot: "/a", containerRoot: "/b")
         for (path, entry) in archive.entries.shuffled() { shuffled.entries[path] = entry }
         #expect(ArchiveCodec.encode(shuffled) == data)
@@ -92,8 +92,8 @@ import Testing
         let text = "{\"format\":\"seams-sync.archive\",\"version\":2,\"future\":true}"
         #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(2)) { try ArchiveCodec.decode(Data(text.utf8)) }
         var binary = ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b"))
-        binary[8] = 5
-        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(5)) { try ArchiveCodec.decode(binary) }
+        binary[8] = 6
+        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(6)) { try ArchiveCodec.decode(binary) }
     }
 
     private func expectCorrupt(_ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -177,5 +177,62 @@ import Testing
         #expect(throws: ArchiveCodec.DecodeFailure.corrupt("unknown kind 3 at 'link'")) {
             try ArchiveCodec.decode(file(version: 4, kind: 3))
         }
+    }
+}
+
+/// Version 5 records the container file's content tag (a hash of a WebDAV server's ETag), so a
+/// server file rewritten in the same second at the same size reads as changed.
+@Suite struct ArchiveVersion5Tests {
+    @Test("the container tag round-trips, and sits right after the kind byte")
+    func roundTrip() throws {
+        var archive = Archive(localRoot: "/a", containerRoot: "https://dav.test/b/")
+        archive.entries[SyncPath("f")] = .init(
+            kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3), containerTag: 0xDEAD_BEEF)
+        archive.entries[SyncPath("g")] = .init(kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3))
+        let data = ArchiveCodec.encode(archive)
+        #expect(try ArchiveCodec.decode(data) == archive)
+        let name = Array("f".utf8)
+        let at = try #require(Array(data).firstRange(of: [1, 0, 0, 0] + name)).upperBound
+        #expect(Array(data[at..<at + 5]) == [0, 0xEF, 0xBE, 0xAD, 0xDE], "kind, then the tag, little-endian")
+    }
+
+    @Test("a version 4 file is read with every tag unknown (0)")
+    func version4() throws {
+        var bytes = Array("SEAMSARC".utf8)
+        func append(_ value: some FixedWidthInteger) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        func append(_ text: String) { append(UInt32(text.utf8.count)); bytes += Array(text.utf8) }
+        append(UInt32(4)); append(UInt32(0)); append("/a"); append("/b"); append(""); append(UInt64(0)); append(UInt64(1))
+        append("notes.txt"); bytes.append(0)
+        for value: Int64 in [5, 6, 5, 7] { append(UInt64(bitPattern: value)) }
+        append(Checksum.fnv1a(bytes))
+        let entry = try #require(try ArchiveCodec.decode(Data(bytes)).entries[SyncPath("notes.txt")])
+        #expect(entry == .init(kind: .file, local: Stamp(size: 5, modified: 6), container: Stamp(size: 5, modified: 7)))
+        #expect(entry.containerTag == 0)
+    }
+
+    @Test("an entry matches a container file by stamp and, where both are known, by tag; the local side has none")
+    func matching() {
+        let date = Date(timeIntervalSince1970: 100)
+        func file(tag: UInt64) -> FileMetadata {
+            FileMetadata(kind: .file, size: 3, modificationDate: date, permissions: 0o644, fileIdentifier: 9, contentTag: tag)
+        }
+        let stamp = file(tag: 0).stamp
+        let tagged = Archive.Entry(kind: .file, local: stamp, container: stamp, containerTag: Archive.Entry.tag(file(tag: 0x1234_5678_9ABC)))
+        #expect(tagged.containerTag != 0)
+        #expect(tagged.matches(file(tag: 0x1234_5678_9ABC), on: .container))
+        #expect(!tagged.matches(file(tag: 0x1234_5678_9ABD), on: .container), "same second, same size, another ETag")
+        #expect(tagged.matches(file(tag: 0), on: .container), "a server that sends no ETag: size and date decide")
+        #expect(tagged.matches(file(tag: 0x1234_5678_9ABD), on: .local), "no tags on the local side")
+        let untagged = Archive.Entry(kind: .file, local: stamp, container: stamp)
+        #expect(untagged.matches(file(tag: 0x1234_5678_9ABD), on: .container), "recorded before tags: size and date decide")
+        var later = file(tag: 0x1234_5678_9ABC)
+        later.size = 4
+        #expect(!tagged.matches(later, on: .container))
+        #expect(Archive.Entry.tag(FileMetadata(kind: .directory, size: 0, modificationDate: date, permissions: 0o755, fileIdentifier: 0, contentTag: 7)) == 0)
+    }
+
+    @Test("the tag costs an entry no memory: it fills the bytes after the kind")
+    func layout() {
+        #expect(MemoryLayout<Archive.Entry>.stride == 40)
     }
 }

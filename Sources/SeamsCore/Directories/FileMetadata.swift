@@ -29,6 +29,10 @@ public struct FileMetadata: Hashable, Sendable {
     public var volumeIdentifier: UInt64
     /// How many names (hard links) the item has.
     public var linkCount: Int
+    /// A value its store changes whenever the content changes, even within the same second and
+    /// at the same size: a hash of the ETag a WebDAV server gives a file. 0 where the store
+    /// gives none (local file systems, folders).
+    public var contentTag: UInt64
 
     /// Creates metadata; fakes and tests build it, live implementations read it from the system.
     public init(
@@ -38,7 +42,8 @@ public struct FileMetadata: Hashable, Sendable {
         permissions: UInt16,
         fileIdentifier: UInt64,
         volumeIdentifier: UInt64 = 0,
-        linkCount: Int = 1
+        linkCount: Int = 1,
+        contentTag: UInt64 = 0
     ) {
         self.kind = kind
         self.size = size
@@ -47,6 +52,7 @@ public struct FileMetadata: Hashable, Sendable {
         self.fileIdentifier = fileIdentifier
         self.volumeIdentifier = volumeIdentifier
         self.linkCount = linkCount
+        self.contentTag = contentTag
     }
 }
 

@@ -245,16 +245,18 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
     }
 
     static func metadata(_ resource: WebDAVResource) -> FileMetadata {
-        FileMetadata(
+        // A collection's ETag follows its folder's date, which changes with every item added
+        // inside: it is no identity. A file's changes with its content. The weakness mark is
+        // left out: Apache marks a file's ETag weak in the second it was written, and the same
+        // tag strong afterwards.
+        let tag = resource.isCollection ? 0 : resource.etag.map(identifier(ofETag:)) ?? 0
+        return FileMetadata(
             kind: resource.isCollection ? .directory : .file,
             size: resource.size,
             modificationDate: resource.modified,
             permissions: resource.isCollection ? 0o755 : 0o644,
-            // A collection's ETag follows its folder's date, which changes with every item added
-            // inside: it is no identity. A file's changes with its content. The weakness mark is
-            // left out: Apache marks a file's ETag weak in the second it was written, and the
-            // same tag strong afterwards.
-            fileIdentifier: resource.isCollection ? 0 : resource.etag.map(identifier(ofETag:)) ?? 0)
+            fileIdentifier: tag,
+            contentTag: tag)
     }
 
     /// A file's ``FileMetadata/fileIdentifier`` for its ETag: the hash of the tag without its

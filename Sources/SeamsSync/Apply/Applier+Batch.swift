@@ -13,8 +13,8 @@ struct StagedCopy {
     let expected: FileMetadata?
     /// The temp file.
     let temp: URL
-    /// The temp file's stamp.
-    let stamp: Stamp
+    /// The temp file's metadata.
+    let copied: FileMetadata
 }
 
 extension Applier {
@@ -56,16 +56,16 @@ extension Applier {
         let context = self.context
         let written = mapOnThreads(jobs.count, width: context.copiesAtOnce) { index in
             let (entry, source, temp) = jobs[index]
-            return Result { () throws -> Stamp in
+            return Result { () throws -> FileMetadata in
                 try Self.writeTemp(temp, context: context, from: entry.path, on: source, item: entry.item(on: source)!, to: entry.path)
             }
         }
         for ((entry, source, temp), result) in zip(jobs, written) {
             let item = entry.item(on: source)!
             switch result {
-            case .success(let stamp):
+            case .success(let copied):
                 staged.append(StagedCopy(
-                    path: entry.path, source: source, item: item, expected: entry.item(on: source.other), temp: temp, stamp: stamp))
+                    path: entry.path, source: source, item: item, expected: entry.item(on: source.other), temp: temp, copied: copied))
             case .failure(let error):
                 stagedBytes -= item.size
                 recordFailure(error, at: entry.path)
@@ -125,10 +125,10 @@ extension Applier {
         }
         for copy in batch {
             do {
-                let stamp = try placeCopy(
-                    copy.temp, stamp: copy.stamp, from: copy.source, item: copy.item, to: copy.path, expected: copy.expected,
+                let copied = try placeCopy(
+                    copy.temp, copied: copy.copied, from: copy.source, item: copy.item, to: copy.path, expected: copy.expected,
                     preserved: preserved.contains(copy.path))
-                record(copy.path, source: copy.source, sourceStamp: copy.item.stamp, targetStamp: stamp)
+                record(copy.path, source: copy.source, sourceItem: copy.item, targetItem: copied)
             } catch {
                 recordFailure(error, at: copy.path)
             }

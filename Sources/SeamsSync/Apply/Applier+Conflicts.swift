@@ -17,10 +17,10 @@ extension Applier {
             for: path, origin: loser, modified: loserItem.modificationDate, taken: isTaken)
         try rename(path, to: copyPath, on: loser, expected: loserItem)
         report.conflicts.append(.init(path: path.rawValue, copy: copyPath.rawValue))
-        let winnerStamp = try copy(path, from: winner, item: winnerItem, to: path, expected: nil)
-        record(path, kind: winnerItem.kind, source: winner, sourceStamp: winnerItem.stamp, targetStamp: winnerStamp)
-        let loserStamp = try copy(copyPath, from: loser, item: loserItem, to: copyPath, expected: nil)
-        record(copyPath, kind: loserItem.kind, source: loser, sourceStamp: loserItem.stamp, targetStamp: loserStamp)
+        let winnerCopy = try copy(path, from: winner, item: winnerItem, to: path, expected: nil)
+        record(path, kind: winnerItem.kind, source: winner, sourceItem: winnerItem, targetItem: winnerCopy)
+        let loserCopy = try copy(copyPath, from: loser, item: loserItem, to: copyPath, expected: nil)
+        record(copyPath, kind: loserItem.kind, source: loser, sourceItem: loserItem, targetItem: loserCopy)
     }
 
     /// A file on one side, a folder on the other: the folder keeps the name; the file is renamed
@@ -35,8 +35,8 @@ extension Applier {
         report.foldersCreated -= 1
         let zero = Stamp(size: 0, modified: 0)
         setEntry(Archive.Entry(kind: .directory, local: zero, container: zero), at: path)
-        let stamp = try copy(copyPath, from: fileSide, item: fileItem, to: copyPath, expected: nil)
-        record(copyPath, kind: fileItem.kind, source: fileSide, sourceStamp: fileItem.stamp, targetStamp: stamp)
+        let copied = try copy(copyPath, from: fileSide, item: fileItem, to: copyPath, expected: nil)
+        record(copyPath, kind: fileItem.kind, source: fileSide, sourceItem: fileItem, targetItem: copied)
     }
 
     /// Finds conflicts whose losing version is already kept under its first conflict name, on
@@ -83,14 +83,14 @@ extension Applier {
             try moveToTrash(path, on: loser, expected: loserItem)  // its bytes are at `kept` already
         }
         report.conflicts.append(.init(path: path.rawValue, copy: kept.rawValue))
-        let winnerStamp = try copy(path, from: winner, item: winnerItem, to: path, expected: nil)
-        record(path, source: winner, sourceStamp: winnerItem.stamp, targetStamp: winnerStamp)
+        let winnerCopy = try copy(path, from: winner, item: winnerItem, to: path, expected: nil)
+        record(path, source: winner, sourceItem: winnerItem, targetItem: winnerCopy)
         let source = onLoser ?? loserItem
         if let onWinner {
-            record(kept, source: loser, sourceStamp: source.stamp, targetStamp: onWinner.stamp)
+            record(kept, source: loser, sourceItem: source, targetItem: onWinner)
         } else {
-            let stamp = try copy(kept, from: loser, item: source, to: kept, expected: nil)
-            record(kept, source: loser, sourceStamp: source.stamp, targetStamp: stamp)
+            let copied = try copy(kept, from: loser, item: source, to: kept, expected: nil)
+            record(kept, source: loser, sourceItem: source, targetItem: copied)
         }
     }
 }

@@ -5,12 +5,12 @@ extension Applier {
     /// Copies a file to the other side atomically: ``stageCopy(_:from:item:to:)``, flush,
     /// ``placeCopy(_:stamp:from:item:to:expected:)``.
     ///
-    /// - Returns: The stamp of the new file.
+    /// - Returns: The new file's metadata, as read from its temp file.
     mutating func copy(
         _ sourcePath: SyncPath, from source: Side, item: FileMetadata, to destination: SyncPath,
         expected: FileMetadata?
-    ) throws -> Stamp {
-        let (temp, stamp) = try stageCopy(sourcePath, from: source, item: item, to: destination)
+    ) throws -> FileMetadata {
+        let (temp, copied) = try stageCopy(sourcePath, from: source, item: item, to: destination)
         do {
             // A link's target text is written with the link and made durable by its folder's
             // flush; opening it to flush would follow it.
@@ -19,16 +19,16 @@ extension Applier {
             try? context.directories.removeItem(at: temp, recursively: false)
             throw error
         }
-        return try placeCopy(temp, stamp: stamp, from: source, item: item, to: destination, expected: expected)
+        return try placeCopy(temp, copied: copied, from: source, item: item, to: destination, expected: expected)
     }
 
     /// The first half of a copy: the content in a temp file beside the target, the source checked
     /// against the scan once copied (a source changed since is not copied). Not yet flushed.
     ///
-    /// - Returns: The temp file and its stamp.
+    /// - Returns: The temp file and its metadata.
     mutating func stageCopy(
         _ sourcePath: SyncPath, from source: Side, item: FileMetadata, to destination: SyncPath
-    ) throws -> (temp: URL, stamp: Stamp) {
+    ) throws -> (temp: URL, copied: FileMetadata) {
         let temp = temporaryURL(beside: destination, on: source.other)
         return (temp, try Self.writeTemp(temp, context: context, from: sourcePath, on: source, item: item, to: destination))
     }
@@ -37,10 +37,10 @@ extension Applier {
     /// side, and checks the source against the scan once copied. Changes nothing but `temp`, so
     /// several may run at once (``ApplyContext/copiesAtOnce``); a failed one leaves no `temp`.
     ///
-    /// - Returns: The temp file's stamp.
+    /// - Returns: The temp file's metadata.
     static func writeTemp(
         _ temp: URL, context: ApplyContext, from sourcePath: SyncPath, on source: Side, item: FileMetadata, to destination: SyncPath
-    ) throws -> Stamp {
+    ) throws -> FileMetadata {
         try context.requireRealFolders(above: sourcePath, on: source)
         try context.requireRealFolders(above: destination, on: source.other)
         let sourceURL = context.url(sourcePath, on: source)
@@ -62,7 +62,7 @@ extension Applier {
             guard copied.size == item.size, ApplyContext.sameItem(try context.currentMetadata(sourceURL), item) else {
                 throw ApplyIssue.changedDuringSync
             }
-            return copied.stamp
+            return copied
         } catch {
             try? context.directories.removeItem(at: temp, recursively: false)
             throw error
@@ -81,11 +81,11 @@ extension Applier {
     /// version it replaces in the trash (a hard link), rename. A target changed during the run is
     /// not overwritten: the incoming version becomes a conflict copy beside it.
     ///
-    /// - Returns: The stamp of the new file.
+    /// - Returns: The new file's metadata, as read from its temp file (`copied`).
     mutating func placeCopy(
-        _ temp: URL, stamp: Stamp, from source: Side, item: FileMetadata, to destination: SyncPath,
+        _ temp: URL, copied: FileMetadata, from source: Side, item: FileMetadata, to destination: SyncPath,
         expected: FileMetadata?, preserved: Bool = false
-    ) throws -> Stamp {
+    ) throws -> FileMetadata {
         let target = source.other
         var placed = false
         defer { if !placed { try? context.directories.removeItem(at: temp, recursively: false) } }
@@ -99,7 +99,7 @@ extension Applier {
                 try flushTrash()
                 try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)
                 placed = true
-                return placedCopy(stamp, at: destination, on: target)
+                return placedCopy(copied, at: destination, on: target)
             } catch let error as CocoaError where error.posixCode == .EEXIST {}
         }
         let current = try context.currentMetadata(destinationURL)
@@ -140,15 +140,15 @@ extension Applier {
             try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)
             placed = true
         }
-        return placedCopy(stamp, at: destination, on: target)
+        return placedCopy(copied, at: destination, on: target)
     }
 
-    /// Counts a copy placed at `destination` on `target` and returns its stamp.
-    private mutating func placedCopy(_ stamp: Stamp, at destination: SyncPath, on target: Side) -> Stamp {
+    /// Counts a copy placed at `destination` on `target` and returns its metadata.
+    private mutating func placedCopy(_ copied: FileMetadata, at destination: SyncPath, on target: Side) -> FileMetadata {
         dirtyFolders[target]!.insert(destination.parent)
         createdPaths.insert(destination)
         if target == .local { report.copiedToLocal += 1 } else { report.copiedToContainer += 1 }
-        return stamp
+        return copied
     }
 
     /// Keeps the version at `destination`, as the scan saw it, in this run's trash under its own
@@ -190,7 +190,7 @@ extension Applier {
         if let expected {
             // As if the scanned versions had been synced: the next run sees only the target's
             // new edit and carries it over; the incoming version lives on as the copy.
-            record(destination, source: source, sourceStamp: item.stamp, targetStamp: expected.stamp)
+            record(destination, source: source, sourceItem: item, targetItem: expected)
         }
         throw ApplyIssue.changedDuringSync
     }

@@ -124,7 +124,8 @@ struct Applier {
             switch decision {
             case .nothing:
                 if let local, let container, local.kind == container.kind {
-                    let synced = Archive.Entry(kind: local.kind, local: local.stamp, container: container.stamp)
+                    let synced = Archive.Entry(
+                        kind: local.kind, local: local.stamp, container: container.stamp, containerTag: Archive.Entry.tag(container))
                     if entry.archived != synced { setEntry(synced, at: path) }
                     report.inSync += 1
                 } else if local == nil, container == nil, entry.archived != nil {
@@ -274,8 +275,8 @@ struct Applier {
             setEntry(Archive.Entry(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0)), at: path)
         case (_, let kind):
             if kind == .directory { try removeFolder(path, on: target) }
-            let stamp = try copy(path, from: source, item: item!, to: path, expected: replaceable)
-            record(path, kind: item!.kind, source: source, sourceStamp: item!.stamp, targetStamp: stamp)
+            let copied = try copy(path, from: source, item: item!, to: path, expected: replaceable)
+            record(path, kind: item!.kind, source: source, sourceItem: item!, targetItem: copied)
         }
     }
 
@@ -295,21 +296,23 @@ struct Applier {
             equal = try context.files.contentsEqual(localURL, containerURL)
         }
         if equal {
-            setEntry(Archive.Entry(kind: local.kind, local: local.stamp, container: container.stamp), at: path)
+            setEntry(
+                Archive.Entry(kind: local.kind, local: local.stamp, container: container.stamp, containerTag: Archive.Entry.tag(container)),
+                at: path)
             report.inSync += 1
         } else {
             try resolveConflict(path, winner: Reconciler.newer(local: local, container: container))
         }
     }
 
+    /// Records `path` as synced: `sourceItem` on `source`, `targetItem` on the other side (their
+    /// stamps, and the container item's content tag).
     mutating func record(
-        _ path: SyncPath, kind: FileMetadata.Kind = .file, source: Side, sourceStamp: Stamp, targetStamp: Stamp
+        _ path: SyncPath, kind: FileMetadata.Kind = .file, source: Side, sourceItem: FileMetadata, targetItem: FileMetadata
     ) {
+        let (local, container) = source == .local ? (sourceItem, targetItem) : (targetItem, sourceItem)
         setEntry(
-            Archive.Entry(
-                kind: kind,
-                local: source == .local ? sourceStamp : targetStamp,
-                container: source == .container ? sourceStamp : targetStamp),
+            Archive.Entry(kind: kind, local: local.stamp, container: container.stamp, containerTag: Archive.Entry.tag(container)),
             at: path)
     }
 

@@ -9,16 +9,44 @@ public struct Archive: Hashable, Sendable {
     public struct Entry: Hashable, Sendable {
         /// The item's kind on both sides (a file or a folder).
         public var kind: FileMetadata.Kind
+        /// The container file's content tag as recorded (32 bits of its
+        /// ``FileMetadata/contentTag``, the hash of a WebDAV server's ETag); 0 when none is known
+        /// (a container on a local file system, a folder, an entry recorded before tags were).
+        ///
+        /// Kept here and not in ``Stamp``: it fills bytes the entry's layout leaves free after
+        /// `kind`, so an archive of a million entries holds no more memory for it.
+        public var containerTag: UInt32
         /// The local side's stamp.
         public var local: Stamp
         /// The container side's stamp.
         public var container: Stamp
 
         /// Creates an entry.
-        public init(kind: FileMetadata.Kind, local: Stamp, container: Stamp) {
+        public init(kind: FileMetadata.Kind, local: Stamp, container: Stamp, containerTag: UInt32 = 0) {
             self.kind = kind
+            self.containerTag = containerTag
             self.local = local
             self.container = container
+        }
+
+        /// The 32 bits of a content tag an entry records.
+        public static func tag(_ item: FileMetadata) -> UInt32 {
+            item.kind == .file ? UInt32(truncatingIfNeeded: item.contentTag ^ (item.contentTag >> 32)) : 0
+        }
+
+        /// Whether `item` on `side` is what this entry recorded there: the same stamp (size and
+        /// date) and, on the container, the same content tag where both are known. A server's
+        /// file rewritten in the same second at the same size differs by its tag alone.
+        ///
+        /// - Parameters:
+        ///   - item: The item as scanned now (its kind is compared by the caller).
+        ///   - side: Its side.
+        /// - Returns: `true` when unchanged since the last sync.
+        public func matches(_ item: FileMetadata, on side: Side) -> Bool {
+            guard stamp(on: side) == item.stamp else { return false }
+            guard side == .container, containerTag != 0 else { return true }
+            let found = Self.tag(item)
+            return found == 0 || found == containerTag
         }
 
         /// The stamp of one side.
@@ -57,6 +85,6 @@ public struct Archive: Hashable, Sendable {
     /// - Returns: `true` when unchanged since the last sync.
     public func isUnchanged(_ metadata: FileMetadata, at path: SyncPath, on side: Side) -> Bool {
         guard let entry = entries[path], entry.kind == metadata.kind else { return false }
-        return metadata.kind == .directory || entry.stamp(on: side) == metadata.stamp
+        return metadata.kind == .directory || entry.matches(metadata, on: side)
     }
 }

@@ -9,7 +9,7 @@ import SeamsCore
 ///
 /// ```text
 /// "SEAMSARC"  8 bytes     magic
-/// version     UInt32      4
+/// version     UInt32      5
 /// flags       UInt32      0 (reserved)
 /// local       string      the local folder's path
 /// container   string      the container's path
@@ -17,6 +17,7 @@ import SeamsCore
 /// generation  UInt64      the container's generation at the last commit                       (version 3)
 /// count       UInt64      number of entries
 /// entries     count × (path: string, kind: UInt8 (0 file, 1 folder, 2 symbolic link: version 4),
+///                      container tag: UInt32 (version 5),
 ///                      local size, local mtime, container size, container mtime: Int64 each)
 /// checksum    UInt64      FNV-1a 64 of every byte before it
 /// ```
@@ -24,14 +25,16 @@ import SeamsCore
 /// A string is a `UInt32` byte count and the UTF-8 bytes, kept exactly, so NFC and NFD names
 /// stay distinct. Entries are written sorted by path bytes, so the same archive always gives
 /// the same file. Version 1 archives (JSON, see ``decodeVersion1(_:)``), version 2 (no
-/// container identity) and version 3 (no links) are still read; the next commit writes version 4.
-/// A build that knows only version 3 refuses a version 4 archive as newer, rather than misread a
-/// link as a file.
+/// container identity), version 3 (no links) and version 4 (no container tags: read as 0,
+/// unknown, so a path's change is told by size and date until it is next synced) are still
+/// read; the next commit writes version 5. A build that knows only version 3 refuses a version 4
+/// archive as newer, rather than misread a link as a file; one that knows only version 4 refuses
+/// version 5, whose entries it would misread.
 public enum ArchiveCodec {
     /// The `format` value a version 1 (JSON) archive carries.
     public static let formatName = "seams-sync.archive"
     /// The version this build writes; it reads this one and every earlier one.
-    public static let currentVersion = 4
+    public static let currentVersion = 5
     /// The first eight bytes of every binary archive.
     static let magic = Array("SEAMSARC".utf8)
 
@@ -48,7 +51,7 @@ public enum ArchiveCodec {
     /// - Parameter archive: The archive.
     /// - Returns: The file's bytes.
     public static func encode(_ archive: Archive) -> Data {
-        var writer = Writer(capacity: 64 + archive.entries.count * 80)
+        var writer = Writer(capacity: 64 + archive.entries.count * 84)
         writer.append(magic)
         writer.append(UInt32(currentVersion))
         writer.append(UInt32(0))
@@ -62,6 +65,7 @@ public enum ArchiveCodec {
             let entry = archive.entries[path]!
             writer.append(string: path.rawValue)
             writer.append(entry.kind == .directory ? 1 as UInt8 : entry.kind == .symbolicLink ? 2 : 0)
+            writer.append(entry.containerTag)
             writer.append(UInt64(bitPattern: entry.local.size))
             writer.append(UInt64(bitPattern: entry.local.modified))
             writer.append(UInt64(bitPattern: entry.container.size))
@@ -121,10 +125,12 @@ public enum ArchiveCodec {
             case 2 where version >= 4: kind = .symbolicLink
             case let other: throw .corrupt("unknown kind \(other) at '\(path)'")
             }
+            let tag = version >= 5 ? try reader.uint32() : 0
             let entry = Archive.Entry(
                 kind: kind,
                 local: Stamp(size: Int64(bitPattern: try reader.uint64()), modified: Int64(bitPattern: try reader.uint64())),
-                container: Stamp(size: Int64(bitPattern: try reader.uint64()), modified: Int64(bitPattern: try reader.uint64())))
+                container: Stamp(size: Int64(bitPattern: try reader.uint64()), modified: Int64(bitPattern: try reader.uint64())),
+                containerTag: tag)
             guard entries.updateValue(entry, forKey: SyncPath(path)) == nil else { throw .corrupt("'\(path)' appears twice") }
         }
         guard reader.offset == body else { throw .corrupt("\(body - reader.offset) bytes after the entries") }

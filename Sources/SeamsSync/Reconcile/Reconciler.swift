@@ -78,7 +78,7 @@ public struct Reconciler: Sendable {
             for side in Side.allCases {
                 let mine = side == .local ? row.local : row.container
                 let theirs = side == .local ? row.container : row.local
-                if let mine, mine.kind == .symbolicLink, archived.stamp(on: side) == mine.stamp, theirs?.kind == .directory {
+                if let mine, mine.kind == .symbolicLink, archived.matches(mine, on: side), theirs?.kind == .directory {
                     result.insert(row.path)
                 }
             }
@@ -106,7 +106,7 @@ public struct Reconciler: Sendable {
             guard let mine, mine.kind != .file, mine.kind != .directory,
                   theirs?.kind == .directory || row.archived?.kind == .directory else { continue }
             if mine.kind == .symbolicLink, let archived = row.archived, archived.kind == .symbolicLink,
-               archived.stamp(on: side) == mine.stamp {
+               archived.matches(mine, on: side) {
                 continue
             }
             let what = mine.kind == .symbolicLink ? "a symbolic link" : "a special file"
@@ -174,7 +174,7 @@ public struct Reconciler: Sendable {
         guard archived.kind == local.kind, archived.kind == container.kind else { return false }
         switch archived.kind {
         case .directory: return true
-        case .file, .symbolicLink: return archived.local == local.stamp && archived.container == container.stamp
+        case .file, .symbolicLink: return archived.matches(local, on: .local) && archived.matches(container, on: .container)
         case .other: return false
         }
     }
@@ -228,7 +228,7 @@ public struct Reconciler: Sendable {
     private static func changed(_ item: FileMetadata?, on side: Side, _ archived: Archive.Entry?) -> Bool {
         guard let item else { return archived != nil }
         guard let archived, archived.kind == item.kind else { return true }
-        return item.kind != .directory && archived.stamp(on: side) != item.stamp
+        return item.kind != .directory && !archived.matches(item, on: side)
     }
 
     /// Walks deepest first: a folder that must stay (something kept inside it on a side) is not

@@ -77,14 +77,16 @@ public struct Scanner: Sendable {
         let archive: Archive?
         let side: Side
 
-        /// The archive's own copy of `path` when `item` is a file or folder as it recorded there.
-        func unchanged(_ path: SyncPath, _ item: FileMetadata) -> SyncPath? {
+        /// The archive's own copy of `path` when `item` is a file or folder as it recorded there,
+        /// and the container file's content tag when the archive has none for it yet (else 0).
+        func unchanged(_ path: SyncPath, _ item: FileMetadata) -> (path: SyncPath, learnedTag: UInt32)? {
             guard let archive, item.kind == .file || item.kind == .directory,
                   let index = archive.entries.index(forKey: path)
             else { return nil }
             let (key, recorded) = archive.entries[index]
-            guard recorded.kind == item.kind, item.kind == .directory || recorded.stamp(on: side) == item.stamp else { return nil }
-            return key
+            guard recorded.kind == item.kind, item.kind == .directory || recorded.matches(item, on: side) else { return nil }
+            let learned = side == .container && recorded.containerTag == 0 ? Archive.Entry.tag(item) : 0
+            return (key, learned)
         }
     }
 
@@ -102,8 +104,9 @@ public struct Scanner: Sendable {
                 }
                 continue
             }
-            if let recorded = known.unchanged(path, entry.metadata) {
+            if let (recorded, learned) = known.unchanged(path, entry.metadata) {
                 snapshot.unchanged.insert(recorded)
+                if learned != 0 { snapshot.learnedTags.append((recorded, learned)) }
             } else {
                 snapshot.items[path] = entry.metadata
             }

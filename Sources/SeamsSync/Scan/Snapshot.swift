@@ -18,6 +18,9 @@ public struct Snapshot: Sendable {
     public var unreadableFolders: [SyncPath: UnderlyingError]
     /// Temporary files an interrupted run left behind (`.seams-tmp-…`), to be removed.
     public var leftovers: [SyncPath]
+    /// Container files found unchanged whose archive entry has no content tag (recorded before
+    /// tags were, archive version 4) while the server gives one now: the tag to record.
+    public var learnedTags: [(path: SyncPath, tag: UInt32)] = []
     /// Items whose names start with `.seams` but are not the tool's own (a user's
     /// `.seams-notes.txt`): neither synced nor removed, reported as skipped every run.
     public var reserved: [SyncPath] = []

@@ -193,4 +193,63 @@ import Testing
         // Into place, refused; then to the conflict name (the replica marker's own move left out).
         #expect(moves.map(\.status) == [412, 201], "\(moves)")
     }
+
+    @Test("between runs, a file rewritten on the server in the same second at the same size is seen by its ETag and carried over")
+    func sameSecondSameSize() async throws {
+        let (f, _) = try Self.fixture()
+        let local = URL(filePath: "/local", directoryHint: .isDirectory)
+        let state = URL(filePath: "/state")
+        try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+        try f.fileSystem.write(Data("one".utf8), to: local.appending(path: "a.txt"))
+        let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
+        func run() async throws -> SyncReport {
+            try await onOwnThread { try engine.run(local: local, container: f.server.baseURL, stateDirectory: state) }
+        }
+        _ = try await run()
+        let synced = try f.fileSystem.metadata(at: f.served("a.txt"))
+        // The clock has not moved: the same second, and the same size.
+        try f.fileSystem.write(Data("two".utf8), to: f.served("a.txt"))
+        let rewritten = try f.fileSystem.metadata(at: f.served("a.txt"))
+        #expect(rewritten.size == synced.size && rewritten.modificationDate == synced.modificationDate)
+        let second = try await run()
+        #expect(second.copiedToLocal == 1, "\(second)")
+        #expect(try f.fileSystem.read(from: local.appending(path: "a.txt")) == Data("two".utf8))
+        let third = try await run()
+        #expect(third.copiedToLocal == 0 && third.copiedToContainer == 0 && third.conflicts.isEmpty)
+    }
+
+    @Test("a state recorded without ETags (archive version 4) learns them in the next run, changes nothing, and then sees a same-second rewrite")
+    func tagsLearnedFromAnOlderState() async throws {
+        let (f, _) = try Self.fixture()
+        let local = URL(filePath: "/local", directoryHint: .isDirectory)
+        let state = URL(filePath: "/state")
+        try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+        try f.fileSystem.write(Data("one".utf8), to: local.appending(path: "a.txt"))
+        try f.fileSystem.write(Data("bee".utf8), to: local.appending(path: "b.txt"))
+        let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
+        func run() async throws -> SyncReport {
+            try await onOwnThread { try engine.run(local: local, container: f.server.baseURL, stateDirectory: state) }
+        }
+        func stateFile() throws -> URL {
+            let entry = try #require(try f.fileSystem.contentsOfDirectory(at: state).first { $0.name.hasSuffix(".archive") })
+            return state.appending(path: entry.name)
+        }
+        _ = try await run()
+        // What a version 4 state reads as: every container tag unknown.
+        var archive = try ArchiveCodec.decode(try f.fileSystem.read(from: try stateFile()))
+        #expect(archive.entries.values.allSatisfy { $0.containerTag != 0 })
+        for path in archive.entries.keys { archive.entries[path]!.containerTag = 0 }
+        try f.fileSystem.write(ArchiveCodec.encode(archive), to: try stateFile())
+
+        let upgrade = try await run()
+        #expect(upgrade.copiedToLocal == 0 && upgrade.copiedToContainer == 0 && upgrade.failures.isEmpty)
+        let learned = try ArchiveCodec.decode(try f.fileSystem.read(from: try stateFile()))
+        #expect(learned.entries.keys.map(\.rawValue).sorted() == ["a.txt", "b.txt"])
+        #expect(learned.entries.values.allSatisfy { $0.containerTag != 0 }, "the tags are recorded")
+
+        try f.fileSystem.write(Data("two".utf8), to: f.served("a.txt"))  // the same second, the same size
+        let next = try await run()
+        #expect(next.copiedToLocal == 1)
+        #expect(try f.fileSystem.read(from: local.appending(path: "a.txt")) == Data("two".utf8))
+    }
 }

@@ -235,6 +235,17 @@ struct WebDAVContractTests {
             try equal(try dav.read(from: root.appending(path: "a")), Data("src".utf8), "source")
             try equal(try dav.read(from: root.appending(path: "b")), Data("dst".utf8), "destination")
         },
+        behaviour("a move keeps a file's content tag (its ETag), in a listing too; a rewrite at the same size changes it") { dav, root in
+            try dav.write(Data("one".utf8), to: root.appending(path: "t"))
+            let before = try dav.metadata(at: root.appending(path: "t"))
+            try check(before.contentTag != 0, "a file has a content tag")
+            try dav.moveItem(at: root.appending(path: "t"), to: root.appending(path: "f"), replacingExisting: false)
+            try equal(try dav.metadata(at: root.appending(path: "f")).contentTag, before.contentTag, "the tag after the move")
+            let listed = try dav.contentsOfDirectory(at: root).first { $0.name == "f" }
+            try equal(listed?.metadata.contentTag, before.contentTag, "the tag in a listing")
+            try dav.write(Data("two".utf8), to: root.appending(path: "f"))
+            try check(try dav.metadata(at: root.appending(path: "f")).contentTag != before.contentTag, "a rewrite keeps the tag")
+        },
         behaviour("a replacing move puts the new content in place") { dav, root in
             try dav.write(Data("new".utf8), to: root.appending(path: "tmp"))
             try dav.write(Data("old".utf8), to: root.appending(path: "f"))
