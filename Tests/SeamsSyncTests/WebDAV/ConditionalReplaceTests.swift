@@ -65,6 +65,25 @@ import Testing
         return (Fixture(fileSystem: fileSystem, server: server, dav: dav), front)
     }
 
+    /// A local folder synced with the fixture's server, one request at a time.
+    struct Pair: Sendable {
+        let local = URL(filePath: "/local", directoryHint: .isDirectory)
+        let state = URL(filePath: "/state")
+        let container: URL
+        let engine: SyncEngine
+
+        init(_ f: Fixture) throws {
+            try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+            container = f.server.baseURL
+            engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
+        }
+
+        /// One run, on a thread of its own (the accessor blocks its thread).
+        func run() async throws -> SyncReport {
+            try await onOwnThread { [self] in try engine.run(local: local, container: container, stateDirectory: state) }
+        }
+    }
+
     @Test("MOVE over a target as it was read: moved, with the ETag that metadata(at:) read, and no second look")
     func unchangedTarget() async throws {
         let (f, front) = try Self.fixture()
@@ -142,14 +161,9 @@ import Testing
     @Test("the engine: a save on the server between its last look and its MOVE is kept; the incoming edit becomes a conflict copy; the next run settles with nothing lost")
     func engineDivertsToConflict() async throws {
         let (f, front) = try Self.fixture()
-        let local = URL(filePath: "/local", directoryHint: .isDirectory)
-        let state = URL(filePath: "/state")
-        try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+        let pair = try Pair(f)
+        let (local, run) = (pair.local, pair.run)
         try f.fileSystem.write(Data("v1".utf8), to: local.appending(path: "notes.txt"))
-        let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
-        func run() async throws -> SyncReport {
-            try await onOwnThread { try engine.run(local: local, container: f.server.baseURL, stateDirectory: state) }
-        }
         _ = try await run()
         #expect(f.stored("notes.txt") == Data("v1".utf8))
 
@@ -175,16 +189,12 @@ import Testing
     @Test("the engine: a file made on the server under a new file's name after the scan refuses the MOVE (Overwrite: F); it is kept and the new file becomes a conflict copy")
     func newNameTakenMeanwhile() async throws {
         let (f, front) = try Self.fixture()
-        let local = URL(filePath: "/local", directoryHint: .isDirectory)
-        try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
-        try f.fileSystem.write(Data("made here".utf8), to: local.appending(path: "new.txt"))
+        let pair = try Pair(f)
+        try f.fileSystem.write(Data("made here".utf8), to: pair.local.appending(path: "new.txt"))
         front.arm(beforeMoveTo: "/new.txt") { [fileSystem = f.fileSystem] in
             try? fileSystem.write(Data("made on the server meanwhile".utf8), to: URL(filePath: "/served/new.txt"))
         }
-        let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
-        let report = try await onOwnThread {
-            try engine.run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state"))
-        }
+        let report = try await pair.run()
         #expect(f.stored("new.txt") == Data("made on the server meanwhile".utf8), "the server's file is not replaced")
         let copy = try #require(report.conflicts.first?.copy)
         #expect(report.conflicts.map(\.path) == ["new.txt"])
@@ -197,14 +207,9 @@ import Testing
     @Test("between runs, a file rewritten on the server in the same second at the same size is seen by its ETag and carried over")
     func sameSecondSameSize() async throws {
         let (f, _) = try Self.fixture()
-        let local = URL(filePath: "/local", directoryHint: .isDirectory)
-        let state = URL(filePath: "/state")
-        try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+        let pair = try Pair(f)
+        let (local, run) = (pair.local, pair.run)
         try f.fileSystem.write(Data("one".utf8), to: local.appending(path: "a.txt"))
-        let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
-        func run() async throws -> SyncReport {
-            try await onOwnThread { try engine.run(local: local, container: f.server.baseURL, stateDirectory: state) }
-        }
         _ = try await run()
         let synced = try f.fileSystem.metadata(at: f.served("a.txt"))
         // The clock has not moved: the same second, and the same size.
@@ -221,15 +226,10 @@ import Testing
     @Test("a state recorded without ETags (archive version 4) learns them in the next run, changes nothing, and then sees a same-second rewrite")
     func tagsLearnedFromAnOlderState() async throws {
         let (f, _) = try Self.fixture()
-        let local = URL(filePath: "/local", directoryHint: .isDirectory)
-        let state = URL(filePath: "/state")
-        try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+        let pair = try Pair(f)
+        let (local, state, run) = (pair.local, pair.state, pair.run)
         try f.fileSystem.write(Data("one".utf8), to: local.appending(path: "a.txt"))
         try f.fileSystem.write(Data("bee".utf8), to: local.appending(path: "b.txt"))
-        let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
-        func run() async throws -> SyncReport {
-            try await onOwnThread { try engine.run(local: local, container: f.server.baseURL, stateDirectory: state) }
-        }
         func stateFile() throws -> URL {
             let entry = try #require(try f.fileSystem.contentsOfDirectory(at: state).first { $0.name.hasSuffix(".archive") })
             return state.appending(path: entry.name)
