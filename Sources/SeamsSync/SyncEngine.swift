@@ -1,6 +1,5 @@
 public import Foundation
 public import SeamsCore
-import Dispatch
 
 /// One sync of two folders: lock, load state, scan, decide, guard, apply, commit.
 ///
@@ -36,7 +35,7 @@ public struct SyncEngine: Sendable {
     ///     the order of I/O calls must be the same every run, as when a fault is injected at the
     ///     n-th call: then each request waits for the one before.
     ///   - requestsInFlight: At most this many requests to a WebDAV server at once, each waiting
-    ///     on a thread of its own (6 by default, as many as a browser opens to one host): folders
+    ///     on a thread of its own (``defaultRequestsInFlight`` by default): folders
     ///     listed together in the scan, and files copied together to or from their temp names
     ///     beside their targets. What changes the server's visible names (the moves into place,
     ///     the trash, deletions) still goes one request at a time, in plan order.
@@ -55,7 +54,7 @@ public struct SyncEngine: Sendable {
         runID: @escaping @Sendable () -> String = { String(UInt32.random(in: 0...UInt32.max), radix: 36) },
         progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
         scansConcurrently: Bool = true,
-        requestsInFlight: Int = 6,
+        requestsInFlight: Int = SyncEngine.defaultRequestsInFlight,
         process: SyncProcess = .current,
         lockWait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
         remote: WebDAVAccessor? = nil
@@ -260,14 +259,16 @@ public struct SyncEngine: Sendable {
     ) throws -> (Snapshot, Snapshot) {
         let expected = archive.entries.count
         let roots = [local, container]
-        let results = LockedValue<[Result<Snapshot, SyncError>?]>([nil, nil])
         let scanner = Scanner(directories: directories)
-        let scanOne = { @Sendable (index: Int) in
-            let result = Result { () throws(SyncError) -> Snapshot in
+        let readers = serverRequestsAtOnce
+        // A thread of its own for the second scan (`mapOnThreads`): a Dispatch worker may be slow
+        // to come when the pool is busy.
+        let scans = mapOnThreads(2, width: scansConcurrently ? 2 : 1) { index in
+            Result { () throws(SyncError) -> Snapshot in
                 do {
                     return try scanner.scan(
                         roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
-                        readers: roots[index].isFileURL ? 1 : serverRequestsAtOnce, shouldStop: shouldStop)
+                        readers: roots[index].isFileURL ? 1 : readers, shouldStop: shouldStop)
                 } catch is ScanStopped {
                     throw SyncError.interrupted
                 } catch {
@@ -275,24 +276,13 @@ public struct SyncEngine: Sendable {
                     throw SyncError.serverNotAvailable(roots[index], reason: Self.serverReason(error))
                 }
             }
-            results.withLock { $0[index] = result }
         }
-        if scansConcurrently {
-            // A thread of its own: a Dispatch worker may be slow to come when the pool is busy.
-            let done = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                scanOne(1)
-                done.signal()
-            }
-            scanOne(0)
-            done.wait()
-        } else {
-            scanOne(0)
-            scanOne(1)
-        }
-        let scans = results.withLock { $0 }
-        return (try scans[0]!.get(), try scans[1]!.get())
+        return (try scans[0].get(), try scans[1].get())
     }
+
+    /// How many requests go to a WebDAV server at once unless told otherwise: as many as a
+    /// browser opens to one host.
+    public static let defaultRequestsInFlight = 6
 
     /// How many requests go to a server at once: one when the order of calls must not vary.
     private var serverRequestsAtOnce: Int { scansConcurrently ? requestsInFlight : 1 }

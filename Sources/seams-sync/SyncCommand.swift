@@ -36,7 +36,7 @@ struct SyncCommand: AsyncParsableCommand {
     var force = false
 
     @Option(help: "With a WebDAV container: at most N requests to the server at once (folder listings, uploads and downloads to temp names); 1 sends them one by one.")
-    var requests = 6
+    var requests = SyncEngine.defaultRequestsInFlight
 
     func validate() throws {
         guard (0...100).contains(maxDelete) else {

@@ -29,9 +29,9 @@ import Dispatch
 /// - modification dates are the server's, to the second (`getlastmodified`), and cannot be set:
 ///   ``setModificationDate(_:at:)`` changes nothing;
 /// - every answered write is as durable as the server makes it: the flush calls change nothing;
-/// - a file's ``FileMetadata/fileIdentifier`` and ``FileMetadata/contentTag`` are a hash of its ETag, so a file rewritten in
-///   place reads as another item even when its size and second are unchanged; a collection's is 0
-///   (its ETag changes whenever an item is added inside).
+/// - a file's ``FileMetadata/fileIdentifier`` and ``FileMetadata/contentTag`` are a hash of its
+///   ETag, so a file rewritten in place reads as another item even when its size and second are
+///   unchanged; a collection's are 0 (its ETag changes whenever an item is added inside).
 ///
 /// Errors are the file system's (`CocoaError` with the `POSIXError` underneath), mapped from the
 /// status: 404 and 409 are ENOENT, 412 (a refused `Overwrite: F` or `If-None-Match: *`) and 405

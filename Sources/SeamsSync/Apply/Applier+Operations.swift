@@ -3,7 +3,7 @@ import SeamsCore
 
 extension Applier {
     /// Copies a file to the other side atomically: ``stageCopy(_:from:item:to:)``, flush,
-    /// ``placeCopy(_:stamp:from:item:to:expected:)``.
+    /// ``placeCopy(_:copied:from:item:to:expected:preserved:)``.
     ///
     /// - Returns: The new file's metadata, as read from its temp file.
     mutating func copy(

@@ -26,7 +26,7 @@ import SeamsCore
 /// stay distinct. Entries are written sorted by path bytes, so the same archive always gives
 /// the same file. Version 1 archives (JSON, see ``decodeVersion1(_:)``), version 2 (no
 /// container identity), version 3 (no links) and version 4 (no container tags: read as 0,
-/// unknown, so a path's change is told by size and date until it is next synced) are still
+/// unknown, and learned by the next run from the server's files it finds unchanged) are still
 /// read; the next commit writes version 5. A build that knows only version 3 refuses a version 4
 /// archive as newer, rather than misread a link as a file; one that knows only version 4 refuses
 /// version 5, whose entries it would misread.
