@@ -23,7 +23,7 @@ import Testing
         }
         let data = ArchiveCodec.encode(archive)
         #expect(Array(data.prefix(8)) == Array("SEAMSARC".utf8))
-        #expect(Array(data[8..<12]) == [5, 0, 0, 0])
+        #expect(Array(data[8..<12]) == [6, 0, 0, 0])
         var shuffled = Archive(localRoot: "/a", containerRoot: "/b")
         for (path, entry) in archive.entries.shuffled() { shuffled.entries[path] = entry }
         #expect(ArchiveCodec.encode(shuffled) == data)
@@ -92,8 +92,8 @@ import Testing
         let text = "{\"format\":\"seams-sync.archive\",\"version\":2,\"future\":true}"
         #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(2)) { try ArchiveCodec.decode(Data(text.utf8)) }
         var binary = ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b"))
-        binary[8] = 6
-        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(6)) { try ArchiveCodec.decode(binary) }
+        binary[8] = 7
+        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(7)) { try ArchiveCodec.decode(binary) }
     }
 
     private func expectCorrupt(_ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -183,7 +183,7 @@ import Testing
 /// Version 5 records the container file's content tag (a hash of a WebDAV server's ETag), so a
 /// server file rewritten in the same second at the same size reads as changed.
 @Suite struct ArchiveVersion5Tests {
-    @Test("the container tag round-trips, and sits right after the kind byte")
+    @Test("the container tag round-trips, and follows the entry's flags")
     func roundTrip() throws {
         var archive = Archive(localRoot: "/a", containerRoot: "https://dav.test/b/")
         archive.entries[SyncPath("f")] = .init(
@@ -191,9 +191,10 @@ import Testing
         archive.entries[SyncPath("g")] = .init(kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3))
         let data = ArchiveCodec.encode(archive)
         #expect(try ArchiveCodec.decode(data) == archive)
-        let name = Array("f".utf8)
-        let at = try #require(Array(data).firstRange(of: [1, 0, 0, 0] + name)).upperBound
-        #expect(Array(data[at..<at + 5]) == [0, 0xEF, 0xBE, 0xAD, 0xDE], "kind, then the tag, little-endian")
+        // Entry "f": nothing shared, one byte of path, flags (a file, a tag, another container
+        // date), then the tag, little-endian.
+        let at = try #require(Array(data).firstRange(of: [0, 1] + Array("f".utf8))).upperBound
+        #expect(Array(data[at..<at + 5]) == [0b10100, 0xEF, 0xBE, 0xAD, 0xDE])
     }
 
     @Test("a version 4 file is read with every tag unknown (0)")

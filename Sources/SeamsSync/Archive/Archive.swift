@@ -3,7 +3,8 @@ public import SeamsCore
 /// What every path of a folder pair looked like after the last successful sync: the memory that
 /// tells "deleted here" from "new there".
 ///
-/// Stored as versioned JSON (see ``ArchiveCodec``), one file per pair, replaced atomically.
+/// Stored as a small versioned binary file (see ``ArchiveCodec``), one file per pair, replaced
+/// atomically; its entries stay in memory in that file's compact form (``ArchiveEntries``).
 public struct Archive: Hashable, Sendable {
     /// What the archive remembers of one path.
     public struct Entry: Hashable, Sendable {
@@ -14,7 +15,8 @@ public struct Archive: Hashable, Sendable {
         /// (a container on a local file system, a folder, an entry recorded before tags were).
         ///
         /// Kept here and not in ``Stamp``: it fills bytes the entry's layout leaves free after
-        /// `kind`, so an archive of a million entries holds no more memory for it.
+        /// `kind`. The state file (and the table it stays in, in memory) holds it only when it
+        /// is not 0.
         public var containerTag: UInt32
         /// The local side's stamp.
         public var local: Stamp
@@ -63,13 +65,13 @@ public struct Archive: Hashable, Sendable {
     /// The container this archive belongs to.
     public var containerRoot: String
     /// The entries by path.
-    public var entries: [SyncPath: Entry]
+    public var entries: ArchiveEntries
     /// The container's identity and generation at the last commit (`nil` before the first
     /// commit, and in archives of version 2 and earlier).
     public var replica: ReplicaIdentity?
 
     /// Creates an archive.
-    public init(localRoot: String, containerRoot: String, entries: [SyncPath: Entry] = [:], replica: ReplicaIdentity? = nil) {
+    public init(localRoot: String, containerRoot: String, entries: ArchiveEntries = [:], replica: ReplicaIdentity? = nil) {
         self.localRoot = localRoot
         self.containerRoot = containerRoot
         self.entries = entries

@@ -37,7 +37,7 @@ extension ArchiveCodec {
                 kind: row.k, local: Stamp(size: row.ls, modified: row.lm),
                 container: Stamp(size: row.cs, modified: row.cm))
         }
-        return Archive(localRoot: file.local, containerRoot: file.container, entries: entries)
+        return Archive(localRoot: file.local, containerRoot: file.container, entries: ArchiveEntries(entries))
     }
 
     private struct Header: Codable {

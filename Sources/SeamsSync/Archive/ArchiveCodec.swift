@@ -3,38 +3,39 @@ import SeamsCore
 
 /// The archive's file format: a small versioned binary file with a checksum.
 ///
-/// A no-change run reads the whole archive, so the format is built to be read fast: every
-/// field has a fixed size or a length before it, and nothing is parsed character by character.
-/// All integers are little-endian.
+/// A no-change run reads the whole archive and keeps it as it is in memory, so the format is
+/// compact and read in one pass: the entries are the sorted, prefix-shared table of
+/// ``ArchiveTable`` (about a dozen bytes an entry). All fixed-size integers are little-endian.
 ///
 /// ```text
 /// "SEAMSARC"  8 bytes     magic
-/// version     UInt32      5
+/// version     UInt32      6
 /// flags       UInt32      0 (reserved)
 /// local       string      the local folder's path
 /// container   string      the container's path
 /// replica     string      the container's identity (its `.seams-replica` id; empty: none yet)   (version 3)
 /// generation  UInt64      the container's generation at the last commit                       (version 3)
 /// count       UInt64      number of entries
-/// entries     count × (path: string, kind: UInt8 (0 file, 1 folder, 2 symbolic link: version 4),
-///                      container tag: UInt32 (version 5),
-///                      local size, local mtime, container size, container mtime: Int64 each)
+/// interval    UInt32      entries from one restart of the table to the next                   (version 6)
+/// entries     the table's entries in path order (version 6; see ``ArchiveTable``); up to
+///             version 5, count × (path: string, kind: UInt8 (0 file, 1 folder, 2 symbolic
+///             link: version 4), container tag: UInt32 (version 5), local size, local mtime,
+///             container size, container mtime: Int64 each)
 /// checksum    UInt64      FNV-1a 64 of every byte before it
 /// ```
 ///
 /// A string is a `UInt32` byte count and the UTF-8 bytes, kept exactly, so NFC and NFD names
 /// stay distinct. Entries are written sorted by path bytes, so the same archive always gives
 /// the same file. Version 1 archives (JSON, see ``decodeVersion1(_:)``), version 2 (no
-/// container identity), version 3 (no links) and version 4 (no container tags: read as 0,
-/// unknown, and learned by the next run from the server's files it finds unchanged) are still
-/// read; the next commit writes version 5. A build that knows only version 3 refuses a version 4
-/// archive as newer, rather than misread a link as a file; one that knows only version 4 refuses
-/// version 5, whose entries it would misread.
+/// container identity), version 3 (no links), version 4 (no container tags: read as 0,
+/// unknown, and learned by the next run from the server's files it finds unchanged) and
+/// version 5 (fixed-size entries) are still read; the next commit writes version 6. A build
+/// that knows only an older version refuses a newer archive rather than misread it.
 public enum ArchiveCodec {
     /// The `format` value a version 1 (JSON) archive carries.
     public static let formatName = "seams-sync.archive"
     /// The version this build writes; it reads this one and every earlier one.
-    public static let currentVersion = 5
+    public static let currentVersion = 6
     /// The first eight bytes of every binary archive.
     static let magic = Array("SEAMSARC".utf8)
 
@@ -51,7 +52,7 @@ public enum ArchiveCodec {
     /// - Parameter archive: The archive.
     /// - Returns: The file's bytes.
     public static func encode(_ archive: Archive) -> Data {
-        var writer = Writer(capacity: 64 + archive.entries.count * 84)
+        var writer = ByteWriter(capacity: 256 + archive.entries.table.end - archive.entries.table.start + archive.entries.changes.count * 24)
         writer.append(magic)
         writer.append(UInt32(currentVersion))
         writer.append(UInt32(0))
@@ -60,16 +61,10 @@ public enum ArchiveCodec {
         writer.append(string: archive.replica?.id ?? "")
         writer.append(archive.replica?.generation ?? 0)
         writer.append(UInt64(archive.entries.count))
-        // The paths alone are sorted (16 bytes each), not copies of every entry.
-        for path in archive.entries.keys.sorted() {
-            let entry = archive.entries[path]!
-            writer.append(string: path.rawValue)
-            writer.append(entry.kind == .directory ? 1 as UInt8 : entry.kind == .symbolicLink ? 2 : 0)
-            writer.append(entry.containerTag)
-            writer.append(UInt64(bitPattern: entry.local.size))
-            writer.append(UInt64(bitPattern: entry.local.modified))
-            writer.append(UInt64(bitPattern: entry.container.size))
-            writer.append(UInt64(bitPattern: entry.container.modified))
+        var table = ArchiveTable.Builder()
+        writer.append(UInt32(table.interval))
+        for (path, entry) in archive.entries {
+            table.append(path, entry, to: &writer)
         }
         writer.append(Checksum.fnv1a(writer.written))
         return writer.finish()
@@ -82,13 +77,13 @@ public enum ArchiveCodec {
     /// - Throws: ``DecodeFailure``.
     public static func decode(_ data: Data) throws(DecodeFailure) -> Archive {
         if data.starts(with: magic) {
-            let result = data.withUnsafeBytes { raw in Result { () throws(DecodeFailure) in try decodeBinary(raw) } }
+            let result = data.withUnsafeBytes { raw in Result { () throws(DecodeFailure) in try decodeBinary(raw, data) } }
             return try result.get()
         }
         return try decodeVersion1(data)
     }
 
-    private static func decodeBinary(_ raw: UnsafeRawBufferPointer) throws(DecodeFailure) -> Archive {
+    private static func decodeBinary(_ raw: UnsafeRawBufferPointer, _ data: Data) throws(DecodeFailure) -> Archive {
         var reader = Reader(raw)
         reader.offset = magic.count
         let version = Int(try reader.uint32())
@@ -111,6 +106,12 @@ public enum ArchiveCodec {
             if !id.isEmpty { replica = ReplicaIdentity(id: id, generation: generation) }
         }
         let count = try reader.uint64()
+        if version >= 6 {
+            let interval = Int(try reader.uint32())
+            guard count <= UInt64(Int.max) else { throw .corrupt("entry count \(count) too large") }
+            let table = try ArchiveTable(validating: data, start: reader.offset, end: body, count: Int(count), interval: interval)
+            return Archive(localRoot: local, containerRoot: container, entries: ArchiveEntries(table: table), replica: replica)
+        }
         // Each entry takes at least 38 bytes; a count the file cannot hold is damage.
         guard count <= UInt64(body - reader.offset) / 38 else { throw .corrupt("entry count \(count) too large") }
         var entries: [SyncPath: Archive.Entry] = [:]
@@ -134,7 +135,7 @@ public enum ArchiveCodec {
             guard entries.updateValue(entry, forKey: SyncPath(path)) == nil else { throw .corrupt("'\(path)' appears twice") }
         }
         guard reader.offset == body else { throw .corrupt("\(body - reader.offset) bytes after the entries") }
-        return Archive(localRoot: local, containerRoot: container, entries: entries, replica: replica)
+        return Archive(localRoot: local, containerRoot: container, entries: ArchiveEntries(entries), replica: replica)
     }
 
     /// Refuses a path that could reach outside the synced folder or name nothing.
@@ -168,61 +169,6 @@ enum Checksum {
 
     static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         fnv1a(bytes.bindMemory(to: UInt8.self))
-    }
-}
-
-/// Appends little-endian fields to a buffer of its own, which becomes the `Data` it returns
-/// without a copy (at a million entries the archive is tens of megabytes).
-private struct Writer: ~Copyable {
-    private var base: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var count = 0
-
-    init(capacity: Int) {
-        self.capacity = max(capacity, 64)
-        base = malloc(self.capacity)!
-    }
-
-    deinit {
-        free(base)
-    }
-
-    /// The bytes written so far.
-    var written: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
-
-    /// The bytes, handed to a `Data` that frees them.
-    consuming func finish() -> Data {
-        let data = Data(bytesNoCopy: base, count: count, deallocator: .free)
-        discard self
-        return data
-    }
-
-    private mutating func reserve(_ more: Int) {
-        guard count + more > capacity else { return }
-        capacity = max(capacity * 2, count + more)
-        base = realloc(base, capacity)!
-    }
-
-    private mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        reserve(bytes.count)
-        if let source = bytes.baseAddress { (base + count).copyMemory(from: source, byteCount: bytes.count) }
-        count += bytes.count
-    }
-
-    mutating func append(_ raw: [UInt8]) {
-        raw.withUnsafeBytes { append($0) }
-    }
-
-    mutating func append(_ value: some FixedWidthInteger) {
-        withUnsafeBytes(of: value.littleEndian) { append($0) }
-    }
-
-    mutating func append(string: String) {
-        var text = string
-        text.withUTF8 { utf8 in
-            append(UInt32(utf8.count))
-            append(UnsafeRawBufferPointer(utf8))
-        }
     }
 }
 

@@ -20,7 +20,8 @@ public struct Scanner: Sendable {
     ///   - expectedCount: About how many items to expect (the archive's count), so the snapshot
     ///     is allocated once.
     ///   - archive: When given, a file or folder found as it records on `side` goes into
-    ///     ``Snapshot/unchanged`` by path (the archive's own copy of it), without its metadata.
+    ///     ``Snapshot/unchanged`` (a bit for its entry in the archive's table), without its
+    ///     metadata; a folder's listing is looked up among the table's entries in one walk.
     ///   - side: The side `root` is, for `archive`.
     ///   - readers: How many folders are listed at once (each on a thread of its own): 1 for a
     ///     local disk, where both scans already keep the cores busy; several for a server, where
@@ -36,12 +37,12 @@ public struct Scanner: Sendable {
         shouldStop: () -> Bool = { false }
     ) throws -> Snapshot {
         var snapshot = Snapshot()
-        if archive == nil {
-            snapshot.items.reserveCapacity(expectedCount)
+        let known = Known(table: archive?.entries.compacted(), side: side)
+        if let table = known.table {
+            snapshot.unchanged = UnchangedPaths(table: table)
         } else {
-            snapshot.unchanged.reserveCapacity(expectedCount)
+            snapshot.items.reserveCapacity(expectedCount)
         }
-        let known = Known(archive: archive, side: side)
         var pending: [(SyncPath?, URL)] = []
         let top = try directories.contentsOfDirectory(at: root)
         add(top, under: nil, root: root, known: known, to: &snapshot, pending: &pending)
@@ -74,19 +75,24 @@ public struct Scanner: Sendable {
 
     /// What the archive recorded on the scanned side.
     private struct Known {
-        let archive: Archive?
+        /// The archive's entries (`nil`: the scan is not compared with an archive).
+        let table: ArchiveTable?
         let side: Side
 
-        /// The archive's own copy of `path` when `item` is a file or folder as it recorded there,
-        /// and the container file's content tag when the archive has none for it yet (else 0).
-        func unchanged(_ path: SyncPath, _ item: FileMetadata) -> (path: SyncPath, learnedTag: UInt32)? {
-            guard let archive, item.kind == .file || item.kind == .directory,
-                  let index = archive.entries.index(forKey: path)
-            else { return nil }
-            let (key, recorded) = archive.entries[index]
-            guard recorded.kind == item.kind, item.kind == .directory || recorded.matches(item, on: side) else { return nil }
-            let learned = side == .container && recorded.containerTag == 0 ? Archive.Entry.tag(item) : 0
-            return (key, learned)
+        /// For each of a folder's listed entries, the ordinal of its archive entry when it is a
+        /// file or folder as recorded there, and the container file's content tag when the
+        /// archive has none for it yet (else 0).
+        func unchanged(_ entries: [DirectoryEntry], under parent: SyncPath?) -> [(ordinal: Int, learnedTag: UInt32)?] {
+            guard let table else { return [] }
+            let recorded = table.children(entries.map(\.name), of: parent)
+            return zip(entries, recorded).map { entry, recorded in
+                let item = entry.metadata
+                guard let (ordinal, recorded) = recorded, item.kind == .file || item.kind == .directory, recorded.kind == item.kind,
+                      item.kind == .directory || recorded.matches(item, on: side)
+                else { return nil }
+                let learned = side == .container && recorded.containerTag == 0 ? Archive.Entry.tag(item) : 0
+                return (ordinal, learned)
+            }
         }
     }
 
@@ -94,9 +100,10 @@ public struct Scanner: Sendable {
         _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL, known: Known,
         to snapshot: inout Snapshot, pending: inout [(SyncPath?, URL)]
     ) {
-        for entry in entries {
-            let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
+        let unchanged = known.unchanged(entries, under: parent)
+        for (index, entry) in entries.enumerated() {
             if Snapshot.isOwnName(entry.name) {
+                let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
                 if Snapshot.isTemporaryName(entry.name), entry.metadata.kind == .file || entry.metadata.kind == .symbolicLink {
                     snapshot.leftovers.append(path)
                 } else if parent != nil || !Snapshot.ownRootNames.contains(entry.name) {
@@ -104,14 +111,18 @@ public struct Scanner: Sendable {
                 }
                 continue
             }
-            if let (recorded, learned) = known.unchanged(path, entry.metadata) {
-                snapshot.unchanged.insert(recorded)
-                if learned != 0 { snapshot.learnedTags.append((recorded, learned)) }
+            let isFolder = entry.metadata.kind == .directory
+            if let (ordinal, learned) = index < unchanged.count ? unchanged[index] : nil {
+                snapshot.unchanged.insert(ordinal: ordinal)
+                // An unchanged file's path is not made at all, unless its tag is learned.
+                guard learned != 0 || isFolder else { continue }
+                let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
+                if learned != 0 { snapshot.learnedTags.append((path, learned)) }
+                if isFolder { pending.append((path, path.url(in: root))) }
             } else {
+                let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
                 snapshot.items[path] = entry.metadata
-            }
-            if entry.metadata.kind == .directory {
-                pending.append((path, path.url(in: root)))
+                if isFolder { pending.append((path, path.url(in: root))) }
             }
         }
     }

@@ -6,13 +6,14 @@ public import SeamsCore
 ///
 /// A scan compared with the archive keeps only the paths of the files and folders it found as
 /// the archive recorded them on its side (``unchanged``), not their metadata: in a tree of a
-/// million files where a hundred changed, the snapshot holds a hundred items and a million paths.
+/// million files where a hundred changed, the snapshot holds a hundred items and a million bits.
 public struct Snapshot: Sendable {
     /// The items by path, with their metadata; the tool's own `.seams…` items are left out.
     public var items: [SyncPath: FileMetadata]
     /// Files and folders found as the archive recorded them on this side (the same kind; a file
-    /// also the same stamp), by path only. Links and special items are always in ``items``.
-    public var unchanged: Set<SyncPath> = []
+    /// also the same stamp), by path only: a bit for each entry of the archive's table. Links
+    /// and special items are always in ``items``.
+    public var unchanged: UnchangedPaths = []
     /// Folders that could not be listed, with the error; what lies under them is unknown, not
     /// absent, so nothing under them is deleted anywhere.
     public var unreadableFolders: [SyncPath: UnderlyingError]
@@ -65,13 +66,36 @@ public struct Snapshot: Sendable {
     @discardableResult
     public static func complete(
         _ local: inout Snapshot, _ container: inout Snapshot, everything: Bool = false,
-        read: (SyncPath, Side) throws -> FileMetadata?
+        read readItem: (SyncPath, Side) throws -> FileMetadata?
     ) rethrows -> Int {
-        let localOnly = everything ? local.unchanged : local.unchanged.filter { !container.unchanged.contains($0) }
-        let containerOnly = everything ? container.unchanged : container.unchanged.filter { !local.unchanged.contains($0) }
+        if let table = local.unchanged.table, local.unchanged.isBits(of: table), container.unchanged.isBits(of: table) {
+            // Both scans were compared with the same table: the paths are bits of its entries.
+            var read = 0
+            for side in Side.allCases {
+                let (mine, theirs) = side == .local ? (local.unchanged, container.unchanged) : (container.unchanged, local.unchanged)
+                var paths: [(Int, SyncPath)] = []
+                table.forEach(where: { everything ? mine.word($0) : mine.word($0) & ~theirs.word($0) }) { ordinal, path, _ in
+                    paths.append((ordinal, SyncPath(String(decoding: path, as: UTF8.self))))
+                }
+                for (ordinal, path) in paths {
+                    let found = try readItem(path, side)
+                    if side == .local {
+                        local.unchanged.remove(ordinal: ordinal)
+                        local.items[path] = found
+                    } else {
+                        container.unchanged.remove(ordinal: ordinal)
+                        container.items[path] = found
+                    }
+                }
+                read += paths.count
+            }
+            return read
+        }
+        let localOnly = everything ? Array(local.unchanged) : local.unchanged.filter { !container.unchanged.contains($0) }
+        let containerOnly = everything ? Array(container.unchanged) : container.unchanged.filter { !local.unchanged.contains($0) }
         for (side, paths) in [(Side.local, localOnly), (.container, containerOnly)] {
-            for path in paths.sorted() {
-                let found = try read(path, side)
+            for path in paths {
+                let found = try readItem(path, side)
                 if side == .local {
                     local.unchanged.remove(path)
                     local.items[path] = found

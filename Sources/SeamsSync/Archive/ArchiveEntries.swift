@@ -1,0 +1,183 @@
+import Foundation
+
+/// An archive's entries by path: a dictionary in use (look up, set, remove, iterate), kept as
+/// the state file's compact sorted table plus the changes made since it was read.
+///
+/// A no-change run reads a million entries and changes none: they stay in the file's own bytes
+/// (about a dozen bytes an entry), looked up by a binary search, never put in a hash table.
+/// What a run changes goes into a small dictionary beside them, and the next commit writes the
+/// two merged. Iteration is in ``SyncPath`` order.
+///
+/// ```swift
+/// var entries: ArchiveEntries = [SyncPath("a.txt"): entry]
+/// entries[SyncPath("b.txt")] = other
+/// entries.count                      // 2
+/// entries.map(\.key)                 // [a.txt, b.txt]
+/// ```
+public struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLiteral {
+    /// The entries as read (or built), unchanged since.
+    private(set) var table: ArchiveTable
+    /// What changed since: a new or replaced entry, or `nil` for one removed from `table`.
+    private(set) var changes: [SyncPath: Archive.Entry?] = [:]
+    /// How many entries there are.
+    public private(set) var count: Int
+
+    /// Entries over a table, unchanged.
+    init(table: ArchiveTable) {
+        self.table = table
+        self.count = table.count
+    }
+
+    /// Creates the entries of a dictionary.
+    ///
+    /// - Parameter entries: The entries by path.
+    public init(_ entries: [SyncPath: Archive.Entry] = [:]) {
+        self.init(table: entries.isEmpty ? .empty : ArchiveTable(entries))
+    }
+
+    /// Creates entries from a literal; a path given twice keeps its last entry.
+    public init(dictionaryLiteral elements: (SyncPath, Archive.Entry)...) {
+        self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+    }
+
+    /// Whether there are none.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The entry of `path`, or `nil`; setting `nil` removes it.
+    public subscript(path: SyncPath) -> Archive.Entry? {
+        get {
+            if let change = changes[path] { return change }
+            return table.find(path)?.entry
+        }
+        set {
+            if let newValue {
+                updateValue(newValue, forKey: path)
+            } else {
+                removeValue(forKey: path)
+            }
+        }
+    }
+
+    /// Sets the entry of `path`.
+    ///
+    /// - Returns: The entry it replaced, if any.
+    @discardableResult
+    public mutating func updateValue(_ entry: Archive.Entry, forKey path: SyncPath) -> Archive.Entry? {
+        let old = self[path]
+        changes[path] = .some(entry)
+        if old == nil { count += 1 }
+        return old
+    }
+
+    /// Removes the entry of `path`.
+    ///
+    /// - Returns: The entry removed, if any.
+    @discardableResult
+    public mutating func removeValue(forKey path: SyncPath) -> Archive.Entry? {
+        if let change = changes[path] {
+            guard let old = change else { return nil }
+            if table.find(path) != nil {
+                changes[path] = .some(nil)
+            } else {
+                changes.removeValue(forKey: path)
+            }
+            count -= 1
+            return old
+        }
+        guard let old = table.find(path)?.entry else { return nil }
+        changes[path] = .some(nil)
+        count -= 1
+        return old
+    }
+
+    /// The paths, in path order.
+    public var keys: LazyMapSequence<ArchiveEntries, SyncPath> { lazy.map(\.key) }
+
+    /// The entries, in path order of their paths.
+    public var values: LazyMapSequence<ArchiveEntries, Archive.Entry> { lazy.map(\.value) }
+
+    /// The entries with no change since the table was read or built, or a new table of them all.
+    ///
+    /// - Returns: A table holding exactly these entries.
+    func compacted() -> ArchiveTable {
+        changes.isEmpty ? table : ArchiveTable(self.map { $0 })
+    }
+
+    /// Whether the changes since the table only replace entries it has (none added or removed):
+    /// then the table's paths are exactly these entries' paths.
+    var changesKeepPaths: Bool {
+        changes.allSatisfy { $0.value != nil && table.find($0.key) != nil }
+    }
+
+    /// Iterates in path order.
+    public func makeIterator() -> Iterator {
+        Iterator(table: table, changes: changes.sorted { $0.key < $1.key })
+    }
+
+    /// Walks the table and the sorted changes side by side.
+    public struct Iterator: IteratorProtocol {
+        private let table: ArchiveTable
+        private let changes: [(key: SyncPath, value: Archive.Entry?)]
+        private var change = 0
+        private var cursor: ArchiveTable.Cursor?
+        private var current: (path: SyncPath, entry: Archive.Entry)?
+
+        fileprivate init(table: ArchiveTable, changes: [(key: SyncPath, value: Archive.Entry?)]) {
+            self.table = table
+            self.changes = changes
+        }
+
+        /// The next entry in path order.
+        public mutating func next() -> (key: SyncPath, value: Archive.Entry)? {
+            if cursor == nil {
+                cursor = table.data.withUnsafeBytes { raw in table.cursor(at: 0, raw) }
+                readCurrent()
+            }
+            while true {
+                let pending = change < changes.count ? changes[change] : nil
+                if let (path, entry) = current {
+                    if let pending, pending.key <= path {
+                        change += 1
+                        if pending.key == path { step() }
+                        if let changed = pending.value { return (pending.key, changed) }
+                        continue  // removed
+                    }
+                    step()
+                    return (path, entry)
+                }
+                guard let pending else { return nil }
+                change += 1
+                if let added = pending.value { return (pending.key, added) }
+            }
+        }
+
+        private mutating func step() {
+            guard var moving = cursor else { return }
+            table.data.withUnsafeBytes { raw in table.advance(&moving, raw) }
+            cursor = moving
+            readCurrent()
+        }
+
+        private mutating func readCurrent() {
+            guard let cursor, cursor.isValid else {
+                current = nil
+                return
+            }
+            current = (SyncPath(String(decoding: cursor.path, as: UTF8.self)), cursor.entry)
+        }
+    }
+
+    /// Equal when they hold the same entries.
+    public static func == (lhs: ArchiveEntries, rhs: ArchiveEntries) -> Bool {
+        lhs.count == rhs.count && lhs.elementsEqual(rhs) { $0.key == $1.key && $0.value == $1.value }
+    }
+
+    /// Hashes every entry, in path order.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        for (path, entry) in self {
+            hasher.combine(path)
+            hasher.combine(entry)
+        }
+    }
+}
