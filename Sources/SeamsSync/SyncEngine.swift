@@ -189,7 +189,7 @@ public struct SyncEngine: Sendable {
             report.dryRun = true
             report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
         } else {
-            let mustCommit = rebuilt || loaded.fromLegacyFile || archive.replica == nil || learnedTags
+            let mustCommit = rebuilt || loaded.fromOlderVersion || archive.replica == nil || learnedTags
             var context = ApplyContext(
                 directories: directories, files: files, localRoot: local, containerRoot: container, runID: runID,
                 trashFolderName: TrashPurger.folderName(startingAt: start, runID: runID),

@@ -155,6 +155,39 @@ import Testing
         #expect(try ArchiveCodec.decode(try fileSystem.read(from: current)).entries.keys.map(\.rawValue).sorted() == ["b.txt"])
     }
 
+    @Test("a state of version 5 is read and rewritten as version 6 by a run with no change")
+    func version5State() throws {
+        let fileSystem = try setUp()
+        try write(fileSystem, "1", "a.txt", in: local)
+        try write(fileSystem, "2", "b.txt", in: local)
+        try fileSystem.createDirectory(at: local.appending(path: "d"), withIntermediateDirectories: false)
+        try run(fileSystem)
+        let entry = try #require(try fileSystem.contentsOfDirectory(at: state).first { $0.name.hasPrefix("pair-") })
+        let url = state.appending(path: entry.name)
+        let archive = try ArchiveCodec.decode(try fileSystem.read(from: url))
+        #expect(archive.entries.count == 3 && archive.replica != nil)
+        // The same state in version 5's fixed-size entries.
+        var bytes = Array("SEAMSARC".utf8)
+        func append(_ value: some FixedWidthInteger) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        func append(_ text: String) { append(UInt32(text.utf8.count)); bytes += Array(text.utf8) }
+        append(UInt32(5)); append(UInt32(0)); append(archive.localRoot); append(archive.containerRoot)
+        append(archive.replica!.id); append(archive.replica!.generation); append(UInt64(archive.entries.count))
+        for (path, recorded) in archive.entries {
+            append(path.rawValue); bytes.append(recorded.kind == .directory ? 1 : 0); append(recorded.containerTag)
+            for value in [recorded.local.size, recorded.local.modified, recorded.container.size, recorded.container.modified] {
+                append(UInt64(bitPattern: value))
+            }
+        }
+        append(bytes.reduce(0xcbf2_9ce4_8422_2325 as UInt64) { ($0 ^ UInt64($1)) &* 0x0100_0000_01b3 })  // FNV-1a 64
+        try fileSystem.write(Data(bytes), to: url)
+        #expect(ArchiveCodec.version(of: try fileSystem.read(from: url)) == 5)
+
+        let report = try run(fileSystem)
+        #expect(report.inSync == 3 && report.copiedToLocal == 0 && report.copiedToContainer == 0 && !report.rebuiltState)
+        #expect(ArchiveCodec.version(of: try fileSystem.read(from: url)) == 6)
+        #expect(try ArchiveCodec.decode(try fileSystem.read(from: url)).entries == archive.entries)
+    }
+
     @Test("a state file of a newer version is refused and left untouched")
     func newerState() throws {
         let fileSystem = try setUp()

@@ -70,6 +70,15 @@ public enum ArchiveCodec {
         return writer.finish()
     }
 
+    /// The version of a binary archive's bytes (`nil`: not a binary archive).
+    ///
+    /// - Parameter data: A state file's bytes.
+    /// - Returns: The version its header gives.
+    public static func version(of data: Data) -> Int? {
+        guard data.count >= 12, data.starts(with: magic) else { return nil }
+        return Int(data.dropFirst(8).prefix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) })
+    }
+
     /// The archive in `data`, of any version this build knows.
     ///
     /// - Parameter data: A state file's bytes.

@@ -48,6 +48,9 @@ struct ArchiveStore: Sendable {
         var rebuilt: Bool
         /// Whether it came from a version 1 file at ``legacyURL``, which the next commit removes.
         var fromLegacyFile: Bool
+        /// Whether it was read from a file of an older version than this build writes (which
+        /// the run then rewrites, so later runs read the compact form).
+        var fromOlderVersion = false
     }
 
     /// The stored archive, an empty one on the first run, or a rebuilt (empty) one.
@@ -79,7 +82,8 @@ struct ArchiveStore: Sendable {
         do {
             let archive = try ArchiveCodec.decode(data)
             if archive.localRoot == localRoot.path, archive.containerRoot == Self.identity(containerRoot) {
-                return Loaded(archive: archive, rebuilt: false, fromLegacyFile: legacy)
+                let older = legacy || ArchiveCodec.version(of: data).map { $0 < ArchiveCodec.currentVersion } ?? false
+                return Loaded(archive: archive, rebuilt: false, fromLegacyFile: legacy, fromOlderVersion: older)
             }
         } catch .unsupportedVersion(let version) {
             throw SyncError.unsupportedState(url, version: version)
