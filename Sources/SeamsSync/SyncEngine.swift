@@ -196,6 +196,7 @@ public struct SyncEngine: Sendable {
                 heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop,
                 mustCommit: mustCommit, placeMarker: { [next = check.next] in try replica.place(next, runID: runID) })
             context.batchCount = max(1, options.copyBatchCount)
+            context.copiesAtOnce = scansConcurrently ? Self.localCopiesAtOnce : 1
             if !container.isFileURL {  // a WebDAV collection
                 context.foldersAlwaysReal = [.container]
                 context.takenNamesRefused = [.container]
@@ -283,6 +284,12 @@ public struct SyncEngine: Sendable {
     /// How many requests go to a WebDAV server at once unless told otherwise: as many as a
     /// browser opens to one host.
     public static let defaultRequestsInFlight = 6
+
+    /// How many files are copied to their temp names at once between local folders: two, so a
+    /// copy's system calls on one core overlap another's on the other (the time of a copy is
+    /// mostly the kernel's: creating the file, copying its bytes); one when the order of calls
+    /// must not vary.
+    static let localCopiesAtOnce = 2
 
     /// How many requests go to a server at once: one when the order of calls must not vary.
     private var serverRequestsAtOnce: Int { scansConcurrently ? requestsInFlight : 1 }

@@ -60,12 +60,21 @@ extension DefaultDirectoryAccessor {
                 folder = up
             }
         }
-        try copy(source, destination)
+        try copy(source, destination, info: info)
     }
 
-    static func copy(_ source: String, _ destination: String) throws(Errno) {
-        let info = try Syscalls.lstat(source)
-        if exists(destination) { throw Errno(EEXIST) }
+    /// Copies one item, and a folder's contents, to `destination`, which must not exist.
+    ///
+    /// - Parameter info: The source's `lstat`, when the caller has just read it and checked that
+    ///   `destination` does not exist (the top of ``copyTree(_:_:)``); else both are read here.
+    static func copy(_ source: String, _ destination: String, info known: stat? = nil) throws(Errno) {
+        let info: stat
+        if let known {
+            info = known
+        } else {
+            info = try Syscalls.lstat(source)
+            if exists(destination) { throw Errno(EEXIST) }
+        }
         switch info.st_mode & S_IFMT {
         case S_IFDIR:
             try Syscalls.mkdir(destination, 0o700)
