@@ -86,36 +86,46 @@ run() {
         >>"$WORK/result-$size-$tool-$phase"
 }
 
-# both SIZE PHASE ROUND: each tool once; on odd rounds rsync goes first
+# both SIZE PHASE ROUND COPY: each tool once into its copy number COPY; on odd rounds rsync goes first
 both() {
-    local size=$1 phase=$2 round=$3
-    if [ $((round % 2)) = 1 ]; then run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size/"; fi
-    run "$size" seams "$phase" "$BIN" sync "$WORK/src-$size" "$WORK/dst-seams-$size" --state-dir "$WORK/state-$size" --max-delete 100
-    if [ $((round % 2)) = 0 ]; then run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size/"; fi
+    local size=$1 phase=$2 round=$3 copy=$4
+    if [ $((round % 2)) = 1 ]; then run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size.$copy/"; fi
+    run "$size" seams "$phase" "$BIN" sync "$WORK/src-$size" "$WORK/dst-seams-$size.$copy" --state-dir "$WORK/state-$size.$copy" --max-delete 100
+    if [ $((round % 2)) = 0 ]; then run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size.$copy/"; fi
 }
 
 median() { cut -d' ' -f1 "$1" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 peak() { cut -d' ' -f2 "$1" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.2f", a / b }'; }
 
+# Every cold copy goes into a folder of its own, and no copy is deleted until the end: on ext4
+# without a journal, a file made within minutes of many deletions waits while the kernel skips
+# each recently freed inode (`recently_deleted`), which would time the last deletion, not the copy.
+if compgen -G "$WORK/dst-*" >/dev/null; then
+    rm -rf "$WORK"/dst-* "$WORK"/state-*
+    sync
+    echo "waiting a minute after deleting an earlier run's copies" >&2
+    sleep 60
+fi
 for size in $SIZES; do
     echo "== $size: making the tree" >&2
-    rm -rf "$WORK/src-$size" "$WORK"/dst-*-"$size" "$WORK/state-$size" "$WORK"/result-"$size"-*
+    rm -rf "$WORK/src-$size" "$WORK"/result-"$size"-*
     build_tree "$size" "$WORK/src-$size"
     for i in $(seq "$RUNS"); do
-        rm -rf "$WORK"/dst-*-"$size" "$WORK/state-$size"
-        mkdir -p "$WORK/dst-seams-$size" "$WORK/dst-rsync-$size"
-        both "$size" cold "$i"
+        mkdir -p "$WORK/dst-seams-$size.$i" "$WORK/dst-rsync-$size.$i"
+        both "$size" cold "$i" "$i"
     done
-    for i in $(seq "$RUNS"); do both "$size" nochange "$i"; done
+    # The later phases sync the last cold copies again.
+    for i in $(seq "$RUNS"); do both "$size" nochange "$i" "$RUNS"; done
     for i in $(seq "$RUNS"); do
         modify_tree "$size" "$WORK/src-$size" "$i"
-        both "$size" modify100 "$i"
+        both "$size" modify100 "$i" "$RUNS"
     done
-    if diff -r -q -x '.seams*' "$WORK/src-$size" "$WORK/dst-seams-$size" >/dev/null; then same=identical; else same=DIFFERS; fi
+    if diff -r -q -x '.seams*' "$WORK/src-$size" "$WORK/dst-seams-$size.$RUNS" >/dev/null; then same=identical; else same=DIFFERS; fi
     echo "== $size: seams-sync's copy is $same to the source" >&2
     echo "$size $same" >>"$WORK/copies"
 done
+rm -rf "$WORK"/dst-* "$WORK"/state-*
 
 printf "\n| files | phase | rsync -a | seams-sync | ratio | rsync peak | seams-sync peak |\n|---|---|---|---|---|---|---|\n"
 for size in $SIZES; do
