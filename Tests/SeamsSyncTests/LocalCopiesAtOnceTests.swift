@@ -1,0 +1,122 @@
+import Foundation
+import Seams
+import SeamsSync
+import Synchronization
+import Testing
+
+/// Between local folders, files are copied to their temp names two at a time, on the real file
+/// system; one at a time when the engine must keep its calls in order.
+@Suite struct LocalCopiesAtOnceTests {
+    let base: URL
+    var local: URL { base.appending(path: "local", directoryHint: .isDirectory) }
+    var container: URL { base.appending(path: "container", directoryHint: .isDirectory) }
+    var state: URL { base.appending(path: "state", directoryHint: .isDirectory) }
+
+    init() throws {
+        base = FileManager.default.temporaryDirectory.appending(path: "seams-copies-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: local.appending(path: "d"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+        for index in 0..<20 {
+            try Data("file \(index)".utf8).write(to: local.appending(path: "d/f\(index).txt"))
+        }
+    }
+
+    /// Watches the copies to temp names: how many run at once, holding the first `gathering`
+    /// until that many have arrived (30 s at most, so a run that copies one at a time ends, and
+    /// fails the test, rather than hangs).
+    final class Watch: Sendable {
+        let gathering: Int
+        let state = Mutex((inFlight: 0, most: 0, arrived: 0, copies: 0))
+
+        init(gathering: Int) { self.gathering = gathering }
+
+        func before(_ call: String, _ url: URL) {
+            guard call == "copyItem" else { return }
+            let held = state.withLock { state in
+                state.copies += 1
+                state.inFlight += 1
+                state.most = max(state.most, state.inFlight)
+                state.arrived += 1
+                return state.arrived <= gathering
+            }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while held, state.withLock({ $0.arrived }) < gathering, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+        }
+
+        func after() {
+            state.withLock { $0.inFlight -= 1 }
+        }
+    }
+
+    /// The live file system, announcing each `copyItem` to a watch and counting it done when it returns.
+    final class Watched: DirectoryAccessorProviding, FileAccessorProviding {
+        let boundary = LiveBoundary()
+        let watch: Watch
+
+        init(_ watch: Watch) {
+            self.watch = watch
+        }
+
+        func read(from url: URL) throws -> Data { try boundary.read(from: url) }
+        func write(_ data: Data, to url: URL) throws { try boundary.write(data, to: url) }
+        func fileExists(at url: URL) -> Bool { boundary.fileExists(at: url) }
+        func contentsEqual(_ first: URL, _ second: URL) throws -> Bool { try boundary.contentsEqual(first, second) }
+        func createFile(_ data: Data, at url: URL) throws { try boundary.createFile(data, at: url) }
+        func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] { try boundary.contentsOfDirectory(at: url) }
+        func metadata(at url: URL) throws -> FileMetadata { try boundary.metadata(at: url) }
+        func createDirectory(at url: URL, withIntermediateDirectories: Bool) throws {
+            try boundary.createDirectory(at: url, withIntermediateDirectories: withIntermediateDirectories)
+        }
+        func removeItem(at url: URL, recursively: Bool) throws { try boundary.removeItem(at: url, recursively: recursively) }
+        func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws {
+            try boundary.moveItem(at: source, to: destination, replacingExisting: replacingExisting)
+        }
+        func copyItem(at source: URL, to destination: URL) throws {
+            watch.before("copyItem", source)
+            defer { watch.after() }
+            try boundary.copyItem(at: source, to: destination)
+        }
+        func linkItem(at source: URL, to destination: URL) throws { try boundary.linkItem(at: source, to: destination) }
+        func destinationOfSymbolicLink(at url: URL) throws -> String { try boundary.destinationOfSymbolicLink(at: url) }
+        func createSymbolicLink(at url: URL, withDestination destination: String) throws {
+            try boundary.createSymbolicLink(at: url, withDestination: destination)
+        }
+        func synchronizeFile(at url: URL) throws { try boundary.synchronizeFile(at: url) }
+        func synchronizeDirectory(at url: URL) throws { try boundary.synchronizeDirectory(at: url) }
+        func synchronize(files: [URL], directories: [URL]) throws { try boundary.synchronize(files: files, directories: directories) }
+        func setPermissions(_ permissions: UInt16, at url: URL) throws { try boundary.setPermissions(permissions, at: url) }
+        func setModificationDate(_ date: Date, at url: URL) throws { try boundary.setModificationDate(date, at: url) }
+        func exchangeItems(at first: URL, and second: URL) throws -> Bool { try boundary.exchangeItems(at: first, and: second) }
+    }
+
+    @Test("a first sync copies two files at once, each once, and leaves the same tree as one at a time")
+    func twoAtOnce() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        let watch = Watch(gathering: 2)
+        let watched = Watched(watch)
+        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
+            local: local, container: container, stateDirectory: state)
+        #expect(report.copiedToContainer == 20 && report.failures.isEmpty, "\(report.summary)")
+        let seen = watch.state.withLock { $0 }
+        #expect(seen.most == 2, "two copies were in flight together")
+        #expect(seen.copies == 20, "each file copied once")
+        for index in 0..<20 {
+            #expect(try Data(contentsOf: container.appending(path: "d/f\(index).txt")) == Data("file \(index)".utf8))
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: "d").path)
+        #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
+    }
+
+    @Test("an engine that keeps its calls in order copies one file at a time")
+    func oneAtATime() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        let watch = Watch(gathering: 0)
+        let watched = Watched(watch)
+        let report = try SyncEngine(directories: watched, files: watched, owner: "test", scansConcurrently: false).run(
+            local: local, container: container, stateDirectory: state)
+        #expect(report.copiedToContainer == 20)
+        #expect(watch.state.withLock { ($0.most, $0.copies) } == (1, 20))
+    }
+}
