@@ -10,24 +10,12 @@ import Glibc
 /// `InMemoryFileSystem`: each step prints its observable result, or the error's code and C error
 /// number, so two runs can be compared line by line.
 enum DifferentialSequence {
-    /// SplitMix64, so every seed gives the same sequence everywhere.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let paths = ["a", "b", "A", "a/x", "a/y", "b/x", "a/x/deep", "c"]
     static let steps = 600
 
     /// One step's observable result.
     static func step(
-        _ random: inout Generator, files: any FileAccessorProviding, directories: any DirectoryAccessorProviding, root: URL
+        _ random: inout SplitMix64, files: any FileAccessorProviding, directories: any DirectoryAccessorProviding, root: URL
     ) -> String {
         func pick() -> URL { root.appending(path: paths.randomElement(using: &random)!) }
         let a = pick()
@@ -85,7 +73,7 @@ enum DifferentialSequence {
     static func run(
         seed: UInt64, files: any FileAccessorProviding, directories: any DirectoryAccessorProviding, root: URL
     ) -> [String] {
-        var random = Generator(state: seed)
+        var random = SplitMix64(seed: seed)  // every seed gives the same sequence everywhere
         return (0..<steps).map { _ in step(&random, files: files, directories: directories, root: root) }
     }
 

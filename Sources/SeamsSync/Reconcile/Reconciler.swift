@@ -130,18 +130,24 @@ public struct Reconciler: Sendable {
     /// side's alone has no metadata to decide with, and ``Snapshot/complete(_:_:everything:read:)``
     /// must have read it first (such a path gets one row, skipped, never taken as deleted).
     static func rows(archive: Archive, local: Snapshot, container: Snapshot) -> (rows: [Row], inSync: Int) {
-        if let fast = rowsFromBits(archive: archive, local: local, container: container) { return fast }
         var rows: [Row] = []
         var inSync = 0
-        for path in local.unchanged {
-            if container.unchanged.contains(path) {
-                inSync += 1
-            } else {
+        if usesBits(archive: archive, local: local, container: container) {
+            archivedRowsFromBits(archive: archive, local: local, container: container, rows: &rows, inSync: &inSync)
+        } else {
+            for path in local.unchanged {
+                if container.unchanged.contains(path) {
+                    inSync += 1
+                } else {
+                    rows.append(Row(path: path, local: nil, container: nil, archived: archive.entries[path], decision: incomplete))
+                }
+            }
+            for path in container.unchanged where !local.unchanged.contains(path) {
                 rows.append(Row(path: path, local: nil, container: nil, archived: archive.entries[path], decision: incomplete))
             }
-        }
-        for path in container.unchanged where !local.unchanged.contains(path) {
-            rows.append(Row(path: path, local: nil, container: nil, archived: archive.entries[path], decision: incomplete))
+            for (path, entry) in archive.entries where !local.contains(path) && !container.contains(path) {
+                rows.append(Row(path: path, local: nil, container: nil, archived: entry, decision: .nothing))
+            }
         }
         for (path, item) in local.items where !container.unchanged.contains(path) {  // else its row is made above
             let other = container.items[path]
@@ -155,32 +161,31 @@ public struct Reconciler: Sendable {
         for (path, item) in container.items where !local.contains(path) {
             rows.append(Row(path: path, local: nil, container: item, archived: archive.entries[path], decision: .nothing))
         }
-        for (path, entry) in archive.entries where !local.contains(path) && !container.contains(path) {
-            rows.append(Row(path: path, local: nil, container: nil, archived: entry, decision: .nothing))
-        }
         var order = rows.indices.sorted { rows[$0].path < rows[$1].path }
         permute(&rows, by: &order)
         return (rows, inSync)
     }
 
-    /// ``rows(archive:local:container:)`` when both scans were compared with the archive's own
-    /// table and the archive has the table's paths (its changes since only replace entries, as
-    /// learned tags do): a path is in sync when both bits are set, and only the entries without
-    /// both are visited, word by word, so a million unchanged paths cost a pass over 16,000
-    /// words, not a million lookups.
-    ///
-    /// - Returns: `nil` when the scans were not compared with this archive's table.
-    static func rowsFromBits(archive: Archive, local: Snapshot, container: Snapshot) -> (rows: [Row], inSync: Int)? {
+    /// Whether both scans were compared with the archive's own table and the archive has the
+    /// table's paths (its changes since only replace entries, as learned tags do): then the
+    /// scans' unchanged paths are bits of its entries.
+    static func usesBits(archive: Archive, local: Snapshot, container: Snapshot) -> Bool {
         let table = archive.entries.table
-        guard local.unchanged.isBits(of: table), container.unchanged.isBits(of: table), archive.entries.changesKeepPaths else {
-            return nil
-        }
+        return local.unchanged.isBits(of: table) && container.unchanged.isBits(of: table) && archive.entries.changesKeepPaths
+    }
+
+    /// The rows of the archive's paths that have no item on either side, and of those unchanged on
+    /// one side only, from the bits (``usesBits(archive:local:container:)``): a path is in sync
+    /// when both bits are set, and only the entries without both are visited, word by word, so a
+    /// million unchanged paths cost a pass over 16,000 words, not a million lookups.
+    private static func archivedRowsFromBits(
+        archive: Archive, local: Snapshot, container: Snapshot, rows: inout [Row], inSync: inout Int
+    ) {
+        let table = archive.entries.table
         let l = local.unchanged
         let c = container.unchanged
-        var inSync = 0
         for word in 0..<(table.count + 63) / 64 { inSync += (l.word(word) & c.word(word)).nonzeroBitCount }
         let replaced = !archive.entries.changes.isEmpty
-        var rows: [Row] = []
         table.forEach(where: { ~(l.word($0) & c.word($0)) }) { ordinal, bytes, entry in
             let path = SyncPath(String(decoding: bytes, as: UTF8.self))
             let archived = replaced ? archive.entries[path] : entry
@@ -190,21 +195,6 @@ public struct Reconciler: Sendable {
                 rows.append(Row(path: path, local: nil, container: nil, archived: archived, decision: .nothing))
             }
         }
-        for (path, item) in local.items where !container.unchanged.contains(path) {  // else its row is made above
-            let other = container.items[path]
-            let archived = archive.entries[path]
-            if let other, let archived, isInSync(archived, local: item, container: other) {
-                inSync += 1
-                continue
-            }
-            rows.append(Row(path: path, local: item, container: other, archived: archived, decision: .nothing))
-        }
-        for (path, item) in container.items where !local.contains(path) {
-            rows.append(Row(path: path, local: nil, container: item, archived: archive.entries[path], decision: .nothing))
-        }
-        var order = rows.indices.sorted { rows[$0].path < rows[$1].path }
-        permute(&rows, by: &order)
-        return (rows, inSync)
     }
 
     /// The decision of a path one scan found unchanged and whose metadata was not read after.

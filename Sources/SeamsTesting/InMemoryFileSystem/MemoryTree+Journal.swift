@@ -144,13 +144,20 @@ extension MemoryTree {
 }
 
 /// A small, fast, seedable generator (Steele, Lea and Flood's SplitMix64): the same seed gives the
-/// same sequence on every platform.
-struct SplitMix64 {
+/// same sequence on every platform, so a randomized test sees the same cases in every run.
+///
+/// ```swift
+/// var random = SplitMix64(seed: 7)
+/// let size = Int.random(in: 0..<100, using: &random)   // the same number every run
+/// ```
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// Creates the generator of `seed`'s sequence.
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next number of the sequence.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
