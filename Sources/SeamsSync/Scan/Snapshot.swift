@@ -11,8 +11,8 @@ public struct Snapshot: Sendable {
     /// The items by path, with their metadata; the tool's own `.seams…` items are left out.
     public var items: [SyncPath: FileMetadata]
     /// Files and folders found as the archive recorded them on this side (the same kind; a file
-    /// also the same stamp), by path only: a bit for each entry of the archive's table. Links
-    /// and special items are always in ``items``.
+    /// also the same stamp), without their metadata: a bit for each entry of the archive's
+    /// table the scan was compared with. Links and special items are always in ``items``.
     public var unchanged: UnchangedPaths = []
     /// Folders that could not be listed, with the error; what lies under them is unknown, not
     /// absent, so nothing under them is deleted anywhere.
