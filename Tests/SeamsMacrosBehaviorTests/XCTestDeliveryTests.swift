@@ -1,5 +1,5 @@
+import Seams
 import SeamsMacros
-import Synchronization
 import XCTest
 
 /// A strict mock's issue reaches XCTest when an XCTest test makes the call: `MockIssue` finds the
@@ -16,8 +16,8 @@ final class XCTestDeliveryTests: XCTestCase {
     }
 
     /// The failures received while ``collecting(_:)`` ran.
-    private let received = Mutex<[Failure]>([])
-    private let isCollecting = Mutex(false)
+    private let received = LockedValue<[Failure]>([])
+    private let isCollecting = LockedValue(false)
 
     /// Runs `body`, keeping the failures that arrive meanwhile, and returns them.
     private func collecting(_ body: () -> Void) -> [Failure] {
@@ -65,7 +65,7 @@ final class XCTestDeliveryTests: XCTestCase {
     func testAnUnconfiguredCallOnAnotherThreadStillReachesTheTest() {
         let mock = MockWeatherService(strict: true)
         let failures = collecting {
-            let done = Mutex(false)
+            let done = LockedValue(false)
             // XCTest's failures go to the test that is running, whichever thread records them.
             Thread {
                 _ = mock.forecast(days: 3)

@@ -2,7 +2,6 @@ import Foundation
 import Seams
 import SeamsSync
 import SeamsTesting
-import Synchronization
 import Testing
 
 /// Builds a scenario's starting state on a fresh `InMemoryFileSystem`, runs the engine on it, and
@@ -173,7 +172,7 @@ struct CrashHarness {
 
     /// Whether the user's save of a scenario happened.
     final class SaveRecord: Sendable {
-        let made = Mutex(false)
+        let made = LockedValue(false)
         var wasMade: Bool { made.withLock { $0 } }
     }
 

@@ -1,7 +1,6 @@
 import Foundation
 import Seams
 import SeamsSync
-import Synchronization
 import Testing
 
 /// A replaced file is swapped in with one atomic exchange on the real file system, and a version
@@ -64,7 +63,7 @@ import Testing
         let boundary = LiveBoundary()
         let engine = try editedPair(boundary)
         let target = container.appending(path: "notes.txt")
-        let saved = Mutex(false)
+        let saved = LockedValue(false)
         boundary.beforeExchange.withLock {
             $0 = { _, second in
                 guard second.path == target.path, !saved.withLock({ let was = $0; $0 = true; return was }) else { return }

@@ -3,7 +3,6 @@ import Foundation
 import Seams
 import SeamsSync
 import SeamsTesting
-import Synchronization
 import Testing
 
 /// A run asked to stop (Ctrl-C, a cancelled task) stops between paths: what is done is flushed
@@ -125,7 +124,7 @@ import Testing
         let manager = SyncManager(
             fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
             stateDirectory: state)
-        let held = Mutex(false)
+        let held = LockedValue(false)
         let reached = DispatchSemaphore(value: 0)
         let cancelled = DispatchSemaphore(value: 0)
         let (local, container) = (local, container)
@@ -160,7 +159,7 @@ import Testing
         let manager = SyncManager(
             fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
             stateDirectory: state)
-        let seen = Mutex<[SyncProgress]>([])
+        let seen = LockedValue<[SyncProgress]>([])
         let (local, container) = (local, container)
         async let first = manager.sync(local: local, container: container) { progress in seen.withLock { $0.append(progress) } }
         async let second = manager.sync(local: local, container: container)

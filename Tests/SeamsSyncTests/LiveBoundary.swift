@@ -1,6 +1,5 @@
 import Foundation
 import Seams
-import Synchronization
 
 /// The live file system behind one value, for engines under test, with hooks that run just
 /// before each swap or each call about a path (to act as a user changing something at that moment).
@@ -8,16 +7,16 @@ final class LiveBoundary: DirectoryAccessorProviding, FileAccessorProviding {
     let directories = DefaultDirectoryAccessor()
     let files = DefaultFileAccessor()
     /// Runs before each `exchangeItems`, with its two paths.
-    let beforeExchange: Mutex<(@Sendable (URL, URL) -> Void)?> = Mutex(nil)
+    let beforeExchange: LockedValue<(@Sendable (URL, URL) -> Void)?> = LockedValue(nil)
     /// Runs before each `read`, `metadata`, `copyItem`, `moveItem`, `removeItem`, `createDirectory`
     /// and `linkItem`, with the call's name and (first) path.
-    let beforeCall: Mutex<(@Sendable (String, URL) -> Void)?> = Mutex(nil)
+    let beforeCall: LockedValue<(@Sendable (String, URL) -> Void)?> = LockedValue(nil)
 
     private func announce(_ call: String, _ url: URL) {
         if let hook = beforeCall.withLock({ $0 }) { hook(call, url) }
     }
     /// How many swaps were asked for, and how many the file system made.
-    let exchanges = Mutex((asked: 0, made: 0))
+    let exchanges = LockedValue((asked: 0, made: 0))
 
     func read(from url: URL) throws -> Data {
         announce("read", url)

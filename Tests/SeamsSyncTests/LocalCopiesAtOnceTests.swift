@@ -1,7 +1,6 @@
 import Foundation
 import Seams
 import SeamsSync
-import Synchronization
 import Testing
 
 /// Between local folders, files are copied to their temp names two at a time, on the real file
@@ -26,7 +25,7 @@ import Testing
     /// fails the test, rather than hangs).
     final class Watch: Sendable {
         let gathering: Int
-        let state = Mutex((inFlight: 0, most: 0, arrived: 0, copies: 0))
+        let state = LockedValue((inFlight: 0, most: 0, arrived: 0, copies: 0))
 
         init(gathering: Int) { self.gathering = gathering }
 

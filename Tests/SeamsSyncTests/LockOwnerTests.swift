@@ -2,7 +2,6 @@ import Foundation
 import Seams
 import SeamsSync
 import SeamsTesting
-import Synchronization
 import Testing
 
 /// Whose lock it is decides how it is taken over: a dead process of this host at once, another
@@ -31,8 +30,8 @@ import Testing
 
     /// The time a run spent watching, and the fake clock it moved.
     final class Watch: Sendable {
-        let now = Mutex(LockOwnerTests.start)
-        let waited = Mutex<TimeInterval>(0)
+        let now = LockedValue(LockOwnerTests.start)
+        let waited = LockedValue<TimeInterval>(0)
         /// Runs at each wait, with the total waited so far.
         let onWait: @Sendable (TimeInterval) -> Void
 
@@ -138,7 +137,7 @@ import Testing
     @Test("the lock a run writes names its host, boot and process")
     func recordNamesOwner() throws {
         let fileSystem = try setUp(lock: nil)
-        let seen = Mutex<Data?>(nil)
+        let seen = LockedValue<Data?>(nil)
         let lockURL = lockURL
         let engine = SyncEngine(
             directories: fileSystem, files: fileSystem, clock: { Self.start }, owner: "this run",

@@ -3,7 +3,6 @@ import Foundation
 import Seams
 import SeamsSync
 import SeamsTesting
-import Synchronization
 import Testing
 
 /// The container lock under real time: a long run keeps it, a takeover race gives it back.
@@ -31,7 +30,7 @@ import Testing
         let fileSystem = try setUp()
         // Time for the lock comes from a clock the test moves; the first run's listing of the local
         // folder blocks until the test lets it go. Nothing depends on how fast the machine is.
-        let now = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        let now = LockedValue(Date(timeIntervalSince1970: 1_800_000_000))
         let clock: @Sendable () -> Date = { now.withLock { $0 } }
         let slow = SlowFirstListing(base: fileSystem, slowPath: local.path)
         defer { slow.release.signal() }
@@ -126,9 +125,9 @@ import Testing
 private final class SlowFirstListing: DirectoryAccessorProviding {
     let base: InMemoryFileSystem
     let slowPath: String
-    let waited = Mutex(false)
+    let waited = LockedValue(false)
     /// Set when the slow listing begins.
-    let started = Mutex(false)
+    let started = LockedValue(false)
     /// Lets the slow listing finish.
     let release = DispatchSemaphore(value: 0)
 
@@ -167,7 +166,7 @@ final class ThreadResult<T: Sendable>: Sendable {
         var waiter: CheckedContinuation<T, any Error>?
     }
 
-    private let state = Mutex(State())
+    private let state = LockedValue(State())
 
     func finish(_ result: Result<T, any Error>) {
         let waiter = state.withLock { state -> CheckedContinuation<T, any Error>? in

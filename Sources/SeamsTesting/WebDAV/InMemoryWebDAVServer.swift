@@ -1,7 +1,6 @@
 public import Foundation
 public import HTTPTypes
 public import Seams
-import Synchronization
 
 /// A WebDAV server without sockets: an ``HTTPTransportProviding`` that answers each request as a
 /// WebDAV server (RFC 4918, class 1 and 2) over a folder of a file system double, usually an
@@ -45,7 +44,7 @@ public final class InMemoryWebDAVServer: HTTPTransportProviding {
     let files: any FileAccessorProviding
     let credentials: WebDAVCredentials?
     let now: @Sendable () -> Date
-    let state = Mutex(State())
+    let state = LockedValue(State())
 
     struct State {
         var locks: [String: HeldLock] = [:]

@@ -1,6 +1,5 @@
 public import Foundation
 import SeamsCore
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -80,7 +79,7 @@ public final class LocalWebDAVServer: Sendable {
     /// That user's password.
     public let password: String
 
-    private let running: Mutex<ServerLaunch?>
+    private let running: LockedValue<ServerLaunch?>
 
     /// Whether a server of `kind` can be started here.
     ///
@@ -153,7 +152,7 @@ public final class LocalWebDAVServer: Sendable {
         self.password = password
         let root = URL(string: "http://127.0.0.1:\(launch.port)/")!
         baseURL = kind == .apache ? root.appending(path: "dav/", directoryHint: .isDirectory) : root
-        running = Mutex(launch)
+        running = LockedValue(launch)
     }
 
     /// Ends the server and removes its private folder; does nothing when it has ended already.
@@ -319,7 +318,7 @@ private struct ServerLaunch: Sendable {
 
 /// The error of `Process.run()` on the starting thread, read by the caller.
 private final class SpawnFailure: Sendable {
-    let message = Mutex<String?>(nil)
+    let message = LockedValue<String?>(nil)
 }
 
 // MARK: - Apache

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Synchronization
 import Seams
 import SeamsTesting
 import Testing
@@ -177,7 +176,7 @@ struct WebDAVFileTransferTests {
 private final class RecordingTransport: HTTPTransportProviding {
     private let wrapped: any HTTPTransportProviding
     private let after: @Sendable (Int) -> Void
-    private let log = Mutex<[HTTPRequest]>([])
+    private let log = LockedValue<[HTTPRequest]>([])
 
     init(wrapping wrapped: any HTTPTransportProviding, after: @escaping @Sendable (Int) -> Void = { _ in }) {
         self.wrapped = wrapped
