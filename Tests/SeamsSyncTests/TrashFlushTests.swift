@@ -38,9 +38,23 @@ import Testing
         let made = calls.indices.filter { calls[$0].operation == .createDirectory && inTrash(calls[$0]) }
         let flushes = calls.indices.filter { calls[$0].operation == .synchronizeDirectory && inTrash(calls[$0]) }
         #expect(made.count == 10, "one new trash folder per edited folder")
-        #expect(calls.filter { $0.operation == .synchronizeDirectory && $0.url?.standardizedFileURL.path == runTrash }.count == 2,
-                "the run's trash folder, parent of the ten new ones, is flushed once for the batch and once at the end")
+        let runTrashFlushes = calls.indices.filter {
+            calls[$0].operation == .synchronizeDirectory && calls[$0].url?.standardizedFileURL.path == runTrash
+        }
+        #expect(runTrashFlushes.count == 1,
+                "the run's trash folder, parent of the ten new ones, is flushed once: with the batch, not again at the end")
         #expect(made.max()! < flushes.min()!, "every new trash folder is made before the first trash flush")
+        // The batch's ten temp files and the new trash folders' parents go in one flush (one
+        // `syncfs` on the live file system): nothing but flushes between the first and the last.
+        let tempFlushes = calls.indices.filter {
+            calls[$0].operation == .synchronizeFile && calls[$0].url?.lastPathComponent.hasPrefix(".seams-tmp-edit-") == true
+        }
+        #expect(tempFlushes.count == 10)
+        #expect(made.max()! < tempFlushes.min()!, "the trash folders are made before the batch's flush")
+        let first = try #require(tempFlushes.min()), last = try #require(runTrashFlushes.first)
+        let batch = first..<last
+        #expect(calls[batch].allSatisfy { $0.operation == .synchronizeFile || $0.operation == .synchronizeDirectory },
+                "one flush for the temp files and the trash folders: \(calls[batch].map(\.operation))")
         for name in names {
             #expect(try fileSystem.read(from: container.appending(path: name)) == Data("v2 \(name), longer".utf8))
         }

@@ -85,8 +85,17 @@ extension Applier {
         let batch = staged
         staged = []
         stagedBytes = 0
+        // The temp files and the trash folders the batch needs, made durable in one flush. A
+        // trash folder that cannot be made is met again, and reported, path by path below; the
+        // temp files are flushed on their own then.
         do {
-            try context.directories.synchronize(files: batch.map(\.temp), directories: [])
+            let temps = batch.map(\.temp)
+            do {
+                try prepareTrashFolders(
+                    for: batch.compactMap { $0.expected == nil ? nil : ($0.path, $0.source.other) }, flushingAlso: temps)
+            } catch {
+                try context.directories.synchronize(files: temps, directories: [])
+            }
         } catch {
             for copy in batch {
                 try? context.directories.removeItem(at: copy.temp, recursively: false)
@@ -97,9 +106,6 @@ extension Applier {
         // Every version the batch replaces is kept in the trash first, and that made durable in
         // one flush, before any of them is replaced.
         var preserved: Set<SyncPath> = []
-        // The trash folders the batch needs, made durable in one flush (a failure here is met
-        // again, and reported, path by path below).
-        try? prepareTrashFolders(for: batch.compactMap { $0.expected == nil ? nil : ($0.path, $0.source.other) })
         for copy in batch {
             guard let expected = copy.expected else { continue }
             do {

@@ -157,7 +157,6 @@ extension Applier {
     mutating func preserveReplaced(_ destination: SyncPath, on target: Side, expected: FileMetadata) throws {
         let trash = try trashURL(for: destination, on: target)
         try HardLinks.preserve(context.url(destination, on: target), as: trash, kind: expected.kind, directories: context.directories)
-        trashDirty.insert(trash.deletingLastPathComponent())
         trashPending.insert(trash.deletingLastPathComponent())
     }
 
@@ -204,7 +203,6 @@ extension Applier {
         }
         let trash = try trashURL(for: path, on: side)
         try context.directories.moveItem(at: url, to: trash, replacingExisting: false)
-        trashDirty.insert(trash.deletingLastPathComponent())
         trashPending.insert(trash.deletingLastPathComponent())
         dirtyFolders[side]!.insert(path.parent)
         // What was moved is checked: a version saved in the moment between the check above and
@@ -276,14 +274,12 @@ extension Applier {
         }
     }
 
-    /// Flushes every folder whose entries changed, in two batches: the trash first, so that a
-    /// replaced or deleted version is durable in the trash before its old name is durably gone.
+    /// Flushes every folder whose entries changed, in two batches: the trash folders not flushed
+    /// since they changed first, so that a replaced or deleted version is durable in the trash
+    /// before its old name is durably gone. (The trash's own new folders were flushed when they
+    /// were made, and the container's marker before its rename.)
     mutating func flushFolders() throws {
-        // The container's new marker is flushed first of all: a folder flush below may make its
-        // name durable (the trash's parents reach the container's top), and a name must never
-        // outlive its content.
-        try context.directories.synchronize(
-            files: markerFile.map { [$0] } ?? [], directories: trashDirty.sorted { $0.path.utf8.count > $1.path.utf8.count })
+        try flushTrash()
         var folders: [URL] = []
         for side in Side.allCases {
             let sorted = dirtyFolders[side]!.sorted { ($0?.rawValue.utf8.count ?? -1) > ($1?.rawValue.utf8.count ?? -1) }
@@ -307,7 +303,10 @@ extension Applier {
     /// names durable, with one flush for all of them, before anything is moved into them: a power
     /// cut may keep a later move and lose an earlier `mkdir`, and a version moved into a folder
     /// that no durable name reaches would be lost.
-    mutating func prepareTrashFolders(for items: [(SyncPath, Side)]) throws {
+    ///
+    /// - Parameter files: Files flushed in the same batch (a batch's temp files), even when no
+    ///   folder is made.
+    mutating func prepareTrashFolders(for items: [(SyncPath, Side)], flushingAlso files: [URL] = []) throws {
         var made: Set<URL> = []
         var chain: Set<URL> = []
         for (path, side) in items {
@@ -321,15 +320,14 @@ extension Applier {
             var parent = folder.deletingLastPathComponent()
             // Up to the root and no further (a server's `/` has a parent spelled `/..`).
             while case let current = parent.standardizedFileURL.path, current.hasPrefix(root) {
-                trashDirty.insert(parent)
                 chain.insert(parent)
                 if current.count <= root.count { break }
                 parent = parent.deletingLastPathComponent()
             }
             made.insert(folder)
         }
-        guard !made.isEmpty else { return }
-        try context.directories.synchronize(files: [], directories: chain.sorted { $0.path.utf8.count > $1.path.utf8.count })
+        guard !made.isEmpty || !files.isEmpty else { return }
+        try context.directories.synchronize(files: files, directories: chain.sorted { $0.path.utf8.count > $1.path.utf8.count })
         trashFolders.formUnion(made)
     }
 

@@ -14,7 +14,6 @@ struct Applier {
     var report = SyncReport()
     var dirtyFolders: [Side: Set<SyncPath?>] = [.local: [], .container: []]
     var trashFolders: Set<URL> = []
-    var trashDirty: Set<URL> = []
     /// Trash folders changed since the last ``flushTrash()``.
     var trashPending: Set<URL> = []
     var createdPaths: Set<SyncPath> = []
@@ -43,8 +42,6 @@ struct Applier {
     var retryingAfterDeletions = false
     /// Paths whose plan entry another entry carries out (``keptCopies``).
     var settledPaths: Set<SyncPath> = []
-    /// The container's marker when this run placed a new one; flushed with the folders.
-    var markerFile: URL?
 
     /// Whether the state must be committed after this run (and so the container's marker placed).
     var commitNeeded: Bool { archiveChanged || context.mustCommit }
@@ -102,7 +99,7 @@ struct Applier {
         placeStaged()
         if commitNeeded, let placeMarker = context.placeMarker {
             // The container's new generation, durable with the final flush, before the state's commit.
-            markerFile = try placeMarker()
+            _ = try placeMarker()
             dirtyFolders[.container]!.insert(nil)
         }
         try flushFolders()

@@ -110,8 +110,9 @@ struct ArchiveStore: Sendable {
     func commit(_ archive: Archive, runID: String, removingLegacyFile: Bool = false) throws {
         let temp = temporaryURL(runID: runID)
         do {
-            try files.write(ArchiveCodec.encode(archive), to: temp)
-            try directories.synchronizeFile(at: temp)
+            // Made and flushed in one call (`open(O_EXCL)`, `write`, `fsync`): an atomic write
+            // would flush a temp of its own, rename it, and leave this one to flush again.
+            try files.createFile(ArchiveCodec.encode(archive), at: temp)
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
             if removingLegacyFile { try directories.removeItem(at: legacyURL, recursively: false) }
             try directories.synchronizeDirectory(at: stateDirectory)

@@ -76,10 +76,19 @@ struct ReplicaMarker: Sendable {
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            try files.write(try encoder.encode(File(format: Self.format, id: identity.id, generation: identity.generation)), to: temp)
+            let data = try encoder.encode(File(format: Self.format, id: identity.id, generation: identity.generation))
             // Content durable before the name: a power cut may keep the rename and lose an
             // unflushed content, and a torn marker reads as another container.
-            try directories.synchronizeFile(at: temp)
+            if container.isFileURL {
+                // Made and flushed in one call (`open(O_EXCL)`, `write`, `fsync`), where an atomic
+                // write would flush a temp of its own and rename it first.
+                try files.createFile(data, at: temp)
+            } else {
+                // A server writes the body whole before it answers: one `PUT`, where creating
+                // the file exclusively would add a `LOCK` and an `UNLOCK`.
+                try files.write(data, to: temp)
+                try directories.synchronizeFile(at: temp)
+            }
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
             return url
         } catch {
