@@ -12,7 +12,7 @@ import Testing
     let container = URL(filePath: "/container", directoryHint: .isDirectory)
     let state = URL(filePath: "/state", directoryHint: .isDirectory)
 
-    @Test("ten files edited in ten folders: the run's trash folder is flushed once for them, after every new trash folder is made")
+    @Test("ten files edited in ten folders: one flush for their temp files, the new trash folders and the versions kept there, before any rename")
     func oneFlushForTheBatchsTrashFolders() throws {
         let fileSystem = InMemoryFileSystem(containerURL: container)
         for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
@@ -55,6 +55,21 @@ import Testing
         let batch = first..<last
         #expect(calls[batch].allSatisfy { $0.operation == .synchronizeFile || $0.operation == .synchronizeDirectory },
                 "one flush for the temp files and the trash folders: \(calls[batch].map(\.operation))")
+        // The ten versions replaced are linked into the trash before that flush (it makes them
+        // durable too), and no target is replaced before it ends.
+        let links = calls.indices.filter {
+            calls[$0].operation == .linkItem && calls[$0].destination?.path.hasPrefix(container.path + "/.seams-trash") == true
+        }
+        try #require(links.count == 10)
+        #expect(links.max()! < first, "every replaced version is kept in the trash before the batch's flush")
+        let renames = calls.indices.filter { calls[$0].operation == .moveItem && calls[$0].url?.lastPathComponent.hasPrefix(".seams-tmp-edit-") == true }
+        try #require(renames.count >= 10, "each temp file is moved onto (or exchanged with) its target")
+        #expect(renames.min()! > last, "no target is replaced before the flush")
+        let trashLeafFlushes = calls.indices.filter {
+            calls[$0].operation == .synchronizeDirectory && calls[$0].url?.deletingLastPathComponent().standardizedFileURL.path == runTrash
+        }
+        #expect(trashLeafFlushes.count == 10 && trashLeafFlushes.allSatisfy { batch.contains($0) },
+                "the ten folders holding the kept versions are flushed once, in the batch")
         for name in names {
             #expect(try fileSystem.read(from: container.appending(path: name)) == Data("v2 \(name), longer".utf8))
         }

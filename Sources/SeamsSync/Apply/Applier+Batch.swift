@@ -85,26 +85,14 @@ extension Applier {
         let batch = staged
         staged = []
         stagedBytes = 0
-        // The temp files and the trash folders the batch needs, made durable in one flush. A
-        // trash folder that cannot be made is met again, and reported, path by path below; the
-        // temp files are flushed on their own then.
-        do {
-            let temps = batch.map(\.temp)
-            do {
-                try prepareTrashFolders(
-                    for: batch.compactMap { $0.expected == nil ? nil : ($0.path, $0.source.other) }, flushingAlso: temps)
-            } catch {
-                try context.directories.synchronize(files: temps, directories: [])
-            }
-        } catch {
-            for copy in batch {
-                try? context.directories.removeItem(at: copy.temp, recursively: false)
-                recordFailure(error, at: copy.path)
-            }
-            return
+        // The trash folders the batch needs (one that cannot be made is met again, and reported,
+        // path by path below: placeCopy keeps the version it replaces on its own), and in them
+        // every version the batch replaces, checked as the scan saw it.
+        var made: Set<URL> = []
+        var chain: Set<URL> = []
+        if let folders = try? makeTrashFolders(for: batch.compactMap { $0.expected == nil ? nil : ($0.path, $0.source.other) }) {
+            (made, chain) = folders
         }
-        // Every version the batch replaces is kept in the trash first, and that made durable in
-        // one flush, before any of them is replaced.
         var preserved: Set<SyncPath> = []
         for copy in batch {
             guard let expected = copy.expected else { continue }
@@ -114,14 +102,20 @@ extension Applier {
                 let current = try context.currentMetadata(context.url(copy.path, on: copy.source.other))
                 // A target changed since the scan becomes a conflict copy below; nothing to keep.
                 guard ApplyContext.sameItem(current, expected) else { continue }
-                try preserveReplaced(copy.path, on: copy.source.other, expected: expected)
+                try preserveReplaced(copy.path, on: copy.source.other, expected: expected, madeFolders: made)
                 preserved.insert(copy.path)
             } catch {
                 // Left for placeCopy, which meets the same problem and reports it.
             }
         }
+        // One flush (one `syncfs` on the live file system) before any target is replaced: the
+        // temp files' content, the new trash folders' names and the versions kept in them. When
+        // it fails no copy is placed: each path fails on its own, its temp file is removed, and
+        // the next run tries again (what was kept in the trash stays there).
         do {
-            try flushTrash()
+            try context.directories.synchronize(files: batch.map(\.temp), directories: Self.deepestFirst(chain.union(trashPending)))
+            trashPending = []
+            trashFolders.formUnion(made)
         } catch {
             for copy in batch {
                 try? context.directories.removeItem(at: copy.temp, recursively: false)

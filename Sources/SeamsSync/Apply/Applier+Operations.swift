@@ -154,8 +154,15 @@ extension Applier {
     /// Keeps the version at `destination`, as the scan saw it, in this run's trash under its own
     /// path (a hard link, or a flushed copy where there are none), before it is replaced. The
     /// trash folder's new name is made durable by the next ``flushTrash()``.
-    mutating func preserveReplaced(_ destination: SyncPath, on target: Side, expected: FileMetadata) throws {
-        let trash = try trashURL(for: destination, on: target)
+    ///
+    /// - Parameter madeFolders: Trash folders made for a batch and not flushed yet; a version kept
+    ///   in one of them is made durable, with the folder's name, by the batch's flush.
+    mutating func preserveReplaced(
+        _ destination: SyncPath, on target: Side, expected: FileMetadata, madeFolders: Set<URL> = []
+    ) throws {
+        let inMadeFolder = context.trashURL(destination, on: target)
+        let trash = madeFolders.contains(inMadeFolder.deletingLastPathComponent())
+            ? inMadeFolder : try trashURL(for: destination, on: target)
         try HardLinks.preserve(context.url(destination, on: target), as: trash, kind: expected.kind, directories: context.directories)
         trashPending.insert(trash.deletingLastPathComponent())
     }
@@ -167,8 +174,7 @@ extension Applier {
     /// version it replaced did not.
     mutating func flushTrash() throws {
         guard !trashPending.isEmpty else { return }
-        try context.directories.synchronize(
-            files: [], directories: trashPending.sorted { $0.path.utf8.count > $1.path.utf8.count })
+        try context.directories.synchronize(files: [], directories: Self.deepestFirst(trashPending))
         trashPending = []
     }
 
@@ -303,10 +309,18 @@ extension Applier {
     /// names durable, with one flush for all of them, before anything is moved into them: a power
     /// cut may keep a later move and lose an earlier `mkdir`, and a version moved into a folder
     /// that no durable name reaches would be lost.
+    mutating func prepareTrashFolders(for items: [(SyncPath, Side)]) throws {
+        let (made, chain) = try makeTrashFolders(for: items)
+        guard !made.isEmpty else { return }
+        try context.directories.synchronize(files: [], directories: Self.deepestFirst(chain))
+        trashFolders.formUnion(made)
+    }
+
+    /// Makes the trash folders that versions of `items` will be kept in, without flushing them.
     ///
-    /// - Parameter files: Files flushed in the same batch (a batch's temp files), even when no
-    ///   folder is made.
-    mutating func prepareTrashFolders(for items: [(SyncPath, Side)], flushingAlso files: [URL] = []) throws {
+    /// - Returns: The folders made, and the folders whose entries name them (to flush, and then
+    ///   add `made` to ``trashFolders``, before anything is moved into them).
+    mutating func makeTrashFolders(for items: [(SyncPath, Side)]) throws -> (made: Set<URL>, chain: Set<URL>) {
         var made: Set<URL> = []
         var chain: Set<URL> = []
         for (path, side) in items {
@@ -326,9 +340,12 @@ extension Applier {
             }
             made.insert(folder)
         }
-        guard !made.isEmpty || !files.isEmpty else { return }
-        try context.directories.synchronize(files: files, directories: chain.sorted { $0.path.utf8.count > $1.path.utf8.count })
-        trashFolders.formUnion(made)
+        return (made, chain)
+    }
+
+    /// Folders in the order they are flushed: deepest first.
+    static func deepestFirst(_ folders: Set<URL>) -> [URL] {
+        folders.sorted { $0.path.utf8.count > $1.path.utf8.count }
     }
 
     private mutating func countDeletion(on side: Side) {
