@@ -199,7 +199,6 @@ public struct SyncEngine: Sendable {
             context.copiesAtOnce = scansConcurrently ? Self.localCopiesAtOnce : 1
             if !container.isFileURL {  // a WebDAV collection
                 context.foldersAlwaysReal = [.container]
-                context.takenNamesRefused = [.container]
                 context.copiesAtOnce = serverRequestsAtOnce
             }
             var applier = Applier(context: context, plan: plan, archive: archive)

@@ -48,6 +48,8 @@ extension DefaultDirectoryAccessor {
         let info = try Syscalls.lstat(source)
         let parent = try Syscalls.lstat(parentPath(destination))
         if parent.st_mode & S_IFMT != S_IFDIR { throw Errno(ENOTDIR) }
+        // A file's copy is created with O_EXCL, which refuses an existing name by itself.
+        if info.st_mode & S_IFMT == S_IFREG { return try copyFile(source, destination, info: info) }
         if exists(destination) { throw Errno(EEXIST) }
         if info.st_mode & S_IFMT == S_IFDIR {
             var folder = parentPath(destination)
@@ -100,6 +102,9 @@ extension DefaultDirectoryAccessor {
         let output = try Syscalls.open(destination, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         defer { Syscalls.close(output) }
         try copyContent(from: input, to: output, size: Int(info.st_size))
+        // The disk starts on the copy now, while the next files are copied: a flush that follows
+        // (a sync flushes every copy before its rename) then waits for little.
+        Syscalls.startWriteback(output)
         try Syscalls.fchmod(output, info.st_mode & 0o7777)
         try Syscalls.setTimes(output, access: info.accessTime, modification: info.modificationTime)
     }

@@ -9,6 +9,7 @@ import Darwin
 // File-scope names for the C functions, so `Syscalls`' members of the same name can call them.
 
 func system_lstat(_ path: String, _ info: UnsafeMutablePointer<stat>) -> Int32 { lstat(path, info) }
+func system_stat(_ path: String, _ info: UnsafeMutablePointer<stat>) -> Int32 { stat(path, info) }
 func system_fstatat(_ directory: Int32, _ name: String, _ info: UnsafeMutablePointer<stat>, _ flags: Int32) -> Int32 {
     fstatat(directory, name, info, flags)
 }

@@ -41,6 +41,13 @@ enum Syscalls {
         return info
     }
 
+    /// `stat`: a final symbolic link is followed, as `open` follows it.
+    static func statFollowingLinks(_ path: String) throws(Errno) -> stat {
+        var info = stat()
+        _ = try retrying { system_stat(path, &info) }
+        return info
+    }
+
     static func fstatat(_ directory: Int32, _ name: String) throws(Errno) -> stat {
         var info = stat()
         _ = try retrying { system_fstatat(directory, name, &info, AT_SYMLINK_NOFOLLOW) }
@@ -153,6 +160,14 @@ enum Syscalls {
     static func copyFileRange(_ source: Int32, _ destination: Int32, _ count: Int) throws(Errno) -> Int? {
         guard let copy = LinuxExtras.copyFileRange else { return nil }
         return try retrying { copy(source, nil, destination, nil, count, 0) }
+    }
+
+    /// Starts writing a file's dirty pages to the disk and returns without waiting
+    /// (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`), so that a flush later has less to wait
+    /// for; nothing where the platform has no such call. Durability still needs a flush.
+    static func startWriteback(_ descriptor: Int32) {
+        guard let syncFileRange = LinuxExtras.syncFileRange else { return }
+        _ = syncFileRange(descriptor, 0, 0, 2 /* SYNC_FILE_RANGE_WRITE */)
     }
 
     /// `sendfile` between two files; `nil` where the platform has no such call (Apple platforms).

@@ -91,10 +91,12 @@ extension Applier {
         defer { if !placed { try? context.directories.removeItem(at: temp, recursively: false) } }
         let destinationURL = context.url(destination, on: target)
         try context.requireRealFolders(above: destination, on: target)
-        if expected == nil, context.takenNamesRefused.contains(target) {
-            // The side refuses a move onto a taken name by itself (a server's `MOVE` with
-            // `Overwrite: F`): no look at the name first. Refused, the name is looked at below,
-            // as on any other side.
+        if expected == nil {
+            // A new file: the move refuses a taken name by itself (`renameat2`'s `RENAME_NOREPLACE`
+            // on a local disk, a look just before the rename where the file system lacks it, a
+            // server's `MOVE` with `Overwrite: F`), so the name is not looked at first. Refused,
+            // the name is looked at below: a conflict copy, or a name another case reaches.
+            // A name this run freed is taken again only once that move is durable (flushTrash).
             do {
                 try flushTrash()
                 try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)

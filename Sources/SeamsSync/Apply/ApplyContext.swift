@@ -24,11 +24,6 @@ struct ApplyContext: Sendable {
     /// fails on its own (ENOENT). ``requireRealFolders(above:on:)`` asks nothing on such a side,
     /// where each look would cost a request per folder, twice per copied file.
     var foldersAlwaysReal: Set<Side> = []
-    /// The sides that refuse, by themselves and in one step, a move that must not replace onto a
-    /// name that is taken (a WebDAV server's `MOVE` with `Overwrite: F`, which every server
-    /// tested honours): a new file is moved into place there without a look at its name first,
-    /// a request saved per new file; a refusal (EEXIST) is looked at as on any other side.
-    var takenNamesRefused: Set<Side> = []
     /// How many plain file copies are written to their temp names at once, each on a thread of
     /// its own (uploads and downloads wait on a server); 1 writes them one by one, in plan order.
     /// Only temp names are written at once: every rename into place still goes one by one.

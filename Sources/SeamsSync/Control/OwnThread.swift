@@ -27,16 +27,21 @@ package func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T
 /// and up to `width - 1` of their own) and returns the results in index order, once every call
 /// has returned.
 ///
-/// For blocking work that mostly waits (requests to a server): the threads are not the
-/// cooperative pool's, nor Dispatch's, which may be slow to lend one when busy. With a `width`
-/// of 1 or a single index, every call runs on the calling thread, in order.
+/// For blocking work that mostly waits (requests to a server, file copies): the threads are not
+/// the cooperative pool's, nor Dispatch's, which may be slow to lend one when busy, but
+/// ``WorkerThreads``', which are kept a while between calls (a sync calls this once per few
+/// files, and starting a thread costs more than copying a small file). With a `width` of 1 or a
+/// single index, every call runs on the calling thread, in order.
 ///
 /// - Parameters:
 ///   - count: How many calls.
 ///   - width: At most this many calls at once.
+///   - threads: Where the calls beyond the calling thread's run.
 ///   - transform: One call; it may block.
 /// - Returns: What each call returned, by index.
-package func mapOnThreads<T: Sendable>(_ count: Int, width: Int, _ transform: @escaping @Sendable (Int) -> T) -> [T] {
+package func mapOnThreads<T: Sendable>(
+    _ count: Int, width: Int, threads workers: WorkerThreads = .shared, _ transform: @escaping @Sendable (Int) -> T
+) -> [T] {
     let threads = min(width, count)
     guard threads > 1 else { return (0..<count).map(transform) }
     let next = LockedValue(0)
@@ -54,12 +59,10 @@ package func mapOnThreads<T: Sendable>(_ count: Int, width: Int, _ transform: @e
     }
     let done = DispatchSemaphore(value: 0)
     for _ in 1..<threads {
-        let thread = Thread {
+        workers.run {
             work()
             done.signal()
         }
-        thread.name = "seams-sync requests"
-        thread.start()
     }
     work()
     for _ in 1..<threads { done.wait() }

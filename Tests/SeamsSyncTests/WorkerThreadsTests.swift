@@ -1,0 +1,83 @@
+import Dispatch
+import Foundation
+import SeamsCore
+@testable import SeamsSync
+import Testing
+
+/// The threads behind `mapOnThreads`: kept between calls, ended when idle, never losing a job.
+@Suite struct WorkerThreadsTests {
+    /// Waits until `condition` holds, up to 30 seconds (a busy machine starts threads late).
+    private func eventually(_ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while !condition() {
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        return true
+    }
+
+    @Test("a thread that finished its job takes the next: 500 calls of width 3 start two threads, not a thousand")
+    func threadsAreKept() {
+        let workers = WorkerThreads(idleTimeout: 60)
+        for round in 0..<500 {
+            let results = mapOnThreads(6, width: 3, threads: workers) { $0 + round }
+            #expect(results == (0..<6).map { $0 + round })
+        }
+        // Each call hands two jobs out and waits for both; a thread back on the idle list before
+        // the next call is reused. A thread may still be on its way back when the next call comes,
+        // so a few more may start, never one per call.
+        #expect(workers.threadsStarted >= 2)
+        #expect(workers.threadsStarted <= 10, "\(workers.threadsStarted) threads started")
+    }
+
+    @Test("jobs handed out together run at the same time, each on a thread of its own")
+    func jobsRunTogether() {
+        let workers = WorkerThreads(idleTimeout: 60)
+        let arrived = LockedValue(0)
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 0..<4 {
+            workers.run {
+                arrived.withLock { $0 += 1 }
+                // Each waits for all four: one thread running them in turn would never get past.
+                let deadline = Date(timeIntervalSinceNow: 30)
+                while arrived.withLock({ $0 }) < 4, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+                finished.signal()
+            }
+        }
+        for _ in 0..<4 { #expect(finished.wait(timeout: .now() + 60) == .success) }
+        #expect(arrived.withLock { $0 } == 4)
+        #expect(workers.threadsStarted == 4)
+    }
+
+    @Test("an idle thread ends after the timeout, and the next job starts a new one")
+    func idleThreadsEnd() {
+        let workers = WorkerThreads(idleTimeout: 0.05)
+        let done = DispatchSemaphore(value: 0)
+        workers.run { done.signal() }
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(eventually { workers.idleThreads == 1 })
+        #expect(eventually { workers.idleThreads == 0 }, "the idle thread did not end")
+        workers.run { done.signal() }
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(workers.threadsStarted == 2)
+    }
+
+    @Test("a job handed to a thread as its idle wait runs out is still run")
+    func noJobLostAtTheTimeout() {
+        // A timeout of a millisecond and pauses around it: many jobs arrive just as a thread's
+        // wait ends, the moment a thread both leaves and is handed a job.
+        let workers = WorkerThreads(idleTimeout: 0.001)
+        let ran = LockedValue(0)
+        let done = DispatchSemaphore(value: 0)
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<400 {
+            workers.run {
+                ran.withLock { $0 += 1 }
+                done.signal()
+            }
+            #expect(done.wait(timeout: .now() + 30) == .success)
+            Thread.sleep(forTimeInterval: Double.random(in: 0...0.002, using: &generator))
+        }
+        #expect(ran.withLock { $0 } == 400)
+    }
+}
