@@ -102,9 +102,6 @@ extension DefaultDirectoryAccessor {
         let output = try Syscalls.open(destination, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         defer { Syscalls.close(output) }
         try copyContent(from: input, to: output, size: Int(info.st_size))
-        // The disk starts on the copy now, while the next files are copied: a flush that follows
-        // (a sync flushes every copy before its rename) then waits for little.
-        Syscalls.startWriteback(output)
         try Syscalls.fchmod(output, info.st_mode & 0o7777)
         try Syscalls.setTimes(output, access: info.accessTime, modification: info.modificationTime)
     }

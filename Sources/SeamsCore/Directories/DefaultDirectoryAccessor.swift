@@ -100,8 +100,6 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
 
     /// A new tree with the same bytes, permissions and modification dates: `copy_file_range`
     /// (else `sendfile`, else reads and writes) per file, `clonefile` where Apple's volumes can.
-    /// On Linux each copied file's data starts on its way to the disk at once (`sync_file_range`,
-    /// not waited for), so a flush soon after waits less; the copy is not durable until flushed.
     public func copyItem(at source: URL, to destination: URL) throws {
         let from = source.path
         let to = destination.path

@@ -104,12 +104,10 @@ enum LinuxExtras {
         Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
     ) -> Int
     typealias SyncFS = @convention(c) (Int32) -> Int32
-    typealias SyncFileRange = @convention(c) (Int32, Int64, Int64, UInt32) -> Int32
 
     static let renameat2: RenameAt2? = symbol("renameat2", as: RenameAt2.self)
     static let copyFileRange: CopyFileRange? = symbol("copy_file_range", as: CopyFileRange.self)
     static let syncfs: SyncFS? = symbol("syncfs", as: SyncFS.self)
-    static let syncFileRange: SyncFileRange? = symbol("sync_file_range", as: SyncFileRange.self)
 
     private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
         #if os(Linux)

@@ -162,14 +162,6 @@ enum Syscalls {
         return try retrying { copy(source, nil, destination, nil, count, 0) }
     }
 
-    /// Starts writing a file's dirty pages to the disk and returns without waiting
-    /// (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`), so that a flush later has less to wait
-    /// for; nothing where the platform has no such call. Durability still needs a flush.
-    static func startWriteback(_ descriptor: Int32) {
-        guard let syncFileRange = LinuxExtras.syncFileRange else { return }
-        _ = syncFileRange(descriptor, 0, 0, 2 /* SYNC_FILE_RANGE_WRITE */)
-    }
-
     /// `sendfile` between two files; `nil` where the platform has no such call (Apple platforms).
     static func sendfile(_ source: Int32, _ destination: Int32, _ count: Int) throws(Errno) -> Int? {
         while true {
