@@ -3,8 +3,9 @@ import Seams
 import SeamsSync
 import Testing
 
-/// Between local folders, files are copied to their temp names two at a time, on the real file
-/// system; one at a time when the engine must keep its calls in order.
+/// Between local folders, files are copied to their temp names two at a time, and new files moved
+/// into place two at a time, on the real file system; one at a time when the engine must keep its
+/// calls in order.
 @Suite struct LocalCopiesAtOnceTests {
     let base: URL
     var local: URL { base.appending(path: "local", directoryHint: .isDirectory) }
@@ -25,12 +26,19 @@ import Testing
     /// fails the test, rather than hangs).
     final class Watch: Sendable {
         let gathering: Int
+        let watched: String
         let state = LockedValue((inFlight: 0, most: 0, arrived: 0, copies: 0))
 
-        init(gathering: Int) { self.gathering = gathering }
+        init(gathering: Int, watching watched: String = "copyItem") {
+            self.gathering = gathering
+            self.watched = watched
+        }
 
-        func before(_ call: String, _ url: URL) {
-            guard call == "copyItem" else { return }
+        /// Counts a watched call (`copies` counts them all) and holds the first `gathering`.
+        /// Returns whether the call was watched.
+        @discardableResult
+        func before(_ call: String, _ url: URL) -> Bool {
+            guard call == watched else { return false }
             let held = state.withLock { state in
                 state.copies += 1
                 state.inFlight += 1
@@ -42,6 +50,7 @@ import Testing
             while held, state.withLock({ $0.arrived }) < gathering, ContinuousClock.now < deadline {
                 Thread.sleep(forTimeInterval: 0.002)
             }
+            return true
         }
 
         func after() {
@@ -53,9 +62,12 @@ import Testing
     final class Watched: DirectoryAccessorProviding, FileAccessorProviding {
         let boundary = LiveBoundary()
         let watch: Watch
+        /// Runs before each move of a temp file to a new name (source, destination).
+        let beforeNewName: @Sendable (URL, URL) throws -> Void
 
-        init(_ watch: Watch) {
+        init(_ watch: Watch, beforeNewName: @escaping @Sendable (URL, URL) throws -> Void = { _, _ in }) {
             self.watch = watch
+            self.beforeNewName = beforeNewName
         }
 
         func read(from url: URL) throws -> Data { try boundary.read(from: url) }
@@ -70,11 +82,17 @@ import Testing
         }
         func removeItem(at url: URL, recursively: Bool) throws { try boundary.removeItem(at: url, recursively: recursively) }
         func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws {
-            try boundary.moveItem(at: source, to: destination, replacingExisting: replacingExisting)
+            guard !replacingExisting, source.lastPathComponent.hasPrefix(".seams-tmp-") else {
+                return try boundary.moveItem(at: source, to: destination, replacingExisting: replacingExisting)
+            }
+            let watched = watch.before("moveItem", source)
+            defer { if watched { watch.after() } }
+            try beforeNewName(source, destination)
+            try boundary.moveItem(at: source, to: destination, replacingExisting: false)
         }
         func copyItem(at source: URL, to destination: URL) throws {
-            watch.before("copyItem", source)
-            defer { watch.after() }
+            let watched = watch.before("copyItem", source)
+            defer { if watched { watch.after() } }
             try boundary.copyItem(at: source, to: destination)
         }
         func linkItem(at source: URL, to destination: URL) throws { try boundary.linkItem(at: source, to: destination) }
@@ -117,5 +135,81 @@ import Testing
             local: local, container: container, stateDirectory: state)
         #expect(report.copiedToContainer == 20)
         #expect(watch.state.withLock { ($0.most, $0.copies) } == (1, 20))
+    }
+
+    /// Ten new files in each of the folders `a` and `b` of the local folder.
+    private func twoFolders() throws {
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(at: local.appending(path: folder), withIntermediateDirectories: true)
+            for index in 0..<10 {
+                try Data("\(folder) \(index)".utf8).write(to: local.appending(path: "\(folder)/f\(index).txt"))
+            }
+        }
+    }
+
+    @Test("new files in two folders are moved into place two at a time, each once, and every one lands")
+    func newNamesTwoAtOnce() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        try twoFolders()
+        let watch = Watch(gathering: 2, watching: "moveItem")
+        let watched = Watched(watch)
+        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
+            local: local, container: container, stateDirectory: state)
+        #expect(report.copiedToContainer == 40 && report.failures.isEmpty, "\(report.summary)")
+        let seen = watch.state.withLock { $0 }
+        #expect(seen.most == 2, "two moves into place were in flight together")
+        #expect(seen.copies == 40, "each new file moved into place once")
+        for folder in ["a", "b"] {
+            for index in 0..<10 {
+                #expect(try Data(contentsOf: container.appending(path: "\(folder)/f\(index).txt")) == Data("\(folder) \(index)".utf8))
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: folder).path)
+            #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
+        }
+        let again = try SyncEngine(directories: watched, files: watched, owner: "test").run(
+            local: local, container: container, stateDirectory: state)
+        #expect(again.copiedToContainer == 0 && again.copiedToLocal == 0 && again.failures.isEmpty)
+    }
+
+    @Test("a name taken after the scan is not replaced by a move made at once with others: the file there stays, the new one becomes a conflict copy")
+    func newNameTakenMeanwhile() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        try twoFolders()
+        let taken = container.appending(path: "b/f3.txt")
+        let watched = Watched(Watch(gathering: 0)) { _, destination in
+            if destination.path == taken.path { try Data("made meanwhile".utf8).write(to: taken) }
+        }
+        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
+            local: local, container: container, stateDirectory: state)
+        #expect(try Data(contentsOf: taken) == Data("made meanwhile".utf8), "the file made meanwhile is kept")
+        #expect(report.conflicts.map(\.path) == ["b/f3.txt"], "\(report.summary)")
+        let copy = try #require(report.conflicts.first?.copy)
+        #expect(try Data(contentsOf: container.appending(path: copy)) == Data("b 3".utf8))
+        #expect(report.copiedToContainer == 39)
+        let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: "b").path)
+        #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
+    }
+
+    @Test("a move into place that fails among others fails that path alone: its temp file is removed, the rest land, the next run places it")
+    func failedMoveAmongOthers() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        try twoFolders()
+        let failing = container.appending(path: "a/f7.txt")
+        let watched = Watched(Watch(gathering: 0)) { _, destination in
+            if destination.path == failing.path { throw CocoaError.fileSystemError(errno: EIO, path: destination.path, writing: true) }
+        }
+        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
+            local: local, container: container, stateDirectory: state)
+        #expect(report.failures.map(\.path) == ["a/f7.txt"], "\(report.summary)")
+        #expect(report.copiedToContainer == 39)
+        #expect(!FileManager.default.fileExists(atPath: failing.path))
+        for folder in ["a", "b"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: folder).path)
+            #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
+        }
+        let again = try SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), owner: "test").run(
+            local: local, container: container, stateDirectory: state)
+        #expect(again.copiedToContainer == 1 && again.failures.isEmpty, "\(again.summary)")
+        #expect(try Data(contentsOf: failing) == Data("a 7".utf8))
     }
 }

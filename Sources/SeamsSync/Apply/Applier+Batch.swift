@@ -123,7 +123,8 @@ extension Applier {
             }
             return
         }
-        for copy in batch {
+        let placedAtOnce = placeNewCopiesAtOnce(batch)
+        for (index, copy) in batch.enumerated() where !placedAtOnce.contains(index) {
             do {
                 let copied = try placeCopy(
                     copy.temp, copied: copy.copied, from: copy.source, item: copy.item, to: copy.path, expected: copy.expected,
@@ -133,5 +134,60 @@ extension Applier {
                 recordFailure(error, at: copy.path)
             }
         }
+    }
+
+    /// Moves the batch's new files (no item at their names when scanned) into place
+    /// ``ApplyContext/copiesAtOnce`` at a time, once the batch is flushed: each is a rename that
+    /// refuses a taken name, independent of the others, as a power cut may keep any of them and
+    /// not the rest. Each thread takes a folder's files in turn (renames in one folder wait for
+    /// each other in the kernel). The outcomes are then recorded in plan order.
+    ///
+    /// - Returns: The indices in `batch` carried out here, placed or failed. A copy whose name was
+    ///   taken (EEXIST) is left to ``placeCopy(_:copied:from:item:to:expected:preserved:)``,
+    ///   which looks at the name; so are all of them when copies are placed one by one.
+    mutating func placeNewCopiesAtOnce(_ batch: [StagedCopy]) -> Set<Int> {
+        guard context.copiesAtOnce > 1 else { return [] }
+        // Runs of new files in one folder, in plan order.
+        var folders: [[Int]] = []
+        for index in batch.indices where batch[index].expected == nil {
+            if let last = folders.last?.last, batch[last].path.parent == batch[index].path.parent {
+                folders[folders.count - 1].append(index)
+            } else {
+                folders.append([index])
+            }
+        }
+        guard folders.count > 1 || (folders.first?.count ?? 0) > 1 else { return [] }
+        // A name this run freed is taken again only once that move is durable; when that flush
+        // fails, each copy meets it again in placeCopy and fails on its own.
+        do { try flushTrash() } catch { return [] }
+        let (context, runs) = (self.context, folders)
+        let outcomes = mapOnThreads(runs.count, width: context.copiesAtOnce) { folder in
+            runs[folder].map { index in
+                let copy = batch[index]
+                let target = copy.source.other
+                return Result { () throws -> Void in
+                    try context.requireRealFolders(above: copy.path, on: target)
+                    try context.directories.moveItem(at: copy.temp, to: context.url(copy.path, on: target), replacingExisting: false)
+                }
+            }
+        }
+        var carriedOut: Set<Int> = []
+        for (indices, results) in zip(folders, outcomes) {
+            for (index, result) in zip(indices, results) {
+                let copy = batch[index]
+                switch result {
+                case .success:
+                    let copied = placedCopy(copy.copied, at: copy.path, on: copy.source.other)
+                    record(copy.path, source: copy.source, sourceItem: copy.item, targetItem: copied)
+                case .failure(let error as CocoaError) where error.posixCode == .EEXIST:
+                    continue  // placeCopy looks at the name
+                case .failure(let error):
+                    try? context.directories.removeItem(at: copy.temp, recursively: false)
+                    recordFailure(error, at: copy.path)
+                }
+                carriedOut.insert(index)
+            }
+        }
+        return carriedOut
     }
 }

@@ -146,7 +146,7 @@ extension Applier {
     }
 
     /// Counts a copy placed at `destination` on `target` and returns its metadata.
-    private mutating func placedCopy(_ copied: FileMetadata, at destination: SyncPath, on target: Side) -> FileMetadata {
+    mutating func placedCopy(_ copied: FileMetadata, at destination: SyncPath, on target: Side) -> FileMetadata {
         dirtyFolders[target]!.insert(destination.parent)
         createdPaths.insert(destination)
         if target == .local { report.copiedToLocal += 1 } else { report.copiedToContainer += 1 }
