@@ -36,9 +36,10 @@ public struct SyncEngine: Sendable {
     ///     n-th call: then each request waits for the one before.
     ///   - requestsInFlight: At most this many requests to a WebDAV server at once, each waiting
     ///     on a thread of its own (``defaultRequestsInFlight`` by default): folders
-    ///     listed together in the scan, and files copied together to or from their temp names
-    ///     beside their targets. What changes the server's visible names (the moves into place,
-    ///     the trash, deletions) still goes one request at a time, in plan order.
+    ///     listed together in the scan, files copied together to or from their temp names
+    ///     beside their targets, and a flushed batch's new files moved together onto their free
+    ///     names. Replacing a file, the trash and deletions still go one request at a time, in
+    ///     plan order.
     ///   - process: Who runs (host, boot, process id), written into the lock so that a lock left
     ///     by a dead process of this host is taken over at once.
     ///   - lockWait: Waits while a lock of another host is watched for its expiry (real time by

@@ -35,7 +35,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Flag(help: "Run even when a safety guard (empty side, max delete) would refuse.")
     var force = false
 
-    @Option(help: "With a WebDAV container: at most N requests to the server at once (folder listings, uploads and downloads to temp names); 1 sends them one by one.")
+    @Option(help: "With a WebDAV container: at most N requests to the server at once (folder listings, uploads and downloads to temp names, new files moved into place); 1 sends them one by one.")
     var requests = SyncEngine.defaultRequestsInFlight
 
     func validate() throws {

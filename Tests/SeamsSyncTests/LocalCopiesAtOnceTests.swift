@@ -64,10 +64,16 @@ import Testing
         let watch: Watch
         /// Runs before each move of a temp file to a new name (source, destination).
         let beforeNewName: @Sendable (URL, URL) throws -> Void
+        /// Runs before each batch flush that holds files (their URLs).
+        let beforeBatchFlush: @Sendable ([URL]) throws -> Void
 
-        init(_ watch: Watch, beforeNewName: @escaping @Sendable (URL, URL) throws -> Void = { _, _ in }) {
+        init(
+            _ watch: Watch, beforeNewName: @escaping @Sendable (URL, URL) throws -> Void = { _, _ in },
+            beforeBatchFlush: @escaping @Sendable ([URL]) throws -> Void = { _ in }
+        ) {
             self.watch = watch
             self.beforeNewName = beforeNewName
+            self.beforeBatchFlush = beforeBatchFlush
         }
 
         func read(from url: URL) throws -> Data { try boundary.read(from: url) }
@@ -102,7 +108,10 @@ import Testing
         }
         func synchronizeFile(at url: URL) throws { try boundary.synchronizeFile(at: url) }
         func synchronizeDirectory(at url: URL) throws { try boundary.synchronizeDirectory(at: url) }
-        func synchronize(files: [URL], directories: [URL]) throws { try boundary.synchronize(files: files, directories: directories) }
+        func synchronize(files: [URL], directories: [URL]) throws {
+            if !files.isEmpty { try beforeBatchFlush(files) }
+            try boundary.synchronize(files: files, directories: directories)
+        }
         func setPermissions(_ permissions: UInt16, at url: URL) throws { try boundary.setPermissions(permissions, at: url) }
         func setModificationDate(_ date: Date, at url: URL) throws { try boundary.setModificationDate(date, at: url) }
         func exchangeItems(at first: URL, and second: URL) throws -> Bool { try boundary.exchangeItems(at: first, and: second) }
@@ -211,5 +220,79 @@ import Testing
             local: local, container: container, stateDirectory: state)
         #expect(again.copiedToContainer == 1 && again.failures.isEmpty, "\(again.summary)")
         #expect(try Data(contentsOf: failing) == Data("a 7".utf8))
+    }
+
+    /// Options with batches of five copies.
+    private var smallBatches: SyncOptions {
+        var options = SyncOptions()
+        options.copyBatchCount = 5
+        return options
+    }
+
+    @Test("a full batch is flushed while the next batch is copied, and every batch lands once flushed")
+    func flushBesideCopies() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        try twoFolders()
+        let watch = Watch(gathering: 0)
+        let flushes = LockedValue((count: 0, copiesSeenDuringFirst: 0))
+        let watched = Watched(watch, beforeBatchFlush: { _ in
+            let first = flushes.withLock { state in
+                state.count += 1
+                return state.count == 1
+            }
+            guard first else { return }
+            // The first batch's flush waits until a copy of the next batch has started (30 s at
+            // most): a run that copies nothing while a flush runs ends this wait with none seen.
+            let before = watch.state.withLock { $0.copies }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while watch.state.withLock({ $0.copies }) == before, ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+            let during = watch.state.withLock { $0.copies } - before
+            flushes.withLock { $0.copiesSeenDuringFirst = during }
+        })
+        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
+            local: local, container: container, stateDirectory: state, options: smallBatches)
+        #expect(report.copiedToContainer == 40 && report.failures.isEmpty, "\(report.summary)")
+        let seen = flushes.withLock { $0 }
+        #expect(seen.count == 8, "eight batches of five")
+        #expect(seen.copiesSeenDuringFirst > 0, "the next batch was copied while the first was flushed")
+        for folder in ["a", "b"] {
+            for index in 0..<10 {
+                #expect(try Data(contentsOf: container.appending(path: "\(folder)/f\(index).txt")) == Data("\(folder) \(index)".utf8))
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: folder).path)
+            #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
+        }
+    }
+
+    @Test("a batch whose flush fails on the other thread fails its own copies alone: their temp files are removed, the other batches land, the next run copies them")
+    func failedBackgroundFlush() throws {
+        defer { try? FileManager.default.removeItem(at: base) }
+        try twoFolders()
+        let failed = LockedValue<[String]>([])
+        let flushes = LockedValue(0)
+        let watched = Watched(Watch(gathering: 0), beforeBatchFlush: { files in
+            guard flushes.withLock({ count in
+                count += 1
+                return count == 2
+            }) else { return }
+            failed.withLock { $0 = files.map { $0.path } }
+            throw CocoaError.fileSystemError(errno: EIO, path: files[0].path, writing: true)
+        })
+        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
+            local: local, container: container, stateDirectory: state, options: smallBatches)
+        #expect(failed.withLock { $0.count } == 5)
+        #expect(report.failures.count == 5 && report.copiedToContainer == 35, "\(report.summary)")
+        for failure in report.failures {
+            #expect(!FileManager.default.fileExists(atPath: container.appending(path: failure.path).path))
+        }
+        for folder in ["a", "b"] {
+            let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: folder).path)
+            #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
+        }
+        let again = try SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), owner: "test").run(
+            local: local, container: container, stateDirectory: state)
+        #expect(again.copiedToContainer == 5 && again.failures.isEmpty, "\(again.summary)")
     }
 }

@@ -24,10 +24,11 @@ import Testing
             #expect(results == (0..<6).map { $0 + round })
         }
         // Each call hands two jobs out and waits for both; a thread back on the idle list before
-        // the next call is reused. A thread may still be on its way back when the next call comes,
-        // so a few more may start, never one per call.
+        // the next call is reused. A thread may still be on its way back when the next call comes
+        // (a busy machine may hold it there a while), so a few more may start: a handful, where
+        // a thread per job was a thousand.
         #expect(workers.threadsStarted >= 2)
-        #expect(workers.threadsStarted <= 10, "\(workers.threadsStarted) threads started")
+        #expect(workers.threadsStarted <= 20, "\(workers.threadsStarted) threads started")
     }
 
     @Test("jobs handed out together run at the same time, each on a thread of its own")

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SeamsCore
 
@@ -15,6 +16,41 @@ struct StagedCopy {
     let temp: URL
     /// The temp file's metadata.
     let copied: FileMetadata
+}
+
+/// A batch of copies written to their temp files, with what its flush must cover.
+struct SealedBatch {
+    /// The copies, in plan order.
+    let copies: [StagedCopy]
+    /// The paths whose replaced version is already kept in the trash.
+    let preserved: Set<SyncPath>
+    /// The trash folders made for it.
+    let made: Set<URL>
+    /// The trash folders that were waiting for a flush, flushed with it.
+    let trash: Set<URL>
+    /// Every folder its flush covers, deepest first.
+    let folders: [URL]
+}
+
+/// A flush running on a thread of ``WorkerThreads``, waited for once.
+final class BackgroundFlush: Sendable {
+    private let outcome = LockedValue<Result<Void, any Error>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts `flush` on another thread.
+    init(_ flush: @escaping @Sendable () throws -> Void) {
+        WorkerThreads.shared.run { [self] in
+            let result = Result { try flush() }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+    }
+
+    /// Waits for the flush and returns how it ended.
+    func wait() -> Result<Void, any Error> {
+        done.wait()
+        return outcome.withLock { $0! }
+    }
 }
 
 extension Applier {
@@ -73,21 +109,51 @@ extension Applier {
         }
     }
 
-    /// Flushes every queued temp file in one batch, then re-checks and renames each into place.
+    /// A full batch: when copies go several at a time, flushed on another thread while the main
+    /// loop goes on (and the next batch is copied), and placed once the next batch is full or the
+    /// phase ends; else flushed and placed at once (``placeStaged()``).
+    ///
+    /// The previous batch, flushed meanwhile, is placed now: its renames run beside this batch's
+    /// flush. Nothing is placed before its own flush has returned.
+    mutating func batchFilled() {
+        guard context.copiesAtOnce > 1 else { return placeStaged() }
+        writeUnwritten()
+        guard let batch = sealBatch() else { return }
+        let (directories, files, folders) = (context.directories, batch.copies.map(\.temp), batch.folders)
+        let flush = BackgroundFlush { try directories.synchronize(files: files, directories: folders) }
+        let previous = flushing
+        flushing = (batch, flush)
+        if let previous { place(previous.batch, flushed: previous.flush.wait()) }
+    }
+
+    /// Flushes every queued temp file in one batch, then re-checks and renames each into place;
+    /// a batch flushed in the background (``batchFilled()``) is placed first. Every staged copy
+    /// is placed (or failed) when it returns.
     ///
     /// The order per file is the one ``copy(_:from:item:to:expected:)`` keeps: content durable
     /// before its rename, and the version it replaces durable in the trash before the rename.
     /// When the batch flush fails, no copy of it is placed: each path fails on its own, its temp
     /// file is removed, and the next run tries again.
     mutating func placeStaged() {
+        if let previous = flushing {
+            flushing = nil
+            place(previous.batch, flushed: previous.flush.wait())
+        }
         writeUnwritten()
-        guard !staged.isEmpty else { return }
+        guard let batch = sealBatch() else { return }
+        place(batch, flushed: Result { try context.directories.synchronize(files: batch.copies.map(\.temp), directories: batch.folders) })
+    }
+
+    /// Takes the staged copies as a batch, makes the trash folders they need and keeps in them
+    /// every version the batch replaces, checked as the scan saw it; `nil` when nothing is staged.
+    /// The trash folders waiting for a flush go with the batch's flush.
+    private mutating func sealBatch() -> SealedBatch? {
+        guard !staged.isEmpty else { return nil }
         let batch = staged
         staged = []
         stagedBytes = 0
-        // The trash folders the batch needs (one that cannot be made is met again, and reported,
-        // path by path below: placeCopy keeps the version it replaces on its own), and in them
-        // every version the batch replaces, checked as the scan saw it.
+        // A trash folder that cannot be made is met again, and reported, path by path when the
+        // batch is placed: placeCopy keeps the version it replaces on its own.
         var made: Set<URL> = []
         var chain: Set<URL> = []
         if let folders = try? makeTrashFolders(for: batch.compactMap { $0.expected == nil ? nil : ($0.path, $0.source.other) }) {
@@ -108,27 +174,32 @@ extension Applier {
                 // Left for placeCopy, which meets the same problem and reports it.
             }
         }
-        // One flush (one `syncfs` on the live file system) before any target is replaced: the
-        // temp files' content, the new trash folders' names and the versions kept in them. When
-        // it fails no copy is placed: each path fails on its own, its temp file is removed, and
-        // the next run tries again (what was kept in the trash stays there).
-        do {
-            try context.directories.synchronize(files: batch.map(\.temp), directories: Self.deepestFirst(chain.union(trashPending)))
-            trashPending = []
-            trashFolders.formUnion(made)
-        } catch {
-            for copy in batch {
+        let trash = trashPending
+        trashPending = []
+        return SealedBatch(copies: batch, preserved: preserved, made: made, trash: trash, folders: Self.deepestFirst(chain.union(trash)))
+    }
+
+    /// Places a sealed batch once its one flush (one `syncfs` on the live file system) has made
+    /// the temp files' content, the new trash folders' names and the versions kept in them
+    /// durable. When it failed no copy is placed: each path fails on its own, its temp file is
+    /// removed, and the next run tries again (what was kept in the trash stays there, and its
+    /// folders wait for the next flush).
+    private mutating func place(_ batch: SealedBatch, flushed: Result<Void, any Error>) {
+        if case .failure(let error) = flushed {
+            trashPending.formUnion(batch.trash)
+            for copy in batch.copies {
                 try? context.directories.removeItem(at: copy.temp, recursively: false)
                 recordFailure(error, at: copy.path)
             }
             return
         }
-        let placedAtOnce = placeNewCopiesAtOnce(batch)
-        for (index, copy) in batch.enumerated() where !placedAtOnce.contains(index) {
+        trashFolders.formUnion(batch.made)
+        let placedAtOnce = placeNewCopiesAtOnce(batch.copies)
+        for (index, copy) in batch.copies.enumerated() where !placedAtOnce.contains(index) {
             do {
                 let copied = try placeCopy(
                     copy.temp, copied: copy.copied, from: copy.source, item: copy.item, to: copy.path, expected: copy.expected,
-                    preserved: preserved.contains(copy.path))
+                    preserved: batch.preserved.contains(copy.path))
                 record(copy.path, source: copy.source, sourceItem: copy.item, targetItem: copied)
             } catch {
                 recordFailure(error, at: copy.path)

@@ -24,6 +24,9 @@ struct Applier {
     var unwritten: [(entry: SyncPlan.Entry, source: Side)] = []
     /// The bytes in `staged` and `unwritten`.
     var stagedBytes: Int64 = 0
+    /// A full batch being flushed on another thread, placed after the next batch fills
+    /// (``batchFilled()``) or when ``placeStaged()`` drains.
+    var flushing: (batch: SealedBatch, flush: BackgroundFlush)?
     /// Whether `archive` now differs from the one the run started with.
     private(set) var archiveChanged = false
     /// Folders that could not be made because their name reaches another folder (``ApplyIssue/nameCollision(with:)``),
@@ -82,7 +85,7 @@ struct Applier {
                     }
                 } else if phase == 0, let source = Self.plainCopySource(entries[index]) {
                     stage(entries[index], from: source)
-                    if batchIsFull { placeStaged() }
+                    if batchIsFull { batchFilled() }
                 } else {
                     apply(entries[index])
                 }
@@ -170,7 +173,7 @@ struct Applier {
                 recordFailure(ApplyIssue.insideCollidedFolder(collided.folder, other: collided.other), at: entry.path)
             } else if let source = Self.plainCopySource(entry) {
                 stage(entry, from: source)
-                if batchIsFull { placeStaged() }
+                if batchIsFull { batchFilled() }
             } else {
                 apply(entry)
             }

@@ -25,8 +25,9 @@ struct ApplyContext: Sendable {
     /// where each look would cost a request per folder, twice per copied file.
     var foldersAlwaysReal: Set<Side> = []
     /// How many plain file copies are written to their temp names at once, each on a thread of
-    /// its own (uploads and downloads wait on a server); 1 writes them one by one, in plan order.
-    /// Only temp names are written at once: every rename into place still goes one by one.
+    /// its own (uploads and downloads wait on a server), and how many of a flushed batch's new
+    /// files are moved onto their free names at once; 1 does both one by one, in plan order.
+    /// Replacing a file, the trash and deletions always go one by one.
     var copiesAtOnce = 1
     /// Whether the state is committed even if no path changes (a rebuilt or first state).
     var mustCommit = false
