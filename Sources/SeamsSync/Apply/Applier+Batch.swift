@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import SeamsCore
 
@@ -30,27 +29,6 @@ struct SealedBatch {
     let trash: Set<URL>
     /// Every folder its flush covers, deepest first.
     let folders: [URL]
-}
-
-/// A flush running on a thread of ``WorkerThreads``, waited for once.
-final class BackgroundFlush: Sendable {
-    private let outcome = LockedValue<Result<Void, any Error>?>(nil)
-    private let done = DispatchSemaphore(value: 0)
-
-    /// Starts `flush` on another thread.
-    init(_ flush: @escaping @Sendable () throws -> Void) {
-        WorkerThreads.shared.run { [self] in
-            let result = Result { try flush() }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-    }
-
-    /// Waits for the flush and returns how it ended.
-    func wait() -> Result<Void, any Error> {
-        done.wait()
-        return outcome.withLock { $0! }
-    }
 }
 
 extension Applier {
