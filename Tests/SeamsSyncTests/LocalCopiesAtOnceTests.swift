@@ -122,8 +122,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: base) }
         let watch = Watch(gathering: 2)
         let watched = Watched(watch)
-        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
-            local: local, container: container, stateDirectory: state)
+        let report = try sync(watched)
         #expect(report.copiedToContainer == 20 && report.failures.isEmpty, "\(report.summary)")
         let seen = watch.state.withLock { $0 }
         #expect(seen.most == 2, "two copies were in flight together")
@@ -140,10 +139,34 @@ import Testing
         defer { try? FileManager.default.removeItem(at: base) }
         let watch = Watch(gathering: 0)
         let watched = Watched(watch)
-        let report = try SyncEngine(directories: watched, files: watched, owner: "test", scansConcurrently: false).run(
-            local: local, container: container, stateDirectory: state)
+        let report = try sync(watched, inOrder: true)
         #expect(report.copiedToContainer == 20)
         #expect(watch.state.withLock { ($0.most, $0.copies) } == (1, 20))
+    }
+
+    /// One run of an engine that copies at once (unless `inOrder`) through `accessor`.
+    private func sync(_ accessor: Watched, options: SyncOptions = SyncOptions(), inOrder: Bool = false) throws -> SyncReport {
+        try SyncEngine(directories: accessor, files: accessor, owner: "test", scansConcurrently: !inOrder).run(
+            local: local, container: container, stateDirectory: state, options: options)
+    }
+
+    /// Expects no `.seams-tmp-` name left in each of `folders` of the container.
+    private func expectNoTempFiles(in folders: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for folder in folders {
+            let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: folder).path)
+            #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Expects every file of ``twoFolders()`` in the container with its content, and no temp file.
+    private func expectTwoFoldersLanded(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for folder in ["a", "b"] {
+            for index in 0..<10 {
+                let copy = try Data(contentsOf: container.appending(path: "\(folder)/f\(index).txt"))
+                #expect(copy == Data("\(folder) \(index)".utf8), sourceLocation: sourceLocation)
+            }
+        }
+        try expectNoTempFiles(in: ["a", "b"], sourceLocation: sourceLocation)
     }
 
     /// Ten new files in each of the folders `a` and `b` of the local folder.
@@ -162,21 +185,13 @@ import Testing
         try twoFolders()
         let watch = Watch(gathering: 2, watching: "moveItem")
         let watched = Watched(watch)
-        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
-            local: local, container: container, stateDirectory: state)
+        let report = try sync(watched)
         #expect(report.copiedToContainer == 40 && report.failures.isEmpty, "\(report.summary)")
         let seen = watch.state.withLock { $0 }
         #expect(seen.most == 2, "two moves into place were in flight together")
         #expect(seen.copies == 40, "each new file moved into place once")
-        for folder in ["a", "b"] {
-            for index in 0..<10 {
-                #expect(try Data(contentsOf: container.appending(path: "\(folder)/f\(index).txt")) == Data("\(folder) \(index)".utf8))
-            }
-            let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: folder).path)
-            #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
-        }
-        let again = try SyncEngine(directories: watched, files: watched, owner: "test").run(
-            local: local, container: container, stateDirectory: state)
+        try expectTwoFoldersLanded()
+        let again = try sync(watched)
         #expect(again.copiedToContainer == 0 && again.copiedToLocal == 0 && again.failures.isEmpty)
     }
 
@@ -188,15 +203,13 @@ import Testing
         let watched = Watched(Watch(gathering: 0)) { _, destination in
             if destination.path == taken.path { try Data("made meanwhile".utf8).write(to: taken) }
         }
-        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
-            local: local, container: container, stateDirectory: state)
+        let report = try sync(watched)
         #expect(try Data(contentsOf: taken) == Data("made meanwhile".utf8), "the file made meanwhile is kept")
         #expect(report.conflicts.map(\.path) == ["b/f3.txt"], "\(report.summary)")
         let copy = try #require(report.conflicts.first?.copy)
         #expect(try Data(contentsOf: container.appending(path: copy)) == Data("b 3".utf8))
         #expect(report.copiedToContainer == 39)
-        let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: "b").path)
-        #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
+        try expectNoTempFiles(in: ["b"])
     }
 
     @Test("a move into place that fails among others fails that path alone: its temp file is removed, the rest land, the next run places it")
@@ -207,15 +220,11 @@ import Testing
         let watched = Watched(Watch(gathering: 0)) { _, destination in
             if destination.path == failing.path { throw CocoaError.fileSystemError(errno: EIO, path: destination.path, writing: true) }
         }
-        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
-            local: local, container: container, stateDirectory: state)
+        let report = try sync(watched)
         #expect(report.failures.map(\.path) == ["a/f7.txt"], "\(report.summary)")
         #expect(report.copiedToContainer == 39)
         #expect(!FileManager.default.fileExists(atPath: failing.path))
-        for folder in ["a", "b"] {
-            let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: folder).path)
-            #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
-        }
+        try expectNoTempFiles(in: ["a", "b"])
         let again = try SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), owner: "test").run(
             local: local, container: container, stateDirectory: state)
         #expect(again.copiedToContainer == 1 && again.failures.isEmpty, "\(again.summary)")
@@ -251,19 +260,12 @@ import Testing
             let during = watch.state.withLock { $0.copies } - before
             flushes.withLock { $0.copiesSeenDuringFirst = during }
         })
-        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
-            local: local, container: container, stateDirectory: state, options: smallBatches)
+        let report = try sync(watched, options: smallBatches)
         #expect(report.copiedToContainer == 40 && report.failures.isEmpty, "\(report.summary)")
         let seen = flushes.withLock { $0 }
         #expect(seen.count == 8, "eight batches of five")
         #expect(seen.copiesSeenDuringFirst > 0, "the next batch was copied while the first was flushed")
-        for folder in ["a", "b"] {
-            for index in 0..<10 {
-                #expect(try Data(contentsOf: container.appending(path: "\(folder)/f\(index).txt")) == Data("\(folder) \(index)".utf8))
-            }
-            let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: folder).path)
-            #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
-        }
+        try expectTwoFoldersLanded()
     }
 
     @Test("a batch whose flush fails on the other thread fails its own copies alone: their temp files are removed, the other batches land, the next run copies them")
@@ -280,17 +282,13 @@ import Testing
             failed.withLock { $0 = files.map { $0.path } }
             throw CocoaError.fileSystemError(errno: EIO, path: files[0].path, writing: true)
         })
-        let report = try SyncEngine(directories: watched, files: watched, owner: "test").run(
-            local: local, container: container, stateDirectory: state, options: smallBatches)
+        let report = try sync(watched, options: smallBatches)
         #expect(failed.withLock { $0.count } == 5)
         #expect(report.failures.count == 5 && report.copiedToContainer == 35, "\(report.summary)")
         for failure in report.failures {
             #expect(!FileManager.default.fileExists(atPath: container.appending(path: failure.path).path))
         }
-        for folder in ["a", "b"] {
-            let names = try FileManager.default.contentsOfDirectory(atPath: container.appending(path: folder).path)
-            #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
-        }
+        try expectNoTempFiles(in: ["a", "b"])
         let again = try SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), owner: "test").run(
             local: local, container: container, stateDirectory: state)
         #expect(again.copiedToContainer == 5 && again.failures.isEmpty, "\(again.summary)")
