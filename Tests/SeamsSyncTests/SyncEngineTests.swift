@@ -305,7 +305,11 @@ import Testing
 /// `SyncOptions.copyBatchCount`: copies are flushed and placed in batches of that size.
 @Suite struct CopyBatchTests {
     /// For each temp copy, the position of its flush and of its rename into place.
-    func order(batch: Int) throws -> (flushes: [Int], renames: [Int]) {
+    ///
+    /// - Parameter inOrder: Whether the engine keeps its calls in order (one copy at a time, each
+    ///   batch flushed and placed before the next is copied); else a full batch is flushed on
+    ///   another thread while the next is copied, and placed when that one fills.
+    func order(batch: Int, inOrder: Bool = true) throws -> (flushes: [Int], renames: [Int]) {
         let fileSystem = InMemoryFileSystem()
         let (local, container) = (URL(filePath: "/local"), URL(filePath: "/container"))
         for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
@@ -313,8 +317,9 @@ import Testing
         var options = SyncOptions()
         options.copyBatchCount = batch
         fileSystem.resetCalls()
-        let report = try SyncEngine(directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test")
-            .run(local: local, container: container, stateDirectory: URL(filePath: "/state"), options: options)
+        let report = try SyncEngine(
+            directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test", scansConcurrently: !inOrder
+        ).run(local: local, container: container, stateDirectory: URL(filePath: "/state"), options: options)
         #expect(report.copiedToContainer == 5)
         let calls = fileSystem.calls
         // A copy's temp file, not the marker's or the lock's.
@@ -334,12 +339,23 @@ import Testing
         #expect(flushes.max()! < renames.min()!)
     }
 
-    @Test("batches of two: the first two are placed before the fifth is flushed, each after its own flush")
+    @Test("batches of two, in order: each batch is placed before the next is flushed, each copy after its own flush")
     func batchesOfTwo() throws {
         let (flushes, renames) = try order(batch: 2)
         #expect(flushes.count == 5 && renames.count == 5)
         #expect(renames[1] < flushes[2] && renames[3] < flushes[4], "flushes \(flushes), renames \(renames)")
         #expect(zip(flushes, renames).allSatisfy { $0 < $1 })
+    }
+
+    @Test("batches of two, copied at once: a batch waits at most for the next one's flush, each copy after its own flush")
+    func batchesOfTwoAtOnce() throws {
+        for _ in 0..<20 {  // the second batch's flush and the first one's renames interleave differently each time
+            let (flushes, renames) = try order(batch: 2, inOrder: false)
+            #expect(flushes.count == 5 && renames.count == 5)
+            // The first batch is placed once the second is full, before the third is flushed.
+            #expect(renames[1] < flushes[4] && renames[3] < flushes[4], "flushes \(flushes), renames \(renames)")
+            #expect(zip(flushes, renames).allSatisfy { $0 < $1 }, "flushes \(flushes), renames \(renames)")
+        }
     }
 }
 
