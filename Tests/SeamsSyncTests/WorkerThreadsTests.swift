@@ -52,15 +52,17 @@ import Testing
 
     @Test("an idle thread ends after the timeout, and the next job starts a new one")
     func idleThreadsEnd() {
-        let workers = WorkerThreads(idleTimeout: 0.05)
+        let workers = WorkerThreads(idleTimeout: 1)
         let done = DispatchSemaphore(value: 0)
         workers.run { done.signal() }
         #expect(done.wait(timeout: .now() + 30) == .success)
-        #expect(eventually { workers.idleThreads == 1 })
+        // The thread puts itself on the idle list after its job and waits there a second (time
+        // enough for this test to see it, even on a busy machine), then leaves it.
+        #expect(eventually { workers.idleThreads == 1 }, "the thread did not wait for a next job")
         #expect(eventually { workers.idleThreads == 0 }, "the idle thread did not end")
         workers.run { done.signal() }
         #expect(done.wait(timeout: .now() + 30) == .success)
-        #expect(workers.threadsStarted == 2)
+        #expect(workers.threadsStarted == 2, "the ended thread was not handed the second job")
     }
 
     @Test("a job handed to a thread as its idle wait runs out is still run")
