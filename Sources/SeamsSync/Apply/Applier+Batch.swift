@@ -29,6 +29,12 @@ struct SealedBatch {
     let trash: Set<URL>
     /// Every folder its flush covers, deepest first.
     let folders: [URL]
+
+    /// Its one flush: the temp files' content, the new trash folders' names and the versions
+    /// kept in them (one `syncfs` on the live file system).
+    func flush(through directories: any DirectoryAccessorProviding) throws {
+        try directories.synchronize(files: copies.map(\.temp), directories: folders)
+    }
 }
 
 extension Applier {
@@ -97,8 +103,8 @@ extension Applier {
         guard context.copiesAtOnce > 1 else { return placeStaged() }
         writeUnwritten()
         guard let batch = sealBatch() else { return }
-        let (directories, files, folders) = (context.directories, batch.copies.map(\.temp), batch.folders)
-        let flush = BackgroundFlush { try directories.synchronize(files: files, directories: folders) }
+        let directories = context.directories
+        let flush = BackgroundFlush { try batch.flush(through: directories) }
         let previous = flushing
         flushing = (batch, flush)
         if let previous { place(previous.batch, flushed: previous.flush.wait()) }
@@ -119,7 +125,7 @@ extension Applier {
         }
         writeUnwritten()
         guard let batch = sealBatch() else { return }
-        place(batch, flushed: Result { try context.directories.synchronize(files: batch.copies.map(\.temp), directories: batch.folders) })
+        place(batch, flushed: Result { try batch.flush(through: context.directories) })
     }
 
     /// Takes the staged copies as a batch, makes the trash folders they need and keeps in them

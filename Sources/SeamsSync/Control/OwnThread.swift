@@ -30,7 +30,7 @@ package func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T
 /// For blocking work that mostly waits (requests to a server, file copies): the threads are not
 /// the cooperative pool's, nor Dispatch's, which may be slow to lend one when busy, but
 /// ``WorkerThreads``', which are kept a while between calls (a sync calls this once per few
-/// files, and starting a thread costs more than copying a small file). With a `width` of 1 or a
+/// files, and starting a thread took about half a millisecond here). With a `width` of 1 or a
 /// single index, every call runs on the calling thread, in order.
 ///
 /// - Parameters:
