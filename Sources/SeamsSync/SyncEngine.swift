@@ -20,6 +20,10 @@ public struct SyncEngine: Sendable {
     private let requestsInFlight: Int
     private let process: SyncProcess
     private let lockWait: @Sendable (TimeInterval) -> Void
+    /// Where the work that goes at once runs; when set, copies go at once even where
+    /// `scansConcurrently` is off (the crash suite's seeded interleavings: one call at a time, in
+    /// an order the seed picks, so the n-th call is the same every run).
+    package var interleaving: (any ConcurrentWork)?
 
     /// Creates an engine.
     ///
@@ -197,11 +201,13 @@ public struct SyncEngine: Sendable {
                 heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop,
                 mustCommit: mustCommit, placeMarker: { [next = check.next] in try replica.place(next, runID: runID) })
             context.batchCount = max(1, options.copyBatchCount)
-            context.copiesAtOnce = scansConcurrently ? Self.localCopiesAtOnce : 1
+            let atOnce = scansConcurrently || interleaving != nil
+            context.copiesAtOnce = atOnce ? Self.localCopiesAtOnce : 1
             if !container.isFileURL {  // a WebDAV collection
                 context.foldersAlwaysReal = [.container]
-                context.copiesAtOnce = serverRequestsAtOnce
+                context.copiesAtOnce = atOnce ? requestsInFlight : 1
             }
+            if let interleaving { context.work = interleaving }
             var applier = Applier(context: context, plan: plan, archive: archive)
             archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
             var newArchive = try applier.run()

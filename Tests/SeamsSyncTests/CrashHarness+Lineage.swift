@@ -127,4 +127,35 @@ extension CrashHarness {
         }
         return result.mapValues { $0.sorted { $0.lexicographicallyPrecedes($1) } }
     }
+
+    /// Where the folders and the trash differ from what the scenario's rules say (nothing when
+    /// the scenario states no end).
+    func expectationProblems(_ scenario: CrashScenario) throws -> [String] {
+        guard let expected = scenario.expected else { return ["\(scenario.name) states no expected end"] }
+        var problems: [String] = []
+        // Names Swift's `String` takes for one (NFC and NFD) or a copy's name a user's file has
+        // too: their versions joined by " | ", in byte order.
+        var actual: [String: String] = [:]
+        for (key, versions) in try outcome() where key.hasPrefix("local/") {
+            actual[String(key.dropFirst("local/".count))] = versions.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " | ")
+        }
+        if actual != expected.files {
+            for key in Set(actual.keys).union(expected.files.keys).sorted() where actual[key] != expected.files[key] {
+                problems.append("\(key): \(actual[key].map { "\"\($0)\"" } ?? "nothing") where the rules say "
+                    + "\(expected.files[key].map { "\"\($0)\"" } ?? "nothing")")
+            }
+        }
+        let trash = try trashed().mapValues { Set($0.map { String(decoding: $0, as: UTF8.self) }) }
+        let wanted = expected.trash.mapValues(Set.init)
+        if trash.mapKeys(\.rawValue) != wanted {
+            problems.append("the trash holds \(trash.mapKeys(\.rawValue)) where the rules say \(wanted)")
+        }
+        return problems
+    }
+}
+
+extension Dictionary {
+    fileprivate func mapKeys<K: Hashable>(_ transform: (Key) -> K) -> [K: Value] {
+        Dictionary<K, Value>(uniqueKeysWithValues: map { (transform($0.key), $0.value) })
+    }
 }

@@ -25,6 +25,14 @@ struct CrashHarness {
     /// of the same file system, so the checks read the container's files directly).
     let server: InMemoryWebDAVServer?
 
+    /// The seed of the interleaving the engine's concurrent work runs in (copies, placements and
+    /// the background flush at once, one call at a time in the seed's order), or `nil` for that
+    /// work one by one in plan order.
+    let interleaving: UInt64?
+
+    /// Run once the run under test has returned (a power cut after its last call).
+    var afterRun: (@Sendable () -> Void)?
+
     /// The container as the engine is given it: the folder, or the server's collection.
     var containerURL: URL { server?.baseURL ?? Self.container }
 
@@ -33,8 +41,12 @@ struct CrashHarness {
     /// - Parameters:
     ///   - hardLinks: Whether the file system has hard links.
     ///   - overWebDAV: Whether the engine reaches the container through an in-memory WebDAV server.
-    init(_ scenario: CrashScenario, hardLinks: Bool = true, overWebDAV: Bool = false) throws {
+    ///   - interleaving: The seed of the engine's concurrent work's order; `nil` for none.
+    init(_ scenario: CrashScenario, hardLinks: Bool = true, overWebDAV: Bool = false, interleaving: UInt64? = nil) throws {
         fileSystem = InMemoryFileSystem(enforcesPermissions: false)
+        // A file system without hard links (FAT, exFAT) cannot swap two names either.
+        fileSystem.exchangesItems = hardLinks
+        self.interleaving = interleaving
         server = overWebDAV
             ? InMemoryWebDAVServer(serving: Self.container, of: fileSystem, baseURL: URL(string: "http://dav.test/container/")!) : nil
         self.hardLinks = hardLinks
@@ -59,12 +71,15 @@ struct CrashHarness {
     ) -> SyncEngine {
         let clock = fileSystem
         // Scans one side after the other, so "crash at call N" names the same call every run.
-        return SyncEngine(
+        var engine = SyncEngine(
             directories: directories, files: files, clock: { clock.now }, owner: "test", runID: { runID },
             scansConcurrently: false,
             // No outage cooldown: a restarted server answers the recovery at once (a refused request
             // and one failed by the cooldown look alike to the engine).
             remote: server.map { WebDAVAccessor(baseURL: $0.baseURL, transport: $0, pause: { _ in }, outageCooldown: .zero) })
+        // The same order every run of a seed: each run starts the seed's sequence afresh.
+        engine.interleaving = interleaving.map { SeededInterleaving(seed: $0) }
+        return engine
     }
 
     /// The fake as the engine sees it: through a boundary that fails every `link` when the file
@@ -73,6 +88,23 @@ struct CrashHarness {
         let boundary = FaultInjectingFileSystem(wrapping: fileSystem)
         if !hardLinks { boundary.addRule(.operation(.linkItem, fails: .hardLinksUnsupported)) }
         return boundary
+    }
+
+    /// Makes everything under the container durable, as a server that is not the machine
+    /// losing power keeps what it answered (through the file system itself, not the boundary).
+    func flushContainer() {
+        var pending = [Self.container]
+        while let folder = pending.popLast() {
+            for entry in (try? fileSystem.contentsOfDirectory(at: folder)) ?? [] {
+                let url = folder.appending(path: entry.name)
+                if entry.metadata.kind == .directory {
+                    pending.append(url)
+                } else if entry.metadata.kind == .file {
+                    try? fileSystem.synchronizeFile(at: url)
+                }
+            }
+            try? fileSystem.synchronizeDirectory(at: folder)
+        }
     }
 
     /// One run on the fake, with no faults but the missing hard links.

@@ -11,9 +11,11 @@ import Testing
         (try? fileSystem.read(from: folder.appending(path: name))).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// A flushed folder holding a flushed `old.txt`, with the given selection set.
-    func setUp(_ selection: PowerLossSelection) throws -> InMemoryFileSystem {
+    /// A flushed folder holding a flushed `old.txt`, with the given selection set, under the
+    /// journaling model unless another is given.
+    func setUp(_ selection: PowerLossSelection, model: PowerLossModel = .journaling) throws -> InMemoryFileSystem {
         let fileSystem = InMemoryFileSystem()
+        fileSystem.powerLossModel = model
         fileSystem.powerLossSelection = selection
         try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
         try fileSystem.write(Data("old".utf8), to: folder.appending(path: "old.txt"))
@@ -136,5 +138,47 @@ import Testing
         #expect(try outcome(7) == outcome(7))
         let outcomes = try Set((1...12).map { try outcome($0) })
         #expect(outcomes.count > 3, "\(outcomes)")
+    }
+
+    @Test("per item: a folder's flush makes its own names durable and nothing else; journaling: every earlier name change too")
+    func modelsDiffer() throws {
+        let other = URL(filePath: "/g", directoryHint: .isDirectory)
+        var outcomes: [PowerLossModel: String] = [:]
+        for model in PowerLossModel.allCases {
+            let fileSystem = try setUp(.combination(0), model: model)
+            try fileSystem.createDirectory(at: other, withIntermediateDirectories: false)
+            fileSystem.synchronizeAll()
+            // A new name in /f, not flushed; then /g changed and flushed.
+            try fileSystem.write(Data("new".utf8), to: folder.appending(path: "new.txt"))
+            try fileSystem.synchronizeFile(at: folder.appending(path: "new.txt"))
+            try fileSystem.write(Data("g".utf8), to: other.appending(path: "g.txt"))
+            try fileSystem.synchronizeDirectory(at: other)
+            fileSystem.cutPower()
+            outcomes[model] = "\(text(fileSystem, "new.txt") ?? "-") \(fileSystem.fileExists(at: other.appending(path: "g.txt")))"
+        }
+        #expect(outcomes == [.perItem: "- true", .journaling: "new true"])
+    }
+
+    @Test("per item, keeping parts: a flushed folder's names are never undone by an older change a cut keeps")
+    func perItemFlushStands() throws {
+        for index in 0..<8 {
+            let fileSystem = try setUp(.combination(index), model: .perItem)
+            try fileSystem.moveItem(at: folder.appending(path: "old.txt"), to: folder.appending(path: "b.txt"), replacingExisting: false)
+            try fileSystem.moveItem(at: folder.appending(path: "b.txt"), to: folder.appending(path: "c.txt"), replacingExisting: false)
+            try fileSystem.synchronizeDirectory(at: folder)
+            fileSystem.cutPower()
+            #expect(try fileSystem.contentsOfDirectory(at: folder).map(\.name) == ["c.txt"], "combination \(index)")
+            #expect(fileSystem.lastPowerCut?.keptNameChanges == 0)
+        }
+    }
+
+    @Test("the report counts the name changes a cut kept")
+    func keptNameChangesCounted() throws {
+        let fileSystem = try setUp(.everything, model: .perItem)
+        try fileSystem.write(Data("new".utf8), to: folder.appending(path: "new.txt"))
+        try fileSystem.moveItem(at: folder.appending(path: "old.txt"), to: folder.appending(path: "renamed.txt"), replacingExisting: false)
+        fileSystem.cutPower()
+        #expect(fileSystem.lastPowerCut?.keptNameChanges == 2)
+        #expect(text(fileSystem, "renamed.txt") == "old")
     }
 }

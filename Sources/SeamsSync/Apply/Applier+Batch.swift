@@ -74,7 +74,7 @@ extension Applier {
         }
         unwritten = []
         let context = self.context
-        let written = mapOnThreads(jobs.count, width: context.copiesAtOnce) { index in
+        let written = context.work.map(jobs.count, width: context.copiesAtOnce) { index in
             let (entry, source, temp) = jobs[index]
             return Result { () throws -> FileMetadata in
                 try Self.writeTemp(temp, context: context, from: entry.path, on: source, item: entry.item(on: source)!, to: entry.path)
@@ -104,7 +104,7 @@ extension Applier {
         writeUnwritten()
         guard let batch = sealBatch() else { return }
         let directories = context.directories
-        let flush = BackgroundFlush { try batch.flush(through: directories) }
+        let flush = context.work.start { try batch.flush(through: directories) }
         let previous = flushing
         flushing = (batch, flush)
         if let previous { place(previous.batch, flushed: previous.flush.wait()) }
@@ -216,7 +216,7 @@ extension Applier {
         // fails, each copy meets it again in placeCopy and fails on its own.
         do { try flushTrash() } catch { return [] }
         let (context, runs) = (self.context, folders)
-        let outcomes = mapOnThreads(runs.count, width: context.copiesAtOnce) { folder in
+        let outcomes = context.work.map(runs.count, width: context.copiesAtOnce) { folder in
             runs[folder].map { index in
                 let copy = batch[index]
                 let target = copy.source.other

@@ -26,7 +26,7 @@ struct Applier {
     var stagedBytes: Int64 = 0
     /// A full batch being flushed on another thread, placed after the next batch fills
     /// (``batchFilled()``) or when ``placeStaged()`` drains.
-    var flushing: (batch: SealedBatch, flush: BackgroundFlush)?
+    var flushing: (batch: SealedBatch, flush: any PendingWork)?
     /// Whether `archive` now differs from the one the run started with.
     private(set) var archiveChanged = false
     /// Folders that could not be made because their name reaches another folder (``ApplyIssue/nameCollision(with:)``),

@@ -29,6 +29,8 @@ struct ApplyContext: Sendable {
     /// files are moved onto their free names at once; 1 does both one by one, in plan order.
     /// Replacing a file, the trash and deletions always go one by one.
     var copiesAtOnce = 1
+    /// Where the copies, placements and flushes that go at once run (threads, live).
+    var work: any ConcurrentWork = ThreadedWork()
     /// Whether the state is committed even if no path changes (a rebuilt or first state).
     var mustCommit = false
     /// Puts the container's new `.seams-replica` in place (not yet flushed) and returns it; run

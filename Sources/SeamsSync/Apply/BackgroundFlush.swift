@@ -3,7 +3,7 @@ import Foundation
 import SeamsCore
 
 /// A flush running on a thread of ``WorkerThreads``, waited for once.
-final class BackgroundFlush: Sendable {
+final class BackgroundFlush: PendingWork {
     private let outcome = LockedValue<Result<Void, any Error>?>(nil)
     private let done = DispatchSemaphore(value: 0)
 

@@ -53,12 +53,14 @@ extension FaultInjectingFileSystem: DirectoryAccessorProviding {
 
     /// The wrapped call, unless failed.
     public func synchronizeFile(at url: URL) throws {
-        try perform(.synchronizeFile, url) { try directories.synchronizeFile(at: url) }
+        try perform(.synchronizeFile, url) { if !ignores(.synchronizeFile, url) { try directories.synchronizeFile(at: url) } }
     }
 
     /// The wrapped call, unless failed.
     public func synchronizeDirectory(at url: URL) throws {
-        try perform(.synchronizeDirectory, url) { try directories.synchronizeDirectory(at: url) }
+        try perform(.synchronizeDirectory, url) {
+            if !ignores(.synchronizeDirectory, url) { try directories.synchronizeDirectory(at: url) }
+        }
     }
 
     /// The wrapped call, unless failed.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 public import Seams
 
 /// A decorator that fails chosen calls of any file-system implementation (live or fake) with
@@ -28,6 +28,7 @@ public final class FaultInjectingFileSystem: Sendable {
         var countdown = CallCountdown(cause: .crash)
         /// Actions to run just before a call is made, by the call's number.
         var actions: [Int: [@Sendable () -> Void]] = [:]
+        var ignoredFlushes: [(operation: FileSystemOperation, applies: @Sendable (URL) -> Bool)] = []
     }
 
     let files: any FileAccessorProviding
@@ -109,6 +110,30 @@ public final class FaultInjectingFileSystem: Sendable {
     }
 
     /// Whether a crash has happened and ``restart()`` was not called yet.
+    /// Makes every later flush of this kind (``FileSystemOperation/synchronizeFile`` or
+    /// ``FileSystemOperation/synchronizeDirectory``) answer success without reaching the wrapped
+    /// file system, as a disk that lies about its cache or code that forgets a flush would. A
+    /// crash suite runs its sweep with it as a control: a sweep that finds nothing wrong with
+    /// ignored flushes cannot find a missing one either.
+    ///
+    /// ```swift
+    /// // The data folders' flushes are lost, the state folder's are kept.
+    /// fileSystem.ignoreFlushes(.synchronizeDirectory) { !$0.path.hasPrefix("/state") }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - operation: The flushes to ignore.
+    ///   - applies: Which items' flushes; every item's by default.
+    public func ignoreFlushes(_ operation: FileSystemOperation, of applies: @escaping @Sendable (URL) -> Bool = { _ in true }) {
+        state.withLock { $0.ignoredFlushes.append((operation, applies)) }
+    }
+
+    /// Whether this flush is ignored (``ignoreFlushes(_:of:)``).
+    func ignores(_ operation: FileSystemOperation, _ url: URL) -> Bool {
+        let rules = state.withLock { $0.ignoredFlushes }
+        return rules.contains { $0.operation == operation && $0.applies(url) }
+    }
+
     public var hasCrashed: Bool {
         state.withLock { $0.countdown.stop != nil }
     }

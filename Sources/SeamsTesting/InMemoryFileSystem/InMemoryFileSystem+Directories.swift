@@ -33,6 +33,14 @@ extension InMemoryFileSystem: DirectoryAccessorProviding {
         }
     }
 
+    /// Swaps two items in one step, as `renameat2(RENAME_EXCHANGE)` does; `false`, changing
+    /// nothing, where ``exchangesItems`` is off or either folder folds case (FAT and exFAT cannot).
+    public func exchangeItems(at first: URL, and second: URL) throws -> Bool {
+        try perform(.moveItem, first, second) { tree throws(MemoryFailure) in
+            try tree.exchange(MemoryPath(first), MemoryPath(second))
+        }
+    }
+
     /// Copies into new inodes, keeping permissions and dates.
     public func copyItem(at source: URL, to destination: URL) throws {
         try perform(.copyItem, source, destination) { tree throws(MemoryFailure) in

@@ -155,6 +155,22 @@ public final class InMemoryFileSystem: Sendable {
         set { state.withLock { $0.tree.powerLossSelection = newValue } }
     }
 
+    /// What a folder's flush makes durable besides that folder's names: nothing (``PowerLossModel/perItem``,
+    /// the default, the worst POSIX allows) or every earlier name change, as a journal's commit
+    /// does (``PowerLossModel/journaling``). Set it before the changes are made.
+    public var powerLossModel: PowerLossModel {
+        get { state.withLock { $0.tree.powerLossModel } }
+        set { state.withLock { $0.tree.powerLossModel = newValue } }
+    }
+
+    /// Whether ``exchangeItems(at:and:)`` swaps two items (`true`, as `renameat2(RENAME_EXCHANGE)`
+    /// does on ext4, XFS, Btrfs and tmpfs) or answers `false` as on a file system that cannot
+    /// (FAT, exFAT, most FUSE file systems). Folders that fold case never swap.
+    public var exchangesItems: Bool {
+        get { state.withLock { $0.tree.exchangesItems } }
+        set { state.withLock { $0.tree.exchangesItems = newValue } }
+    }
+
     /// What the last power cut could have kept and what it kept (`nil` before the first cut).
     public var lastPowerCut: PowerCutReport? {
         state.withLock { $0.tree.lastPowerCut }

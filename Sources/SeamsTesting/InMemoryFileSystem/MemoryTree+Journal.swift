@@ -1,4 +1,5 @@
 import Foundation
+import SeamsCore
 
 /// The journal behind ``PowerLossSelection``: what changed since each item's last flush, one
 /// entry per call, and the cut that keeps a chosen part of it.
@@ -66,7 +67,11 @@ extension MemoryTree {
             }
             journal.seen[inode] = now
         }
-        if !flushed.isEmpty,
+        if !flushed.isEmpty, powerLossModel == .perItem {
+            // A folder's flush makes its own names durable and nothing else: what the journal
+            // held of it is history now, and a cut keeping an older change must not undo it.
+            journal.calls = journal.calls.map { $0.filter { !flushed.contains($0.folder) } }.filter { !$0.isEmpty }
+        } else if !flushed.isEmpty,
            let last = journal.calls.lastIndex(where: { $0.contains { flushed.contains($0.folder) } })
         {
             // A folder's flush commits the journal up to its last change, as a journaling file
@@ -112,6 +117,7 @@ extension MemoryTree {
             }
             guard keep else { continue }
             report.keptChanges += 1
+            report.keptNameChanges += 1
             for name in change where nodes[name.folder] != nil {
                 nodes[name.folder]!.durable.children[name.name] = name.inode
             }
@@ -151,17 +157,11 @@ extension MemoryTree {
 /// let size = Int.random(in: 0..<100, using: &random)   // the same number every run
 /// ```
 public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
+    private var base: SeededGenerator
 
     /// Creates the generator of `seed`'s sequence.
-    public init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { base = SeededGenerator(seed: seed) }
 
     /// The next number of the sequence.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    public mutating func next() -> UInt64 { base.next() }
 }

@@ -143,6 +143,33 @@ extension MemoryTree {
         }
     }
 
+    /// `renameat2(RENAME_EXCHANGE)`: both names must exist; each then names the other's item, in
+    /// one step. A folder cannot be swapped into its own subtree (EINVAL).
+    ///
+    /// - Returns: `false`, changing nothing, where the file system cannot swap (see ``exchangesItems``).
+    mutating func exchange(_ first: MemoryPath, _ second: MemoryPath) throws(MemoryFailure) -> Bool {
+        let first = try resolve(first)
+        let second = try resolve(second)
+        let (firstFolder, firstName) = try parent(of: first)
+        let (secondFolder, secondName) = try parent(of: second)
+        guard let firstInode = nodes[firstFolder]!.children[firstName] else { throw MemoryFailure(ENOENT, first.text) }
+        guard let secondInode = nodes[secondFolder]!.children[secondName] else { throw MemoryFailure(ENOENT, second.text) }
+        guard exchangesItems, !nodes[firstFolder]!.foldsNames, !nodes[secondFolder]!.foldsNames else { return false }
+        if firstInode == secondInode { return true }
+        if nodes[firstInode]!.isDirectory && isOnPath(firstInode, to: second.parentNames)
+            || nodes[secondInode]!.isDirectory && isOnPath(secondInode, to: first.parentNames)
+        {
+            throw MemoryFailure(EINVAL, second.text)
+        }
+        try requireWritable(firstFolder, path: first.text)
+        try requireWritable(secondFolder, path: second.text)
+        nodes[firstFolder]!.children[firstName] = secondInode
+        nodes[firstFolder]!.modified = now
+        nodes[secondFolder]!.children[secondName] = firstInode
+        nodes[secondFolder]!.modified = now
+        return true
+    }
+
     /// The live copy: the source (`lstat`), the destination's folder (`lstat`: ENOTDIR), an
     /// existing destination (EEXIST, when the folder can be searched), a folder into itself
     /// (EINVAL), then the walk.

@@ -22,6 +22,11 @@ struct MemoryTree: Sendable {
     var powerLossSelection = PowerLossSelection.flushedOnly {
         didSet { journal = powerLossSelection == .flushedOnly ? nil : (journal ?? MemoryJournal()) }
     }
+    /// What a folder's flush commits besides that folder's own names.
+    var powerLossModel = PowerLossModel.perItem
+    /// Whether `exchange` swaps two names (`renameat2(RENAME_EXCHANGE)`); folders that fold case
+    /// never do, as FAT and exFAT answer EINVAL.
+    var exchangesItems = true
     /// What the last power cut could have kept and kept.
     var lastPowerCut: PowerCutReport?
     /// Linux's `MAXSYMLINKS`: a walk that follows more links than this fails with ELOOP.

@@ -7,9 +7,9 @@
 /// date). A cut keeps any subset of the calls' name changes, applied in order onto what each
 /// folder's last flush made durable, and for every file a prefix of its states (a later write
 /// never survives without the earlier one). A folder's flush commits every call up to its last
-/// change of that folder, whole, as a journaling file system's commit does (ext4, XFS); the
-/// default ``flushedOnly`` model is the other extreme, where a flush makes only that folder
-/// durable. Between them they cover what a sync engine must survive.
+/// change of that folder, whole, under ``PowerLossModel/journaling``, as a journaling file
+/// system's commit does (ext4, XFS); under ``PowerLossModel/perItem`` (the default) a flush makes
+/// only that folder durable. Between them they cover what a sync engine must survive.
 ///
 /// ```swift
 /// let fileSystem = InMemoryFileSystem()
@@ -40,13 +40,39 @@ public struct PowerCutReport: Hashable, Sendable {
     public var unflushedChanges: Int
     /// How many of them the cut kept.
     public var keptChanges: Int
+    /// How many of the kept ones were calls' name changes (the rest are file states).
+    public var keptNameChanges: Int
     /// How many different outcomes the cut could have had (saturating at `Int.max`).
     public var combinations: Int
 
     /// Creates a report.
-    public init(unflushedChanges: Int, keptChanges: Int, combinations: Int) {
+    public init(unflushedChanges: Int, keptChanges: Int, combinations: Int, keptNameChanges: Int = 0) {
         self.unflushedChanges = unflushedChanges
         self.keptChanges = keptChanges
+        self.keptNameChanges = keptNameChanges
         self.combinations = combinations
     }
+}
+
+/// What a folder's flush makes durable in ``InMemoryFileSystem``, beside the folder's own names.
+///
+/// POSIX promises only that `fsync` of a folder makes that folder's entries durable. Journaling
+/// file systems do more: ext4 (`data=ordered`) and XFS commit every earlier metadata change with
+/// the transaction that holds the flushed folder's. A sync engine must be right under both: the
+/// strict model finds a missing flush that a later flush elsewhere would hide under a journal;
+/// the journaling one finds orders that only a journal's whole commits make possible.
+///
+/// ```swift
+/// let fileSystem = InMemoryFileSystem()
+/// fileSystem.powerLossModel = .journaling
+/// fileSystem.powerLossSelection = .combination(0)   // a cut keeps nothing unflushed…
+/// // …but a flush of one folder has made every earlier rename durable, whole.
+/// ```
+public enum PowerLossModel: Hashable, Sendable, CaseIterable {
+    /// A folder's flush makes its own names durable, nothing else: the worst POSIX allows, and
+    /// the default.
+    case perItem
+    /// A folder's flush commits every earlier call's name changes too, each call whole, as a
+    /// journaling file system's commit does.
+    case journaling
 }

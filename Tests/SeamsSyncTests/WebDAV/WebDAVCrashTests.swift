@@ -14,7 +14,9 @@ import Testing
 /// - a crash at each HTTP request, before it leaves (nothing applied) and after the server applied
 ///   it (the answer never read);
 /// - the answer to each request lost after the server applied it while the process goes on (the
-///   accessor cannot tell whether it happened; the run must not assume either).
+///   accessor cannot tell whether it happened; the run must not assume either);
+/// - a power cut of the local machine before each local call and after the last one, under both
+///   power models of the fake, keeping nothing unflushed (the server keeps all it answered).
 ///
 /// After each, the same checks as the folder suite: every path holds only versions of its own
 /// history, no version is lost, and a recovery run (once a lock left on the server has expired)
@@ -34,12 +36,14 @@ import Testing
         .disabled(if: CrashConsistencyTests.underThreadSanitizer, "the sweep tests ordering, not threads; the accessor's threads are covered by the WebDAV contract"),
         arguments: scenarios)
     func everyPoint(_ scenario: CrashScenario) async throws {
+        if CrashConsistencyTests.stopEarly.withLock({ $0 }) { return }
         // The accessor blocks its thread while it waits for the transport's task: the sweep runs
         // on a thread of its own, never on one of the cooperative pool.
         let (tally, problems) = try await onOwnThread { try Self.sweep(scenario) }
         #expect(problems == [], "clean run of \(scenario.name) over WebDAV")
         #expect(tally.points > 0 && tally.fired == tally.points, "every scheduled fault happened: \(tally)")
         #expect(tally.violations == [], "\(scenario.name)")
+        if !tally.violations.isEmpty, CrashConsistencyTests.failFast { CrashConsistencyTests.stopEarly.withLock { $0 = true } }
     }
 
     /// The whole sweep of one scenario: what it counted, and what was wrong with the uninterrupted run.
@@ -71,6 +75,28 @@ import Testing
                 faulty.beforeCall(call) { server.crash() }
                 faulty.scheduleCrash(atCall: call)
             }.map { "crash at local call \(call)/\(localCalls): \($0)" }
+        }
+        // The local machine loses power before a local call (or after the last): what its disk
+        // had not flushed is lost, the server keeps what it answered, the process is gone.
+        for call in 1...localCalls + 1 {
+            for model in PowerLossModel.allCases {
+                tally.violations += try point(scenario, saveCall: saveCall, expected: expected, tally: &tally) { harness, faulty, server in
+                    harness.fileSystem.powerLossModel = model
+                    harness.fileSystem.powerLossSelection = model == .perItem ? .flushedOnly : .combination(0)
+                    let machine = harness
+                    let cut = { @Sendable in
+                        machine.flushContainer()
+                        machine.fileSystem.cutPower()
+                        server.crash()
+                    }
+                    if call > localCalls {
+                        harness.afterRun = cut
+                    } else {
+                        faulty.beforeCall(call, run: cut)
+                        faulty.scheduleCrash(atCall: call)
+                    }
+                }.map { "local power cut (\(model)) \(call > localCalls ? "after the last call" : "at local call \(call)/\(localCalls)"): \($0)" }
+            }
         }
         for request in 1...max(1, requests) {
             for fault in [WebDAVFault.crashBeforeSending, .crashAfterApplying, .loseAnswer] {
@@ -145,9 +171,9 @@ import Testing
     /// One point: the scenario's run with the faults `arm` sets, then the checks and a recovery.
     private static func point(
         _ scenario: CrashScenario, saveCall: Int, expected: [String: [Data]], tally: inout CrashConsistencyTests.Tally,
-        arm: (CrashHarness, FaultInjectingFileSystem, InMemoryWebDAVServer) -> Void
+        arm: (inout CrashHarness, FaultInjectingFileSystem, InMemoryWebDAVServer) -> Void
     ) throws -> [String] {
-        let harness = try CrashHarness(scenario, overWebDAV: true)
+        var harness = try CrashHarness(scenario, overWebDAV: true)
         guard let server = harness.server else { return ["no server"] }
         let start = try harness.lineage()
         let faulty = harness.boundary()
@@ -155,12 +181,15 @@ import Testing
         // A crash at a request kills the process: its next local call fails too.
         server.whenCrashed { faulty.scheduleCrash(atCall: 1) }
         let requestsBefore = server.requestCount
-        arm(harness, faulty, server)
+        arm(&harness, faulty, server)
         _ = try? harness.engine(directories: faulty, files: faulty, runID: "run")
             .run(local: CrashHarness.local, container: harness.containerURL, stateDirectory: CrashHarness.state, options: harness.options)
+        harness.afterRun?()
         tally.points += 1
         let faulted = server.requests.dropFirst(requestsBefore).contains { $0.fault != nil }
         if faulty.hasCrashed || server.hasCrashed || faulted { tally.fired += 1 }
+        harness.fileSystem.powerLossModel = .perItem
+        harness.fileSystem.powerLossSelection = .flushedOnly
         try harness.finishUserSave(save)
         server.restart()
         let inTrash = harness.saveMetTrashMove(faulty, saveCall: saveCall)
