@@ -234,6 +234,23 @@ struct CrashHarness {
             && call.destination?.path.contains("/.seams-trash/") == true
     }
 
+    /// Whether the boundary's `call`-th call (the one right after the user's save) renamed, swapped
+    /// or linked the saved path, from it or onto it.
+    func callChangesSavedPath(_ boundary: FaultInjectingFileSystem, call: Int) -> Bool {
+        guard let save = duringRun, boundary.calls.count >= call else { return false }
+        let made = boundary.calls[call - 1]
+        guard [.moveItem, .linkItem].contains(made.operation) else { return false }
+        let path = (save.side == .local ? Self.local : Self.container).appending(path: save.path).standardizedFileURL.path
+        return [made.url, made.destination].contains { $0?.standardizedFileURL.path == path }
+    }
+
+    /// Whether the user's save is at its own path on its side.
+    func saveIsAtItsPath() throws -> Bool {
+        guard let save = duringRun else { return true }
+        let url = (save.side == .local ? Self.local : Self.container).appending(path: save.path)
+        return (try? fileSystem.read(from: url)) == Data(save.text.utf8)
+    }
+
     /// Makes the save after the run if it did not happen during it (the user saves again).
     func finishUserSave(_ record: SaveRecord) throws {
         if duringRun != nil, !record.wasMade { try saveAsUser() }

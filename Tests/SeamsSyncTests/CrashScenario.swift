@@ -124,6 +124,12 @@ extension CrashScenario {
         }.expecting(
             ["a.txt": "alpha", "new": "link → ../outside", "old": "link → a-much-longer-target.txt"],
             trash: ["gone": ["link → x"], "old": ["link → a.txt"]]),
+        .init("a link became a file in the container") { b in
+            try b.write(.local, "k.txt", "k"); try b.link(.local, "l", to: "k.txt"); try b.sync()
+            try b.remove(.container, "l"); try b.write(.container, "l", "now a file")
+        }.expecting(
+            ["k.txt": "k", "l": "now a file"],
+            trash: ["l": ["link → k.txt"]]),
         .init("links changed on both sides: conflict, both kept as links") { b in
             try b.link(.local, "l", to: "v1"); try b.sync()
             try b.link(.local, "l", to: "local-target"); b.tick(); try b.link(.container, "l", to: "container-target")

@@ -260,7 +260,14 @@ extension Applier {
         guard ApplyContext.sameItem(try context.currentMetadata(url), expected) else {
             throw ApplyIssue.changedDuringSync
         }
-        try context.directories.moveItem(at: url, to: context.url(newPath, on: side), replacingExisting: false)
+        let newURL = context.url(newPath, on: side)
+        try context.directories.moveItem(at: url, to: newURL, replacingExisting: false)
+        // What was moved is checked, as for the trash: a version saved in the moment between the
+        // check above and the rename gets its name back, and the path waits for the next run.
+        if !ApplyContext.sameItem(try context.currentMetadata(newURL), expected) {
+            try? context.directories.moveItem(at: newURL, to: url, replacingExisting: false)
+            throw ApplyIssue.changedDuringSync
+        }
         createdPaths.insert(newPath)
         dirtyFolders[side]!.insert(path.parent)
         // The old name is taken again next (by the winner, or a folder): the rename must be

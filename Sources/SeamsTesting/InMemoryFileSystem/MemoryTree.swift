@@ -20,10 +20,12 @@ struct MemoryTree: Sendable {
     var journal: MemoryJournal?
     /// What the next power cut keeps of the unflushed changes.
     var powerLossSelection = PowerLossSelection.flushedOnly {
-        didSet { journal = powerLossSelection == .flushedOnly ? nil : (journal ?? MemoryJournal()) }
+        didSet { updateJournal() }
     }
     /// What a folder's flush commits besides that folder's own names.
-    var powerLossModel = PowerLossModel.perItem
+    var powerLossModel = PowerLossModel.perItem {
+        didSet { updateJournal() }
+    }
     /// Whether `exchange` swaps two names (`renameat2(RENAME_EXCHANGE)`); folders that fold case
     /// never do, as FAT and exFAT answer EINVAL.
     var exchangesItems = true
@@ -38,6 +40,13 @@ struct MemoryTree: Sendable {
         var root = MemoryNode(kind: .directory, permissions: 0o755, modified: self.now, durable: true)
         root.linkCount = 2
         nodes = [Self.rootInode: root]
+    }
+
+    /// Keeps a journal unless nothing needs one: a cut that keeps nothing unflushed under the
+    /// per-item model is every item's last flush, which the nodes hold already.
+    private mutating func updateJournal() {
+        let needed = powerLossSelection != .flushedOnly || powerLossModel == .journaling
+        journal = needed ? (journal ?? MemoryJournal()) : nil
     }
 
     // MARK: - Walking paths

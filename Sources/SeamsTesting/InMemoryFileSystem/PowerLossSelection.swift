@@ -19,8 +19,9 @@
 /// print(fileSystem.lastPowerCut?.combinations ?? 0)   // how many outcomes that cut could have had
 /// ```
 public enum PowerLossSelection: Hashable, Sendable {
-    /// Nothing unflushed survives: every item is as its last flush left it (the default, and the
-    /// only selection that keeps no journal).
+    /// Nothing unflushed survives: every item is as its last flush left it, a flush under
+    /// ``PowerLossModel/journaling`` having committed every earlier name change (the default; under
+    /// ``PowerLossModel/perItem`` the only selection that keeps no journal).
     case flushedOnly
     /// Everything survives, as if the power had not failed at all.
     case everything
@@ -65,7 +66,7 @@ public struct PowerCutReport: Hashable, Sendable {
 /// ```swift
 /// let fileSystem = InMemoryFileSystem()
 /// fileSystem.powerLossModel = .journaling
-/// fileSystem.powerLossSelection = .combination(0)   // a cut keeps nothing unflushed…
+/// fileSystem.powerLossSelection = .flushedOnly   // a cut keeps nothing unflushed…
 /// // …but a flush of one folder has made every earlier rename durable, whole.
 /// ```
 public enum PowerLossModel: Hashable, Sendable, CaseIterable {
