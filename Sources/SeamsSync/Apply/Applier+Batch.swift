@@ -202,12 +202,17 @@ extension Applier {
     ///   which looks at the name; so are all of them when copies are placed one by one.
     mutating func placeNewCopiesAtOnce(_ batch: [StagedCopy]) -> Set<Int> {
         guard context.copiesAtOnce > 1 else { return [] }
-        // Runs of new files in one folder, in plan order.
+        // Each folder's new files, in plan order: one thread places all of a folder's files, so
+        // names its file system takes for one (`A.txt` and `a.txt` on exFAT) meet in plan order,
+        // never in a race between two threads.
         var folders: [[Int]] = []
+        var folderOf: [SyncPath?: Int] = [:]
         for index in batch.indices where batch[index].expected == nil {
-            if let last = folders.last?.last, batch[last].path.parent == batch[index].path.parent {
-                folders[folders.count - 1].append(index)
+            let parent = batch[index].path.parent
+            if let folder = folderOf[parent] {
+                folders[folder].append(index)
             } else {
+                folderOf[parent] = folders.count
                 folders.append([index])
             }
         }
