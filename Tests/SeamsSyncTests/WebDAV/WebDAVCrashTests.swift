@@ -82,7 +82,7 @@ import Testing
             for model in PowerLossModel.allCases {
                 tally.violations += try point(scenario, saveCall: saveCall, expected: expected, tally: &tally) { harness, faulty, server in
                     harness.fileSystem.powerLossModel = model
-                    harness.fileSystem.powerLossSelection = model == .perItem ? .flushedOnly : .combination(0)
+                    harness.fileSystem.powerLossSelection = .flushedOnly
                     let machine = harness
                     let cut = { @Sendable in
                         machine.flushContainer()
