@@ -30,9 +30,9 @@ public actor SyncManager {
     private let stateDirectory: URL?
     private let options: SyncOptions
     private let engine: SyncEngine
-    /// Whether a sync of this manager is running, and the calls waiting for their turn.
-    private var running = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// One sync of this manager at a time (the actor lets calls interleave at `await`; two runs
+    /// of one pair at once would only meet the lock).
+    nonisolated let turns = TurnQueue()
 
     /// Creates a manager.
     ///
@@ -149,8 +149,9 @@ public actor SyncManager {
     public func sync(
         local: URL, container: URL, progress: (@Sendable (SyncProgress) -> Void)? = nil
     ) async throws -> SyncReport {
-        try await waitForTurn()
-        defer { endTurn() }
+        try await turns.begin()
+        defer { turns.end() }
+        try Task.checkCancellation()
         guard let stateDirectory else { throw SyncError.noStateDirectory }
         let stop = SyncStopToken()
         let (engine, options) = (self.engine, self.options)
@@ -177,21 +178,6 @@ public actor SyncManager {
         }
         if report.interruption != nil { throw CancellationError() }
         return report
-    }
-
-    /// Waits until no other call of this manager runs a sync (the actor lets calls interleave
-    /// at `await`; two runs of one pair at once would only meet the lock).
-    private func waitForTurn() async throws {
-        while running {
-            await withCheckedContinuation { waiting.append($0) }
-        }
-        try Task.checkCancellation()
-        running = true
-    }
-
-    private func endTurn() {
-        running = false
-        if !waiting.isEmpty { waiting.removeFirst().resume() }
     }
 
     /// The bytes of `data.json` in the sync container.

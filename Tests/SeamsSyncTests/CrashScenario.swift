@@ -147,6 +147,12 @@ extension CrashScenario {
         }.expecting(
             ["a.txt": "v2 local"],
             trash: ["a.txt": ["v1"]]),
+        .init("a killed run's lock in the container, an edit to sync") { b in
+            try b.write(.local, "a.txt", "v1"); try b.write(.local, "b.txt", "b"); try b.sync()
+            try b.write(.local, "a.txt", "v2 local"); try b.killedRunsLock()
+        }.expecting(
+            ["a.txt": "v2 local", "b.txt": "b"],
+            trash: ["a.txt": ["v1"]]),
         .init("edit in the container") { b in
             try b.write(.local, "a.txt", "v1"); try b.sync(); try b.write(.container, "a.txt", "v2 container")
         }.expecting(

@@ -30,6 +30,17 @@ struct ScenarioBuilder {
         try harness.fileSystem.removeItem(at: root(side).appending(path: path), recursively: true)
     }
 
+    /// The lock of a run of this host that was killed: its process no longer exists (a process id
+    /// above any the kernel hands out), so the next run takes it over at once.
+    func killedRunsLock() throws {
+        let me = SyncProcess.current
+        let record = #"{"owner":"a killed run","heartbeat":\#(harness.fileSystem.now.timeIntervalSince1970),"host":"\#(me.host)","boot":"\#(me.bootID)","pid":\#(Self.deadProcess)}"#
+        try harness.fileSystem.write(Data(record.utf8), to: CrashHarness.container.appending(path: ".seams-lock"))
+    }
+
+    /// A process id no process has: above Linux's largest `pid_max` (2^22) and Darwin's 99,999.
+    static let deadProcess: Int32 = 1 << 30
+
     /// A clean sync, then the clock moves on so later edits get new dates.
     func sync() throws {
         try harness.sync(runID: "setup")

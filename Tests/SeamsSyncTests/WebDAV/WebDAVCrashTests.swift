@@ -16,7 +16,8 @@ import Testing
 /// - the answer to each request lost after the server applied it while the process goes on (the
 ///   accessor cannot tell whether it happened; the run must not assume either);
 /// - a power cut of the local machine before each local call and after the last one, under both
-///   power models of the fake, keeping nothing unflushed (the server keeps all it answered).
+///   power models of the fake, keeping nothing unflushed, then parts of it (as the folder suite
+///   chooses them); the server keeps all it answered.
 ///
 /// After each, the same checks as the folder suite: every path holds only versions of its own
 /// history, no version is lost, and a recovery run (once a lock left on the server has expired)
@@ -42,6 +43,7 @@ import Testing
         let (tally, problems) = try await onOwnThread { try Self.sweep(scenario) }
         #expect(problems == [], "clean run of \(scenario.name) over WebDAV")
         #expect(tally.points > 0 && tally.fired == tally.points, "every scheduled fault happened: \(tally)")
+        #expect(tally.partialCuts == 0 || tally.cutsKeepingNameChanges > 0, "some partial power cuts kept name changes: \(tally)")
         #expect(tally.violations == [], "\(scenario.name)")
         if !tally.violations.isEmpty, CrashConsistencyTests.failFast { CrashConsistencyTests.stopEarly.withLock { $0 = true } }
     }
@@ -77,25 +79,42 @@ import Testing
             }.map { "crash at local call \(call)/\(localCalls): \($0)" }
         }
         // The local machine loses power before a local call (or after the last): what its disk
-        // had not flushed is lost, the server keeps what it answered, the process is gone.
+        // had not flushed is lost (all of it, then parts of it), the server keeps what it
+        // answered, the process is gone.
         for call in 1...localCalls + 1 {
             for model in PowerLossModel.allCases {
-                tally.violations += try point(scenario, saveCall: saveCall, expected: expected, tally: &tally) { harness, faulty, server in
-                    harness.fileSystem.powerLossModel = model
-                    harness.fileSystem.powerLossSelection = .flushedOnly
-                    let machine = harness
-                    let cut = { @Sendable in
-                        machine.flushContainer()
-                        machine.fileSystem.cutPower()
-                        server.crash()
-                    }
-                    if call > localCalls {
-                        harness.afterRun = cut
+                // Outcome 0 keeps nothing; it tells how many outcomes the cut could have had.
+                var selections: [PowerLossSelection] = [.combination(0)]
+                var index = 0
+                while index < selections.count {
+                    let selection = selections[index]
+                    var machine: InMemoryFileSystem?
+                    tally.violations += try point(scenario, saveCall: saveCall, expected: expected, tally: &tally) { harness, faulty, server in
+                        harness.fileSystem.powerLossModel = model
+                        harness.fileSystem.powerLossSelection = selection
+                        machine = harness.fileSystem
+                        let cutting = harness
+                        let cut = { @Sendable in
+                            cutting.flushContainer()
+                            cutting.fileSystem.cutPower()
+                            server.crash()
+                        }
+                        if call > localCalls {
+                            harness.afterRun = cut
+                        } else {
+                            faulty.beforeCall(call, run: cut)
+                            faulty.scheduleCrash(atCall: call)
+                        }
+                    }.map { "local power cut (\(model), keeping \(selection)) \(call > localCalls ? "after the last call" : "at local call \(call)/\(localCalls)"): \($0)" }
+                    let report = machine?.lastPowerCut
+                    if index == 0 {
+                        selections += CrashConsistencyTests.partialSelections(report?.combinations ?? 1, call: call)
                     } else {
-                        faulty.beforeCall(call, run: cut)
-                        faulty.scheduleCrash(atCall: call)
+                        tally.partialCuts += 1
+                        if (report?.keptNameChanges ?? 0) > 0 { tally.cutsKeepingNameChanges += 1 }
                     }
-                }.map { "local power cut (\(model)) \(call > localCalls ? "after the last call" : "at local call \(call)/\(localCalls)"): \($0)" }
+                    index += 1
+                }
             }
         }
         for request in 1...max(1, requests) {
