@@ -197,6 +197,27 @@ struct WebDAVEndToEndTests {
         }
     }
 
+    @Test("a killed run's lock and temp files on the server are taken over and removed at once (the lock appears whole by MOVE)", arguments: LocalWebDAVServer.Kind.allCases)
+    func killedRunsLock(kind: LocalWebDAVServer.Kind) async throws {
+        try await offPool {
+            guard Self.available(kind) else { return }
+            let pair = try Served(kind)
+            try pair.workspace.write("x", "a.txt", in: pair.local)
+            // What a run killed while it took the lock leaves: its lock (a process that no longer
+            // exists, above any id the kernel hands out) and its lock's temp file.
+            let record = Workspace.lockRecord(owner: "a killed run", heartbeat: Date(), pid: 1 << 30)
+            try Data(record.utf8).write(to: pair.served.appending(path: ".seams-lock"))
+            try Data(record.utf8).write(to: pair.served.appending(path: ".seams-tmp-lock-new-killed"))
+            let started = ContinuousClock.now
+            let result = try pair.sync()
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(ContinuousClock.now - started < .seconds(50), "taken over at once, not after watching it for the expiry (60 s)")
+            #expect(pair.servedTree == ["a.txt": "x"])
+            let own = try FileManager.default.contentsOfDirectory(atPath: pair.served.path).filter { $0.hasPrefix(".seams-lock") || $0.hasPrefix(".seams-tmp") }
+            #expect(own.isEmpty, "\(own)")
+        }
+    }
+
     @Test("a server that goes away mid-run: the run ends with a clear error, nothing is lost, and the next run finishes", arguments: LocalWebDAVServer.Kind.allCases)
     func serverGoesAwayMidRun(kind: LocalWebDAVServer.Kind) async throws {
         try await offPool {

@@ -199,6 +199,13 @@ struct CrashHarness {
                 problems.append("temp left: \(entry.name)")
             }
         }
+        // Every file the engine makes in the folders has a `.seams` name: an atomic write's own
+        // temp file, left by a power cut, would be synced as a user's file.
+        for root in [Self.local, Self.container] {
+            for path in try files(under: root, includingOwn: true).keys where path.rawValue.split(separator: "/").last?.hasPrefix(".dat.nosync") == true {
+                problems.append("a file not under the tool's names: \(root.path)/\(path)")
+            }
+        }
         return problems
     }
 

@@ -36,12 +36,13 @@ import Testing
 
     @Test("every combination of a cut with few changes is reachable, each once, and the report counts them")
     func combinations() throws {
-        // Unflushed: the folder's new name (1 change) and the new file's content (1 state): 4 outcomes.
+        // Unflushed: the atomic write's temp name, then its rename to the new name (2 changes),
+        // and the file's content (1 state): 8 outcomes.
         let probe = try setUp(.combination(0))
         try probe.write(Data("new".utf8), to: folder.appending(path: "new.txt"))
         probe.cutPower()
         let report = try #require(probe.lastPowerCut)
-        #expect(report.combinations == 4 && report.unflushedChanges == 2 && report.keptChanges == 0)
+        #expect(report.combinations == 8 && report.unflushedChanges == 3 && report.keptChanges == 0)
         var outcomes: [String] = []
         for index in 0..<report.combinations {
             let fileSystem = try setUp(.combination(index))
@@ -50,7 +51,29 @@ import Testing
             outcomes.append(text(fileSystem, "new.txt").map { "[\($0)]" } ?? "missing")
         }
         // The name without its content is the empty file ext4 leaves after a cut without fsync.
-        #expect(outcomes.sorted() == ["[]", "[new]", "missing", "missing"])
+        #expect(outcomes.sorted() == ["[]", "[]", "[new]", "[new]", "missing", "missing", "missing", "missing"])
+    }
+
+    @Test("a cut may keep an atomic write's temp file and lose its rename: Foundation's .dat.nosync file is left, whole or empty")
+    func atomicWriteLeavesItsTemp() throws {
+        var left: Set<String> = []
+        for index in 0..<8 {
+            let fileSystem = try setUp(.combination(index))
+            try fileSystem.write(Data("new".utf8), to: folder.appending(path: "old.txt"))
+            fileSystem.cutPower()
+            let names = try fileSystem.contentsOfDirectory(at: folder).map(\.name)
+            #expect(names.contains("old.txt"), "the target keeps a version: combination \(index)")
+            for name in names where name.hasPrefix(".dat.nosync") {
+                left.insert(text(fileSystem, name) ?? "unreadable")
+                #expect(text(fileSystem, "old.txt") == "old", "the temp is left only where the rename was lost")
+            }
+            #expect(names.count <= 2)
+        }
+        #expect(left == ["", "new"])
+        // With nothing kept, or no cut armed, no temp is ever seen.
+        let plain = try setUp(.flushedOnly, model: .perItem)
+        try plain.write(Data("new".utf8), to: folder.appending(path: "old.txt"))
+        #expect(try plain.contentsOfDirectory(at: folder).map(\.name) == ["old.txt"])
     }
 
     @Test("a rename inside one folder is kept or lost whole: never both names, never neither")
@@ -178,7 +201,8 @@ import Testing
         try fileSystem.write(Data("new".utf8), to: folder.appending(path: "new.txt"))
         try fileSystem.moveItem(at: folder.appending(path: "old.txt"), to: folder.appending(path: "renamed.txt"), replacingExisting: false)
         fileSystem.cutPower()
-        #expect(fileSystem.lastPowerCut?.keptNameChanges == 2)
+        // The write's temp name and its rename, and the move.
+        #expect(fileSystem.lastPowerCut?.keptNameChanges == 3)
         #expect(text(fileSystem, "renamed.txt") == "old")
     }
 }

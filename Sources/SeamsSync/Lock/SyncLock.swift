@@ -5,9 +5,12 @@ import SeamsCore
 /// The cross-process lock of a container: a file `.seams-lock` holding the owner (host, boot,
 /// process) and a heartbeat.
 ///
-/// It is created by hard-linking a fully written temp file (atomic and exclusive; on
-/// a file system without hard links, by an exclusive create, `O_CREAT | O_EXCL`), refreshed
-/// while the run works, and
+/// It appears whole, in one atomic and exclusive step: a temp file under the tool's own name is
+/// written (on a local folder by an exclusive create, `O_CREAT | O_EXCL`, flushed; never by an
+/// atomic write, whose own temp name is not the tool's), then hard-linked to the lock's name (on a
+/// file system without hard links, the lock is made by an exclusive create), or on a server moved
+/// there with `MOVE` and `Overwrite: F` (never a `LOCK` and a `PUT`: a run killed between them
+/// would leave an empty lock nobody can read). It is refreshed while the run works, and
 /// taken over with no person involved when its owner is gone:
 ///
 /// - written on this host by a process that no longer exists, or before the host's last boot:
@@ -98,14 +101,14 @@ final class SyncLock: Sendable {
     func acquire() throws {
         let temp = temporary("new")
         let record = try encoded()
-        try files.write(record, to: temp)
+        try writeTemporary(record, to: temp)
         defer { try? directories.removeItem(at: temp, recursively: false) }
         for _ in 0..<3 {
             do {
-                try HardLinks.place(temp, holding: record, at: url, directories: directories, files: files)
+                try place(temp, holding: record)
                 lastBeat.withLock { $0 = clock() }
                 return
-            } catch let error as CocoaError where error.code == .fileWriteFileExists {
+            } catch let error as CocoaError where Self.taken(error) {
                 guard let found = try? files.read(from: url) else { continue }  // released meanwhile
                 let record = try? JSONDecoder().decode(Record.self, from: found)
                 // An empty lock is one a power cut tore (its content is written before it is
@@ -123,6 +126,35 @@ final class SyncLock: Sendable {
             }
         }
         throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
+    }
+
+    /// Whether a placement failed because something is at the lock's name: EEXIST, or on a
+    /// server a name locked by another client (423, EBUSY).
+    private static func taken(_ error: CocoaError) -> Bool {
+        error.code == .fileWriteFileExists || error.posixCode == .EEXIST || error.posixCode == .EBUSY
+    }
+
+    /// Writes one of the lock's temp files, under the tool's own name: on a local folder by an
+    /// exclusive create, flushed (a leftover of this run's own name removed first); on a server
+    /// by one `PUT`, which the server writes whole before it answers.
+    private func writeTemporary(_ data: Data, to temp: URL) throws {
+        guard folder.isFileURL else { return try files.write(data, to: temp) }
+        try? directories.removeItem(at: temp, recursively: false)
+        try files.createFile(data, at: temp)
+    }
+
+    /// Puts the finished temp file `temp`, which holds `data`, at the lock's name unless
+    /// something is there, in one atomic step: a hard link (an exclusive create where there are
+    /// none) in a folder, `MOVE` with `Overwrite: F` on a server. On a server `temp` is gone once
+    /// this returns; in a folder it stays.
+    ///
+    /// - Throws: EEXIST (or EBUSY from a server) when something is at the lock's name.
+    private func place(_ temp: URL, holding data: Data) throws {
+        if folder.isFileURL {
+            try HardLinks.place(temp, holding: data, at: url, directories: directories, files: files)
+        } else {
+            try directories.moveItem(at: temp, to: url, replacingExisting: false)
+        }
     }
 
     private func verdict(_ record: Record?) -> Verdict {
@@ -168,7 +200,7 @@ final class SyncLock: Sendable {
         defer { try? directories.removeItem(at: stale, recursively: false) }
         if let moved = try? files.read(from: stale), moved != judged {
             // Not the lock judged gone: another run's fresh one. Give it back.
-            try? HardLinks.place(stale, holding: moved, at: url, directories: directories, files: files)
+            try? place(stale, holding: moved)
             throw SyncError.lockHeld(owner: (try? JSONDecoder().decode(Record.self, from: moved))?.owner ?? "unknown")
         }
     }
@@ -213,7 +245,7 @@ final class SyncLock: Sendable {
                 throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
             }
             let temp = temporary("beat")
-            try files.write(try encoded(), to: temp)
+            try writeTemporary(try encoded(), to: temp)
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
             last = now
         }

@@ -47,8 +47,12 @@ extension InMemoryFileSystem: FileAccessorProviding {
 
     /// Replaces the file atomically with a new inode (mode `0o644`), as
     /// `Data.write(to:options: .atomic)` does; errors as Foundation throws them.
+    ///
+    /// As Foundation does, it writes a temp file beside the target (`.dat.nosync…`) and renames
+    /// it over the target: a power cut that keeps part of the unflushed changes
+    /// (``powerLossSelection``) may leave that temp file where the target was to be replaced.
     public func write(_ data: Data, to url: URL) throws {
-        try perform(.write, url) { tree throws(MemoryFailure) in try tree.writeAtomically(data, to: MemoryPath(url)) }
+        try perform(.write, url) { tree throws(MemoryFailure) in try tree.writeThroughTemporary(data, to: MemoryPath(url)) }
     }
 
     /// Whether a file or folder exists at `url` (`false` while the power is off).

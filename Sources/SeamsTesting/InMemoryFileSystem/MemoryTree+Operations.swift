@@ -42,6 +42,32 @@ extension MemoryTree {
         setEntry(given, in: folder, to: inode)
     }
 
+    /// Foundation's atomic write (`Data.write(to:options: .atomic)`): the bytes go to a temp file
+    /// beside the target, `.dat.nosync<hex>.<serial>` as on Linux, which is renamed over it.
+    ///
+    /// Only a power cut that keeps part of the unflushed changes can tell this from one step, so
+    /// only while such a cut is armed (a journal is kept) is the temp's creation a change of its
+    /// own: a cut may then keep the temp file, with its bytes or without, and lose the rename, as
+    /// a real machine may. Everything else sees one atomic replacement.
+    mutating func writeThroughTemporary(_ data: Data, to path: MemoryPath) throws(MemoryFailure) {
+        guard journal != nil else { return try writeAtomically(data, to: path) }
+        let name = ".dat.nosync" + String(nextInode & 0xFFFF, radix: 16, uppercase: true) + "." + String(nextInode, radix: 36)
+        let folder = path.folder.text
+        let temp = MemoryPath(folder.hasSuffix("/") ? folder + name : folder + "/" + name)
+        do {
+            try writeAtomically(data, to: temp)
+        } catch {
+            return try writeAtomically(data, to: path)  // the target's own refusal
+        }
+        recordJournal()
+        do {
+            try move(temp, to: path, replacing: true)
+        } catch {
+            try? remove(temp, recursively: false)
+            throw error
+        }
+    }
+
     /// `stat` (not `lstat`): a dangling link is not there, as `FileManager.fileExists` says.
     func exists(_ path: MemoryPath) -> Bool {
         (try? lookup(path, following: true)) != nil

@@ -149,6 +149,47 @@ import Testing
         #expect(f.stored("a.txt") == nil, "nothing synced")
     }
 
+    @Test("a run killed at any request leaves no lock the next run cannot read: a killed run's lock is taken over at once")
+    func killedRunsLockTakenAtOnce() async throws {
+        // The killed run is process 1 of this host, the next one process 2; process 1 is gone.
+        @Sendable func engine(_ f: Fixture, pid: Int32) -> SyncEngine {
+            SyncEngine(
+                directories: f.fileSystem, files: f.fileSystem, owner: "run \(pid)", scansConcurrently: false,
+                process: SyncProcess(host: "laptop", bootID: "boot", pid: pid, isRunning: { $0 == 2 }),
+                lockWait: { _ in Issue.record("the run watched the lock instead of taking it over") }, remote: f.dav)
+        }
+        let local = URL(filePath: "/local", directoryHint: .isDirectory)
+        func fixture() throws -> Fixture {
+            let f = try Self.fixture()
+            try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
+            try f.fileSystem.write(Data("x".utf8), to: local.appending(path: "a.txt"))
+            return f
+        }
+        let probe = try fixture()
+        _ = try await onOwnThread { try engine(probe, pid: 1).run(local: local, container: probe.server.baseURL, stateDirectory: URL(filePath: "/state")) }
+        let requests = probe.server.requestCount
+        var problems: [String] = []
+        for request in 1...requests {
+            for fault in [WebDAVFault.crashBeforeSending, .crashAfterApplying] {
+                let f = try fixture()
+                f.server.inject(fault, atRequest: request)
+                _ = try? await onOwnThread { try engine(f, pid: 1).run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state")) }
+                f.server.restart()
+                do {
+                    _ = try await onOwnThread { try engine(f, pid: 2).run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state")) }
+                } catch {
+                    problems.append("\(fault) at request \(request)/\(requests): the next run failed: \(error)")
+                    continue
+                }
+                if f.stored("a.txt") != Data("x".utf8) { problems.append("\(fault) at request \(request): a.txt not synced") }
+                let left = try f.fileSystem.contentsOfDirectory(at: URL(filePath: "/served")).map(\.name).filter { $0.hasPrefix(".seams-tmp") || $0 == ".seams-lock" }
+                if !left.isEmpty { problems.append("\(fault) at request \(request): left \(left)") }
+                if !f.server.lockedPaths.isEmpty { problems.append("\(fault) at request \(request): locked \(f.server.lockedPaths)") }
+            }
+        }
+        #expect(problems == [])
+    }
+
     @Test("a new file costs a PUT to the run's temp name, a PROPFIND of it and a MOVE: no look at its name first, no LOCK but the lock file's, no look at the folders above")
     func newFileRequests() async throws {
         let f = try Self.fixture()
@@ -170,8 +211,13 @@ import Testing
         }
         #expect(forFile.map(\.method.rawValue) == ["PUT", "PROPFIND", "MOVE"], "\(forFile)")
         #expect(forFile.map(\.status) == [201, 207, 201], "\(forFile)")
+        // The run's own lock is a PUT to its temp name and a MOVE with Overwrite: F: no LOCK at all.
         let locked = requests.filter { $0.method.rawValue == "LOCK" || $0.method.rawValue == "UNLOCK" }
-        #expect(!locked.isEmpty && locked.allSatisfy { $0.path.hasSuffix("/.seams-lock") }, "\(locked)")
+        #expect(locked.isEmpty, "\(locked)")
+        let placed = requests.filter { $0.path.hasSuffix("/.seams-lock") && $0.method.rawValue == "MOVE" }
+        #expect(placed.isEmpty, "the lock is the MOVE's destination, not its source")
+        let lockMoves = requests.filter { $0.method.rawValue == "MOVE" && $0.path.contains("/.seams-tmp-lock-new-") }
+        #expect(lockMoves.map(\.status) == [201], "\(lockMoves)")
         // A server serves no symbolic links: the folder above is not looked at again to copy into it.
         let firstPut = try #require(forFile.first).number
         let folderLooks = requests.filter { $0.number > firstPut && ($0.path.hasSuffix("/notes/") || $0.path.hasSuffix("/notes")) }
