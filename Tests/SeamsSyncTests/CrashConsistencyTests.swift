@@ -90,6 +90,7 @@ import Testing
             }
         }
         #expect(found > 0, "a sweep that finds nothing wrong when \(flush) is ignored cannot find a missing one")
+        if found == 0, Self.failFast { Self.stopEarly.withLock { $0 = true } }
     }
 
     /// The scenarios the control sweeps: a replace, a first copy, a deletion.

@@ -132,6 +132,7 @@ struct CrashHarness {
                 if entry.name.hasPrefix(".seams-tmp") || entry.name == ".seams-lock" { continue }
                 let path = prefix.isEmpty ? entry.name : prefix + "/" + entry.name
                 let child = url.appending(path: entry.name)
+                if isUsersSaveTemporary(entry.name, at: child) { continue }
                 if entry.metadata.kind == .directory {
                     result[SyncPath(path + "/")] = Data()
                     pending.append((path, child))
@@ -144,6 +145,15 @@ struct CrashHarness {
             }
         }
         return result
+    }
+
+    /// Whether `name` is the temp file of the user's save (written as Foundation's atomic write
+    /// does, through `.dat.nosync…`), which a power cut during the save may leave: the user's
+    /// editor's file, holding the saved text or nothing, synced as any user's file and not the
+    /// engine's doing. Any other `.dat.nosync…` file is the engine's, and a violation.
+    func isUsersSaveTemporary(_ name: String, at url: URL) -> Bool {
+        guard let save = duringRun, name.hasPrefix(".dat.nosync"), let data = try? fileSystem.read(from: url) else { return false }
+        return Data(save.text.utf8).starts(with: data)
     }
 
     /// Every distinct file content in both folders; with `trash`, the trash included.

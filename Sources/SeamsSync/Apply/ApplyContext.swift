@@ -38,7 +38,7 @@ struct ApplyContext: Sendable {
     var placeMarker: (@Sendable () throws -> URL)?
 
     /// The name of the trash folder in each root.
-    static let trashName = ".seams-trash"
+    static let trashName = OwnNames.trash
 
     func root(_ side: Side) -> URL { side == .local ? localRoot : containerRoot }
 

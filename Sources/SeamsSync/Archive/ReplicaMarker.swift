@@ -40,7 +40,7 @@ struct ReplicaMarker: Sendable {
         var generation: UInt64
     }
 
-    static let fileName = ".seams-replica"
+    static let fileName = OwnNames.replicaMarker
     private static let format = "seams-sync.replica.1"
 
     let directories: any DirectoryAccessorProviding

@@ -42,7 +42,7 @@ final class SyncLock: Sendable {
         case watch
     }
 
-    static let fileName = ".seams-lock"
+    static let fileName = OwnNames.lock
 
     private let directories: any DirectoryAccessorProviding
     private let files: any FileAccessorProviding

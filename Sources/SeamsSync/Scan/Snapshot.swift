@@ -127,14 +127,14 @@ public struct Snapshot: Sendable {
     /// - Parameter name: One path component.
     /// - Returns: `true` for `.seams…` names.
     public static func isOwnName(_ name: String) -> Bool {
-        name.utf8.starts(with: ".seams".utf8)
+        OwnNames.isOwn(name)
     }
 
     /// The prefix of temporary files.
-    public static let temporaryPrefix = ".seams-tmp-"
+    public static let temporaryPrefix = OwnNames.temporaryPrefix
 
     /// The tool's own names at the top of a synced folder: the trash, the lock, the container's marker.
-    public static let ownRootNames: Set<String> = [".seams-trash", ".seams-lock", ".seams-replica"]
+    public static let ownRootNames: Set<String> = OwnNames.atRoot
 
     /// Whether `name` is a temp file name this tool makes: `.seams-tmp-<run>-<n>` beside a target,
     /// `.seams-tmp-lock-<new|beat|stale>-<run>` and `.seams-tmp-replica-<run>` in the container,
