@@ -130,161 +130,46 @@ public struct SyncEngine: Sendable {
         }
     }
 
+    /// The run as its stages: prepare → scan → plan → apply → commit → purge.
     private func runChecked(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions, stop: SyncStopToken?,
         progress: @escaping @Sendable (Int, Int) -> Void
     ) throws -> SyncReport {
-        let shouldStop: @Sendable () -> Bool = { stop?.isStopRequested ?? false }
-        for root in [container, local] {
-            let found: FileMetadata
-            do {
-                found = try directories.metadata(at: root)
-            } catch {
-                if root.isFileURL { throw SyncError.folderNotAvailable(root) }
-                throw SyncError.serverNotAvailable(root, reason: Self.serverReason(error))
-            }
-            if found.kind != .directory {
-                if root.isFileURL { throw SyncError.folderNotAvailable(root) }
-                throw SyncError.serverNotAvailable(root, reason: "it is a file, not a collection")
-            }
-        }
-        try FolderOverlap(directories: directories).check(local: local, container: container, state: stateDirectory)
-        let start = clock()
-        let runID = makeRunID()
-        let store = ArchiveStore(
-            directories: directories, files: files, stateDirectory: stateDirectory, localRoot: local, containerRoot: container)
-        var lock: SyncLock?
-        if !options.dryRun {
-            let taken = SyncLock(
-                in: container, owner: owner + " run " + runID, runID: runID, directories: directories, files: files,
-                clock: clock, expiry: options.lockExpiry, process: process, wait: lockWait)
-            try taken.acquire()
-            taken.startHeartbeat()
-            lock = taken
-        }
-        defer { lock?.release() }
-        if !options.dryRun { try store.prepare() }
-        var loaded = try store.load(moveAside: !options.dryRun, now: start)
-        // One owner for the archive: the applier changes it in place, not a copy of every entry.
-        var (archive, rebuilt) = (loaded.archive, loaded.rebuilt)
-        loaded.archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
-        var (localScan, containerScan) = try scan(local: local, container: container, archive: archive, shouldStop: shouldStop)
-        if shouldStop() { throw SyncError.interrupted }
-        try complete(&localScan, &containerScan, local: local, container: container)
-        // Tags of server files an older archive recorded without one, found unchanged: recorded
-        // now, and the state committed even if nothing else changes.
-        let learnedTags = !containerScan.learnedTags.isEmpty
-        for (path, tag) in containerScan.learnedTags { archive.entries[path]?.containerTag = tag }
-        containerScan.learnedTags = []
-        let replica = ReplicaMarker(directories: directories, files: files, container: container)
-        let check = ReplicaCheck(archive: archive, found: try replica.read())
-        if check.mismatch != nil {
-            // Not the replica the state describes: as a new pair, nothing is deleted anywhere.
-            archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
-            rebuilt = true
-            // Nothing is unchanged against no archive: every item's metadata is read.
-            try complete(&localScan, &containerScan, local: local, container: container, everything: true)
-        }
-        let plan = Reconciler().plan(archive: archive, local: localScan, container: containerScan)
-        try lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
-        if !options.force { try checkGuards(plan, archive: archive, options: options) }
+        let run = SyncRun(
+            directories: directories, files: files, local: local, container: container, stateDirectory: stateDirectory,
+            options: options, shouldStop: { stop?.isStopRequested ?? false })
+        let (prepared, loaded) = try PrepareStage(
+            run: run, clock: clock, owner: owner, makeRunID: makeRunID, process: process, lockWait: lockWait)()
+        var archive = consume loaded
+        defer { prepared.lock?.release() }
+        let scanned = try ScanStage(run: run, concurrently: scansConcurrently, serverReaders: serverRequestsAtOnce)(
+            comparedWith: archive)
+        archive.entries.record(scanned.learnedTags)
+        try prepared.lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
+        let plan = try PlanStage(options: options)(archive: archive, scanned: scanned)
         var report: SyncReport
         if options.dryRun {
             report = SyncReport()
             report.dryRun = true
             report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
         } else {
-            let mustCommit = rebuilt || loaded.fromOlderVersion || archive.replica == nil || learnedTags
-            var context = ApplyContext(
-                directories: directories, files: files, localRoot: local, containerRoot: container, runID: runID,
-                trashFolderName: TrashPurger.folderName(startingAt: start, runID: runID),
-                heartbeat: { [lock] in try lock?.heartbeat() }, progress: progress, shouldStop: shouldStop,
-                mustCommit: mustCommit, placeMarker: { [next = check.next] in try replica.place(next, runID: runID) })
-            context.batchCount = max(1, options.copyBatchCount)
-            let atOnce = scansConcurrently || interleaving != nil
-            context.copiesAtOnce = atOnce ? Self.localCopiesAtOnce : 1
-            if !container.isFileURL {  // a WebDAV collection
-                context.foldersAlwaysReal = [.container]
-                context.copiesAtOnce = atOnce ? requestsInFlight : 1
-            }
-            if let interleaving { context.work = interleaving }
-            var applier = Applier(context: context, plan: plan, archive: archive)
-            archive = Archive(localRoot: archive.localRoot, containerRoot: archive.containerRoot)
-            var newArchive = try applier.run()
-            report = applier.report
-            if applier.commitNeeded {
-                // The applier placed and flushed the container's marker first: a crash before the
-                // state's commit leaves a generation ahead of the state, which still matches.
-                newArchive.replica = check.next
-                try store.commit(newArchive, runID: runID, removingLegacyFile: loaded.fromLegacyFile)
-            }
-            if report.interruption == nil {
-                let purger = TrashPurger(directories: directories, retention: options.trashRetention)
-                for root in [local, container] {
-                    if let refused = purger.purge(root: root, now: start).refused {
-                        report.skipped.append(.init(path: root.appending(path: ApplyContext.trashName).path, reason: refused))
-                    }
-                }
-            }
+            let apply = ApplyStage(
+                run: run, prepared: prepared, progress: progress, concurrently: scansConcurrently,
+                requestsInFlight: requestsInFlight, work: interleaving)
+            let applied = try apply(
+                plan, archive: consume archive, mustCommit: prepared.mustCommit || !scanned.learnedTags.isEmpty)
+            report = applied.report
+            if applied.commitNeeded { try CommitStage(prepared: prepared)(applied.archive) }
+            if report.interruption == nil { report.skipped += PurgeStage(run: run, start: prepared.start)() }
         }
-        var reserved = Set<SyncPath>()
-        for path in localScan.reserved + containerScan.reserved where reserved.insert(path).inserted {
+        for path in scanned.reserved {
             report.skipped.append(.init(
                 path: path.rawValue,
                 reason: "its name starts with .seams, which seams-sync keeps for its own files; rename it to sync it"))
         }
-        report.rebuiltState = loaded.rebuilt
-        report.replicaMismatch = check.mismatch
+        report.rebuiltState = prepared.stateRebuilt
+        report.replicaMismatch = prepared.check.mismatch
         return report
-    }
-
-    /// Reads again what one scan found unchanged where the other found a change or nothing (or
-    /// every unchanged item, when `everything`): the plan decides those paths, and a scan
-    /// compared with the archive kept only their paths.
-    /// A path gone since the scan is left out; any other failure ends the run before it changes
-    /// anything.
-    private func complete(
-        _ localScan: inout Snapshot, _ containerScan: inout Snapshot, local: URL, container: URL, everything: Bool = false
-    ) throws {
-        try Snapshot.complete(&localScan, &containerScan, everything: everything) { path, side in
-            let url = path.url(in: side == .local ? local : container)
-            do {
-                return try directories.metadata(at: url)
-            } catch let error as CocoaError
-                where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile || error.posixCode == .ENOTDIR {
-                return nil
-            } catch {
-                throw SyncError.readFailed(url, UnderlyingError(error))
-            }
-        }
-    }
-
-    /// Scans both folders, the two at the same time when `scansConcurrently` (they only read,
-    /// and each mostly waits on the file system), each compared with `archive` on its side.
-    private func scan(
-        local: URL, container: URL, archive: Archive, shouldStop: @escaping @Sendable () -> Bool
-    ) throws -> (Snapshot, Snapshot) {
-        let expected = archive.entries.count
-        let roots = [local, container]
-        let scanner = Scanner(directories: directories)
-        let readers = serverRequestsAtOnce
-        // A thread of its own for the second scan (`mapOnThreads`): a Dispatch worker may be slow
-        // to come when the pool is busy.
-        let scans = mapOnThreads(2, width: scansConcurrently ? 2 : 1) { index in
-            Result { () throws(SyncError) -> Snapshot in
-                do {
-                    return try scanner.scan(
-                        roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
-                        readers: roots[index].isFileURL ? 1 : readers, shouldStop: shouldStop)
-                } catch is ScanStopped {
-                    throw SyncError.interrupted
-                } catch {
-                    if roots[index].isFileURL { throw SyncError.folderNotAvailable(roots[index]) }
-                    throw SyncError.serverNotAvailable(roots[index], reason: Self.serverReason(error))
-                }
-            }
-        }
-        return (try scans[0].get(), try scans[1].get())
     }
 
     /// How many requests go to a WebDAV server at once unless told otherwise: as many as a
@@ -307,19 +192,5 @@ public struct SyncEngine: Sendable {
         if let reason = cocoa?.userInfo[NSLocalizedFailureReasonErrorKey] as? String { return reason }
         if let code = cocoa?.posixCode { return String(cString: strerror(code.rawValue)) }
         return String(describing: error)
-    }
-
-    private func checkGuards(_ plan: SyncPlan, archive: Archive, options: SyncOptions) throws {
-        let known = archive.entries.count
-        guard known > 0 else { return }
-        for side in Side.allCases where plan.snapshot(side).isEmpty {
-            throw SyncError.emptySide(side, known: known)
-        }
-        for side in Side.allCases {
-            let count = plan.deletions(on: side)
-            if count * 100 > options.maxDeletePercent * known {
-                throw SyncError.tooManyDeletions(side, count: count, known: known, limitPercent: options.maxDeletePercent)
-            }
-        }
     }
 }

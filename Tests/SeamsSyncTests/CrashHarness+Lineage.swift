@@ -1,6 +1,6 @@
 import Foundation
 import Seams
-import SeamsSync
+@testable import SeamsSync
 import SeamsTesting
 
 /// Each path's own history, not a bag of contents: after a crash and after recovery, a path holds

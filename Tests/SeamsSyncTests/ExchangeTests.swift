@@ -1,6 +1,6 @@
 import Foundation
 import Seams
-import SeamsSync
+@testable import SeamsSync
 import Testing
 
 /// A replaced file is swapped in with one atomic exchange on the real file system, and a version

@@ -1,6 +1,6 @@
 import Foundation
 import Seams
-import SeamsSync
+@testable import SeamsSync
 import Testing
 
 /// Between local folders, files are copied to their temp names two at a time, and new files moved

@@ -1,6 +1,6 @@
 import Foundation
 import Seams
-import SeamsSync
+@testable import SeamsSync
 import SeamsTesting
 import Testing
 

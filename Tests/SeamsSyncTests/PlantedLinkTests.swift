@@ -1,6 +1,6 @@
 import Foundation
 import Seams
-import SeamsSync
+@testable import SeamsSync
 import Synchronization
 import Testing
 
@@ -65,9 +65,9 @@ import Testing
         let planted = s.local.appending(path: folder)
         boundary.beforeCall.withLock {
             $0 = { call, url in
-                // The container's marker is read after both scans, before any change: the user
-                // moves the folder away at that moment.
-                if call == "read", url.lastPathComponent == ".seams-replica" {
+                // The folder is first looked at by itself after both scans, just before the first
+                // change inside it: the user moves the folder away at that moment.
+                if call == "metadata", url.standardizedFileURL.path == planted.standardizedFileURL.path {
                     Self.moveAndLink(planted, to: s.outside)
                 }
             }
@@ -92,7 +92,7 @@ import Testing
         let planted = s.local.appending(path: "docs")
         boundary.beforeCall.withLock {
             $0 = { call, url in
-                if call == "read", url.lastPathComponent == ".seams-replica" {
+                if call == "metadata", url.standardizedFileURL.path == planted.standardizedFileURL.path {
                     Self.moveAndLink(planted, to: s.outside)
                 }
             }

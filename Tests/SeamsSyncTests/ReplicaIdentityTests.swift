@@ -98,6 +98,44 @@ import Testing
         #expect(try run(fileSystem).replicaMismatch == nil, "from now on it is this pair's container")
     }
 
+    @Test("another replica is known before the scan: its run reads what a new pair's run reads, no item twice")
+    func mismatchKnownBeforeScan() throws {
+        let refill = ["a.txt": "a", "b.txt": "another b", "y.txt": "y"]
+        // The pair synced once; then the container was emptied and refilled.
+        let synced = try setUp()
+        try run(synced)
+        try replaceContainer(synced, with: refill)
+        // The same two trees as a pair that never synced.
+        let fresh = InMemoryFileSystem()
+        for folder in [local, container] { try fresh.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for name in ["a", "b", "c"] { try write(fresh, name, "\(name).txt", in: local) }
+        fresh.advanceTime(by: 1)  // the refilled container is the newer side, as above
+        for (name, text) in refill { try write(fresh, text, name, in: container) }
+
+        func itemReads(_ base: InMemoryFileSystem) throws -> (reads: [String], report: SyncReport) {
+            let recorded = FaultInjectingFileSystem(wrapping: base)
+            base.advanceTime(by: 1)
+            let report = try SyncEngine(directories: recorded, files: recorded, clock: { base.now }, owner: "test", runID: { "r" })
+                .run(local: local, container: container, stateDirectory: state)
+            let calls = recorded.calls
+            let marker = try #require(calls.firstIndex { $0.operation == .read && $0.url?.lastPathComponent == ".seams-replica" })
+            let listing = try #require(calls.firstIndex { $0.operation == .contentsOfDirectory && $0.url == local })
+            #expect(marker < listing, "the container's identity is read before either side is listed")
+            // Metadata of the user's items read one by one (the tool's own `.seams` names aside).
+            let reads = calls.filter { call in
+                guard call.operation == .metadata, let url = call.url, !url.path.contains("/.seams") else { return false }
+                return url.path.hasPrefix(local.path + "/") || url.path.hasPrefix(container.path + "/")
+            }
+            return (reads.map { "\($0.url!.path)" }, report)
+        }
+        let mismatched = try itemReads(synced)
+        let new = try itemReads(fresh)
+        #expect(mismatched.report.replicaMismatch != nil && new.report.replicaMismatch == nil)
+        #expect(mismatched.reads == new.reads, "no item's metadata read a second time after the scan")
+        #expect(mismatched.report.conflicts.map(\.path) == ["b.txt"] && new.report.conflicts.map(\.path) == ["b.txt"])
+        #expect(try files(synced, local) == files(fresh, local))
+    }
+
     @Test("a container emptied and refilled (no marker): synced as a new pair, nothing deleted")
     func emptiedAndRefilled() throws {
         let fileSystem = try setUp()

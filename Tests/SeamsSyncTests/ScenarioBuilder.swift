@@ -1,6 +1,6 @@
 import Foundation
 import Seams
-import SeamsSync
+@testable import SeamsSync
 import SeamsTesting
 
 /// Writes a scenario's starting state: files, folders, a first sync, edits.

@@ -1,6 +1,6 @@
 import Foundation
 import SeamsCore
-import SeamsSync
+@testable import SeamsSync
 import Testing
 
 /// The crash suite's interleavings of the engine's concurrent work.

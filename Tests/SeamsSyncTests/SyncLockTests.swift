@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Seams
-import SeamsSync
+@testable import SeamsSync
 import SeamsTesting
 import Testing
 

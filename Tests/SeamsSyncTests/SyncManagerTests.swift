@@ -1,7 +1,7 @@
 import Foundation
 import HTTPTypes
 import Seams
-import SeamsSync
+@testable import SeamsSync
 import SeamsTesting
 import Testing
 

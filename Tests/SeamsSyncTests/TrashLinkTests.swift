@@ -1,6 +1,6 @@
 import Foundation
 import Seams
-import SeamsSync
+@testable import SeamsSync
 import Testing
 
 /// A `.seams-trash` that is a symbolic link to another folder is never followed: nothing is

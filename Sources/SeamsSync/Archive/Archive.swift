@@ -1,15 +1,15 @@
-public import SeamsCore
+import SeamsCore
 
 /// What every path of a folder pair looked like after the last successful sync: the memory that
 /// tells "deleted here" from "new there".
 ///
 /// Stored as a small versioned binary file (see ``ArchiveCodec``), one file per pair, replaced
 /// atomically; its entries stay in memory in that file's compact form (``ArchiveEntries``).
-public struct Archive: Hashable, Sendable {
+struct Archive: Hashable, Sendable {
     /// What the archive remembers of one path.
-    public struct Entry: Hashable, Sendable {
+    struct Entry: Hashable, Sendable {
         /// The item's kind on both sides (a file or a folder).
-        public var kind: FileMetadata.Kind
+        var kind: FileMetadata.Kind
         /// The container file's content tag as recorded (32 bits of its
         /// ``FileMetadata/contentTag``, the hash of a WebDAV server's ETag); 0 when none is known
         /// (a container on a local file system, a folder, an entry recorded before tags were).
@@ -17,14 +17,14 @@ public struct Archive: Hashable, Sendable {
         /// Kept here and not in ``Stamp``: it fills bytes the entry's layout leaves free after
         /// `kind`. The state file (and the table it stays in, in memory) holds it only when it
         /// is not 0.
-        public var containerTag: UInt32
+        var containerTag: UInt32
         /// The local side's stamp.
-        public var local: Stamp
+        var local: Stamp
         /// The container side's stamp.
-        public var container: Stamp
+        var container: Stamp
 
         /// Creates an entry.
-        public init(kind: FileMetadata.Kind, local: Stamp, container: Stamp, containerTag: UInt32 = 0) {
+        init(kind: FileMetadata.Kind, local: Stamp, container: Stamp, containerTag: UInt32 = 0) {
             self.kind = kind
             self.containerTag = containerTag
             self.local = local
@@ -32,7 +32,7 @@ public struct Archive: Hashable, Sendable {
         }
 
         /// The 32 bits of a content tag an entry records.
-        public static func tag(_ item: FileMetadata) -> UInt32 {
+        static func tag(_ item: FileMetadata) -> UInt32 {
             item.kind == .file ? UInt32(truncatingIfNeeded: item.contentTag ^ (item.contentTag >> 32)) : 0
         }
 
@@ -44,7 +44,7 @@ public struct Archive: Hashable, Sendable {
         ///   - item: The item as scanned now (its kind is compared by the caller).
         ///   - side: Its side.
         /// - Returns: `true` when unchanged since the last sync.
-        public func matches(_ item: FileMetadata, on side: Side) -> Bool {
+        func matches(_ item: FileMetadata, on side: Side) -> Bool {
             guard stamp(on: side) == item.stamp else { return false }
             guard side == .container, containerTag != 0 else { return true }
             let found = Self.tag(item)
@@ -55,23 +55,23 @@ public struct Archive: Hashable, Sendable {
         ///
         /// - Parameter side: The side.
         /// - Returns: Its stamp.
-        public func stamp(on side: Side) -> Stamp {
+        func stamp(on side: Side) -> Stamp {
             side == .local ? local : container
         }
     }
 
     /// The local folder this archive belongs to.
-    public var localRoot: String
+    var localRoot: String
     /// The container this archive belongs to.
-    public var containerRoot: String
+    var containerRoot: String
     /// The entries by path.
-    public var entries: ArchiveEntries
+    var entries: ArchiveEntries
     /// The container's identity and generation at the last commit (`nil` before the first
     /// commit, and in archives of version 2 and earlier).
-    public var replica: ReplicaIdentity?
+    var replica: ReplicaIdentity?
 
     /// Creates an archive.
-    public init(localRoot: String, containerRoot: String, entries: ArchiveEntries = [:], replica: ReplicaIdentity? = nil) {
+    init(localRoot: String, containerRoot: String, entries: ArchiveEntries = [:], replica: ReplicaIdentity? = nil) {
         self.localRoot = localRoot
         self.containerRoot = containerRoot
         self.entries = entries
@@ -85,7 +85,7 @@ public struct Archive: Hashable, Sendable {
     ///   - path: Its path.
     ///   - side: Its side.
     /// - Returns: `true` when unchanged since the last sync.
-    public func isUnchanged(_ metadata: FileMetadata, at path: SyncPath, on side: Side) -> Bool {
+    func isUnchanged(_ metadata: FileMetadata, at path: SyncPath, on side: Side) -> Bool {
         guard let entry = entries[path], entry.kind == metadata.kind else { return false }
         return metadata.kind == .directory || entry.matches(metadata, on: side)
     }

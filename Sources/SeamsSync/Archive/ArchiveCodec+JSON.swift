@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import SeamsCore
 
 extension ArchiveCodec {
@@ -17,7 +17,7 @@ extension ArchiveCodec {
     /// - Returns: The archive.
     /// - Throws: ``DecodeFailure``; a JSON archive with a version above 1 is
     ///   ``DecodeFailure/unsupportedVersion(_:)``.
-    public static func decodeVersion1(_ data: Data) throws(DecodeFailure) -> Archive {
+    static func decodeVersion1(_ data: Data) throws(DecodeFailure) -> Archive {
         let decoder = JSONDecoder()
         guard let header = try? decoder.decode(Header.self, from: data), header.format == formatName
         else { throw .corrupt("not a seams-sync archive") }

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import SeamsCore
 
 /// The archive's file format: a small versioned binary file with a checksum.
@@ -31,16 +31,16 @@ import SeamsCore
 /// unknown, and learned by the next run from the server's files it finds unchanged) and
 /// version 5 (fixed-size entries) are still read; the next commit writes version 6. A build
 /// that knows only an older version refuses a newer archive rather than misread it.
-public enum ArchiveCodec {
+enum ArchiveCodec {
     /// The `format` value a version 1 (JSON) archive carries.
-    public static let formatName = "seams-sync.archive"
+    static let formatName = "seams-sync.archive"
     /// The version this build writes; it reads this one and every earlier one.
-    public static let currentVersion = 6
+    static let currentVersion = 6
     /// The first eight bytes of every binary archive.
     static let magic = Array("SEAMSARC".utf8)
 
     /// Why a state file could not be read as an archive.
-    public enum DecodeFailure: Error, Hashable, Sendable {
+    enum DecodeFailure: Error, Hashable, Sendable {
         /// Not an archive, or a damaged one (a foreign file, a torn or altered one).
         case corrupt(String)
         /// An archive of a newer format version.
@@ -51,7 +51,7 @@ public enum ArchiveCodec {
     ///
     /// - Parameter archive: The archive.
     /// - Returns: The file's bytes.
-    public static func encode(_ archive: Archive) -> Data {
+    static func encode(_ archive: Archive) -> Data {
         var writer = ByteWriter(capacity: 256 + archive.entries.table.end - archive.entries.table.start + archive.entries.changes.count * 24)
         writer.append(magic)
         writer.append(UInt32(currentVersion))
@@ -74,7 +74,7 @@ public enum ArchiveCodec {
     ///
     /// - Parameter data: A state file's bytes.
     /// - Returns: The version its header gives.
-    public static func version(of data: Data) -> Int? {
+    static func version(of data: Data) -> Int? {
         guard data.count >= 12, data.starts(with: magic) else { return nil }
         return Int(data.dropFirst(8).prefix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) })
     }
@@ -84,7 +84,7 @@ public enum ArchiveCodec {
     /// - Parameter data: A state file's bytes.
     /// - Returns: The archive.
     /// - Throws: ``DecodeFailure``.
-    public static func decode(_ data: Data) throws(DecodeFailure) -> Archive {
+    static func decode(_ data: Data) throws(DecodeFailure) -> Archive {
         if data.starts(with: magic) {
             let result = data.withUnsafeBytes { raw in Result { () throws(DecodeFailure) in try decodeBinary(raw, data) } }
             return try result.get()

@@ -14,13 +14,13 @@ import Foundation
 /// entries.count                      // 2
 /// entries.map(\.key)                 // [a.txt, b.txt]
 /// ```
-public struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLiteral {
+struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLiteral {
     /// The entries as read (or built), unchanged since.
     private(set) var table: ArchiveTable
     /// What changed since: a new or replaced entry, or `nil` for one removed from `table`.
     private(set) var changes: [SyncPath: Archive.Entry?] = [:]
     /// How many entries there are.
-    public private(set) var count: Int
+    private(set) var count: Int
 
     /// Entries over a table, unchanged.
     init(table: ArchiveTable) {
@@ -31,20 +31,20 @@ public struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDiction
     /// Creates the entries of a dictionary.
     ///
     /// - Parameter entries: The entries by path.
-    public init(_ entries: [SyncPath: Archive.Entry] = [:]) {
+    init(_ entries: [SyncPath: Archive.Entry] = [:]) {
         self.init(table: entries.isEmpty ? .empty : ArchiveTable(entries))
     }
 
     /// Creates entries from a literal; a path given twice keeps its last entry.
-    public init(dictionaryLiteral elements: (SyncPath, Archive.Entry)...) {
+    init(dictionaryLiteral elements: (SyncPath, Archive.Entry)...) {
         self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 
     /// Whether there are none.
-    public var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { count == 0 }
 
     /// The entry of `path`, or `nil`; setting `nil` removes it.
-    public subscript(path: SyncPath) -> Archive.Entry? {
+    subscript(path: SyncPath) -> Archive.Entry? {
         get {
             if let change = changes[path] { return change }
             return table.find(path)?.entry
@@ -62,7 +62,7 @@ public struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDiction
     ///
     /// - Returns: The entry it replaced, if any.
     @discardableResult
-    public mutating func updateValue(_ entry: Archive.Entry, forKey path: SyncPath) -> Archive.Entry? {
+    mutating func updateValue(_ entry: Archive.Entry, forKey path: SyncPath) -> Archive.Entry? {
         let old = self[path]
         changes[path] = .some(entry)
         if old == nil { count += 1 }
@@ -73,7 +73,7 @@ public struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDiction
     ///
     /// - Returns: The entry removed, if any.
     @discardableResult
-    public mutating func removeValue(forKey path: SyncPath) -> Archive.Entry? {
+    mutating func removeValue(forKey path: SyncPath) -> Archive.Entry? {
         if let change = changes[path] {
             guard let old = change else { return nil }
             if table.find(path) != nil {
@@ -91,10 +91,10 @@ public struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDiction
     }
 
     /// The paths, in path order.
-    public var keys: LazyMapSequence<ArchiveEntries, SyncPath> { lazy.map(\.key) }
+    var keys: LazyMapSequence<ArchiveEntries, SyncPath> { lazy.map(\.key) }
 
     /// The entries, in path order of their paths.
-    public var values: LazyMapSequence<ArchiveEntries, Archive.Entry> { lazy.map(\.value) }
+    var values: LazyMapSequence<ArchiveEntries, Archive.Entry> { lazy.map(\.value) }
 
     /// The entries with no change since the table was read or built, or a new table of them all.
     ///
@@ -110,12 +110,12 @@ public struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDiction
     }
 
     /// Iterates in path order.
-    public func makeIterator() -> Iterator {
+    func makeIterator() -> Iterator {
         Iterator(table: table, changes: changes.sorted { $0.key < $1.key })
     }
 
     /// Walks the table and the sorted changes side by side.
-    public struct Iterator: IteratorProtocol {
+    struct Iterator: IteratorProtocol {
         private let table: ArchiveTable
         private let changes: [(key: SyncPath, value: Archive.Entry?)]
         private var change = 0
@@ -128,7 +128,7 @@ public struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDiction
         }
 
         /// The next entry in path order.
-        public mutating func next() -> (key: SyncPath, value: Archive.Entry)? {
+        mutating func next() -> (key: SyncPath, value: Archive.Entry)? {
             if cursor == nil {
                 cursor = table.data.withUnsafeBytes { raw in table.cursor(at: 0, raw) }
                 readCurrent()
@@ -168,12 +168,12 @@ public struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDiction
     }
 
     /// Equal when they hold the same entries.
-    public static func == (lhs: ArchiveEntries, rhs: ArchiveEntries) -> Bool {
+    static func == (lhs: ArchiveEntries, rhs: ArchiveEntries) -> Bool {
         lhs.count == rhs.count && lhs.elementsEqual(rhs) { $0.key == $1.key && $0.value == $1.value }
     }
 
     /// Hashes every entry, in path order.
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         for (path, entry) in self {
             hasher.combine(path)

@@ -9,14 +9,14 @@ import SeamsCore
 /// state describes (another stick mounted at the same place, a container emptied and refilled,
 /// one restored from an older backup): the run treats the pair as new, so nothing is deleted and
 /// every difference is kept as both versions.
-public struct ReplicaIdentity: Hashable, Sendable, Codable {
+struct ReplicaIdentity: Hashable, Sendable, Codable {
     /// A random id made when the container was first synced.
-    public var id: String
+    var id: String
     /// Grows by one at each commit of any pair that syncs with the container.
-    public var generation: UInt64
+    var generation: UInt64
 
     /// Creates an identity.
-    public init(id: String, generation: UInt64) {
+    init(id: String, generation: UInt64) {
         self.id = id
         self.generation = generation
     }

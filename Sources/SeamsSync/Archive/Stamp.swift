@@ -1,16 +1,16 @@
-public import SeamsCore
+import SeamsCore
 import Foundation
 
 /// What the archive remembers of one side of a path: enough metadata to see a change without
 /// reading content.
-public struct Stamp: Hashable, Sendable, Codable {
+struct Stamp: Hashable, Sendable, Codable {
     /// The size in bytes (0 for folders).
-    public var size: Int64
+    var size: Int64
     /// The modification date in nanoseconds since 1970.
-    public var modified: Int64
+    var modified: Int64
 
     /// Creates a stamp.
-    public init(size: Int64, modified: Int64) {
+    init(size: Int64, modified: Int64) {
         self.size = size
         self.modified = modified
     }
@@ -18,7 +18,7 @@ public struct Stamp: Hashable, Sendable, Codable {
     /// The stamp of an item's metadata.
     ///
     /// - Parameter metadata: What a listing returned.
-    public init(_ metadata: FileMetadata) {
+    init(_ metadata: FileMetadata) {
         self.size = metadata.kind == .directory ? 0 : metadata.size
         self.modified = metadata.kind == .directory ? 0 : Self.nanoseconds(metadata.modificationDate)
     }

@@ -1,15 +1,15 @@
-public import Foundation
-public import SeamsCore
+import Foundation
+import SeamsCore
 
 /// Lists a folder tree through ``DirectoryAccessorProviding``: one listing call per folder, one
 /// at a time or several at once.
-public struct Scanner: Sendable {
+struct Scanner: Sendable {
     private let directories: any DirectoryAccessorProviding
 
     /// Creates a scanner.
     ///
     /// - Parameter directories: The boundary that lists folders.
-    public init(directories: any DirectoryAccessorProviding) {
+    init(directories: any DirectoryAccessorProviding) {
         self.directories = directories
     }
 
@@ -32,9 +32,22 @@ public struct Scanner: Sendable {
     /// - Returns: Every item's metadata, or its path alone when it is unchanged; folders that
     ///   could not be listed are recorded, not treated as empty.
     /// - Throws: The boundary's error when `root` itself cannot be listed, ``ScanStopped`` when asked to stop.
-    public func scan(
+    func scan(
         _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive? = nil, side: Side = .local, readers: Int = 1,
         shouldStop: () -> Bool = { false }
+    ) throws -> Snapshot {
+        var learned: [LearnedTag] = []
+        return try scan(
+            root, expectedCount: expectedCount, comparedWith: archive, side: side, readers: readers, learning: &learned,
+            shouldStop: shouldStop)
+    }
+
+    /// Scans the tree under `root`, as ``scan(_:expectedCount:comparedWith:side:readers:shouldStop:)``,
+    /// and adds to `learnedTags` each container file found unchanged whose archive entry has no
+    /// content tag while the server gives one.
+    func scan(
+        _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive?, side: Side, readers: Int,
+        learning learnedTags: inout [LearnedTag], shouldStop: () -> Bool
     ) throws -> Snapshot {
         var snapshot = Snapshot()
         let known = Known(table: archive?.entries.compacted(), side: side)
@@ -45,7 +58,7 @@ public struct Scanner: Sendable {
         }
         var pending: [(SyncPath?, URL)] = []
         let top = try directories.contentsOfDirectory(at: root)
-        add(top, under: nil, root: root, known: known, to: &snapshot, pending: &pending)
+        add(top, under: nil, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
         // Folders taken at once: one for one reader (depth first, each listing added before the
         // next is asked for); a few per reader otherwise, so that a slow folder holds up little.
         let takenAtOnce = readers > 1 ? readers * 4 : 1
@@ -60,7 +73,7 @@ public struct Scanner: Sendable {
             for ((path, _), listing) in zip(folders, listings) {
                 switch listing {
                 case .success(let entries):
-                    add(entries, under: path, root: root, known: known, to: &snapshot, pending: &pending)
+                    add(entries, under: path, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
                 case .failure(let error):
                     if let path { snapshot.unreadableFolders[path] = UnderlyingError(error) }
                 }
@@ -98,7 +111,7 @@ public struct Scanner: Sendable {
 
     private func add(
         _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL, known: Known,
-        to snapshot: inout Snapshot, pending: inout [(SyncPath?, URL)]
+        to snapshot: inout Snapshot, learning learnedTags: inout [LearnedTag], pending: inout [(SyncPath?, URL)]
     ) {
         let unchanged = known.unchanged(entries, under: parent)
         for (index, entry) in entries.enumerated() {
@@ -117,7 +130,7 @@ public struct Scanner: Sendable {
                 // An unchanged file's path is not made at all, unless its tag is learned.
                 guard learned != 0 || isFolder else { continue }
                 let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
-                if learned != 0 { snapshot.learnedTags.append((path, learned)) }
+                if learned != 0 { learnedTags.append(LearnedTag(path: path, tag: learned)) }
                 if isFolder { pending.append((path, path.url(in: root))) }
             } else {
                 let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
@@ -129,7 +142,7 @@ public struct Scanner: Sendable {
 }
 
 /// A scan that ended early because it was asked to stop; it had changed nothing.
-public struct ScanStopped: Error, Hashable, Sendable {
+struct ScanStopped: Error, Hashable, Sendable {
     /// Creates the error.
-    public init() {}
+    init() {}
 }

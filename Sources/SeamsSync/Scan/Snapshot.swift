@@ -1,5 +1,5 @@
 import Foundation
-public import SeamsCore
+import SeamsCore
 
 /// One side's tree as a scan found it: every item's metadata by path, read by listing folders
 /// (one call per folder), never by reading content.
@@ -7,27 +7,24 @@ public import SeamsCore
 /// A scan compared with the archive keeps only the paths of the files and folders it found as
 /// the archive recorded them on its side (``unchanged``), not their metadata: in a tree of a
 /// million files where a hundred changed, the snapshot holds a hundred items and a million bits.
-public struct Snapshot: Sendable {
+struct Snapshot: Sendable {
     /// The items by path, with their metadata; the tool's own `.seams…` items are left out.
-    public var items: [SyncPath: FileMetadata]
+    var items: [SyncPath: FileMetadata]
     /// Files and folders found as the archive recorded them on this side (the same kind; a file
     /// also the same stamp), without their metadata: a bit for each entry of the archive's
     /// table the scan was compared with. Links and special items are always in ``items``.
-    public var unchanged: UnchangedPaths = []
+    var unchanged: UnchangedPaths = []
     /// Folders that could not be listed, with the error; what lies under them is unknown, not
     /// absent, so nothing under them is deleted anywhere.
-    public var unreadableFolders: [SyncPath: UnderlyingError]
+    var unreadableFolders: [SyncPath: UnderlyingError]
     /// Temporary files an interrupted run left behind (`.seams-tmp-…`), to be removed.
-    public var leftovers: [SyncPath]
-    /// Container files found unchanged whose archive entry has no content tag (recorded before
-    /// tags were, archive version 4) while the server gives one now: the tag to record.
-    public var learnedTags: [(path: SyncPath, tag: UInt32)] = []
+    var leftovers: [SyncPath]
     /// Items whose names start with `.seams` but are not the tool's own (a user's
     /// `.seams-notes.txt`): neither synced nor removed, reported as skipped every run.
-    public var reserved: [SyncPath] = []
+    var reserved: [SyncPath] = []
 
     /// Creates a snapshot.
-    public init(
+    init(
         items: [SyncPath: FileMetadata] = [:],
         unreadableFolders: [SyncPath: UnderlyingError] = [:],
         leftovers: [SyncPath] = []
@@ -41,15 +38,15 @@ public struct Snapshot: Sendable {
     ///
     /// - Parameter path: Any path.
     /// - Returns: `true` when it is in ``items`` or ``unchanged``.
-    public func contains(_ path: SyncPath) -> Bool {
+    func contains(_ path: SyncPath) -> Bool {
         items[path] != nil || unchanged.contains(path)
     }
 
     /// Whether the scan found nothing at all.
-    public var isEmpty: Bool { items.isEmpty && unchanged.isEmpty }
+    var isEmpty: Bool { items.isEmpty && unchanged.isEmpty }
 
     /// How many items the scan found.
-    public var count: Int { items.count + unchanged.count }
+    var count: Int { items.count + unchanged.count }
 
     /// Reads the metadata of the paths one side found unchanged where the other side did not:
     /// the plan needs both sides' items of every path it decides, and only the paths unchanged on
@@ -59,13 +56,11 @@ public struct Snapshot: Sendable {
     /// - Parameters:
     ///   - local: The local scan.
     ///   - container: The container scan.
-    ///   - everything: Reads every unchanged path of both sides (when the archive they were
-    ///     compared with is set aside).
     ///   - read: Reads one path's metadata on one side now; `nil` when nothing is there.
     /// - Returns: How many paths were read.
     @discardableResult
-    public static func complete(
-        _ local: inout Snapshot, _ container: inout Snapshot, everything: Bool = false,
+    static func complete(
+        _ local: inout Snapshot, _ container: inout Snapshot,
         read readItem: (SyncPath, Side) throws -> FileMetadata?
     ) rethrows -> Int {
         if let table = local.unchanged.table, local.unchanged.isBits(of: table), container.unchanged.isBits(of: table) {
@@ -74,7 +69,7 @@ public struct Snapshot: Sendable {
             for side in Side.allCases {
                 let (mine, theirs) = side == .local ? (local.unchanged, container.unchanged) : (container.unchanged, local.unchanged)
                 var paths: [(Int, SyncPath)] = []
-                table.forEach(where: { everything ? mine.word($0) : mine.word($0) & ~theirs.word($0) }) { ordinal, path, _ in
+                table.forEach(where: { mine.word($0) & ~theirs.word($0) }) { ordinal, path, _ in
                     paths.append((ordinal, SyncPath(String(decoding: path, as: UTF8.self))))
                 }
                 for (ordinal, path) in paths {
@@ -91,8 +86,8 @@ public struct Snapshot: Sendable {
             }
             return read
         }
-        let localOnly = everything ? Array(local.unchanged) : local.unchanged.filter { !container.unchanged.contains($0) }
-        let containerOnly = everything ? Array(container.unchanged) : container.unchanged.filter { !local.unchanged.contains($0) }
+        let localOnly = local.unchanged.filter { !container.unchanged.contains($0) }
+        let containerOnly = container.unchanged.filter { !local.unchanged.contains($0) }
         for (side, paths) in [(Side.local, localOnly), (.container, containerOnly)] {
             for path in paths {
                 let found = try readItem(path, side)
@@ -112,7 +107,7 @@ public struct Snapshot: Sendable {
     ///
     /// - Parameter path: Any path.
     /// - Returns: `true` when the scan cannot tell what is there.
-    public func isUnknown(_ path: SyncPath) -> Bool {
+    func isUnknown(_ path: SyncPath) -> Bool {
         if unreadableFolders.isEmpty { return false }
         var current: SyncPath? = path
         while let candidate = current {
@@ -126,15 +121,15 @@ public struct Snapshot: Sendable {
     ///
     /// - Parameter name: One path component.
     /// - Returns: `true` for `.seams…` names.
-    public static func isOwnName(_ name: String) -> Bool {
+    static func isOwnName(_ name: String) -> Bool {
         OwnNames.isOwn(name)
     }
 
     /// The prefix of temporary files.
-    public static let temporaryPrefix = OwnNames.temporaryPrefix
+    static let temporaryPrefix = OwnNames.temporaryPrefix
 
     /// The tool's own names at the top of a synced folder: the trash, the lock, the container's marker.
-    public static let ownRootNames: Set<String> = OwnNames.atRoot
+    static let ownRootNames: Set<String> = OwnNames.atRoot
 
     /// Whether `name` is a temp file name this tool makes: `.seams-tmp-<run>-<n>` beside a target,
     /// `.seams-tmp-lock-<new|beat|stale>-<run>` and `.seams-tmp-replica-<run>` in the container,
@@ -142,7 +137,7 @@ public struct Snapshot: Sendable {
     ///
     /// - Parameter name: One path component.
     /// - Returns: `true` only for those shapes; a user's `.seams-tmp-notes.txt` is not one.
-    public static func isTemporaryName(_ name: String) -> Bool {
+    static func isTemporaryName(_ name: String) -> Bool {
         guard name.hasPrefix(temporaryPrefix) else { return false }
         let parts = name.dropFirst(temporaryPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
         func isRunID(_ part: Substring) -> Bool {

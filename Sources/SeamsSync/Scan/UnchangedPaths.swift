@@ -4,7 +4,7 @@
 /// It answers like a `Set<SyncPath>` (`contains`, `insert`, `remove`, `count`, iteration in
 /// ``SyncPath`` order); the reconciler and ``Snapshot/complete(_:_:everything:read:)`` also work
 /// on the bits directly when both scans were compared with the same table.
-public struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLiteral {
+struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLiteral {
     /// The table whose entries the bits stand for (`nil`: none).
     private(set) var table: ArchiveTable?
     /// Bit `i` of word `i / 64` set: the table's entry `i` was found unchanged.
@@ -12,7 +12,7 @@ public struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLi
     /// Paths given by hand or not in the table.
     private var loose: Set<SyncPath> = []
     /// How many paths.
-    public private(set) var count = 0
+    private(set) var count = 0
 
     /// No paths, over `table`'s entries.
     init(table: ArchiveTable) {
@@ -21,18 +21,18 @@ public struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLi
     }
 
     /// Creates the set of `paths`.
-    public init(_ paths: some Sequence<SyncPath>) {
+    init(_ paths: some Sequence<SyncPath>) {
         loose = Set(paths)
         count = loose.count
     }
 
     /// Creates the set of the listed paths.
-    public init(arrayLiteral elements: SyncPath...) {
+    init(arrayLiteral elements: SyncPath...) {
         self.init(elements)
     }
 
     /// Whether there are none.
-    public var isEmpty: Bool { count == 0 }
+    var isEmpty: Bool { count == 0 }
 
     /// Whether the paths are all bits of `table` (none given by hand).
     func isBits(of table: ArchiveTable) -> Bool {
@@ -40,7 +40,7 @@ public struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLi
     }
 
     /// Whether `path` is one of them.
-    public func contains(_ path: SyncPath) -> Bool {
+    func contains(_ path: SyncPath) -> Bool {
         if loose.contains(path) { return true }
         guard let table, count > loose.count, let (ordinal, _) = table.find(path) else { return false }
         return isSet(ordinal)
@@ -60,7 +60,7 @@ public struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLi
     }
 
     /// Adds `path`.
-    public mutating func insert(_ path: SyncPath) {
+    mutating func insert(_ path: SyncPath) {
         if let table, let (ordinal, _) = table.find(path) {
             insert(ordinal: ordinal)
         } else if loose.insert(path).inserted {
@@ -72,7 +72,7 @@ public struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLi
     ///
     /// - Returns: The path, if it was there.
     @discardableResult
-    public mutating func remove(_ path: SyncPath) -> SyncPath? {
+    mutating func remove(_ path: SyncPath) -> SyncPath? {
         if loose.remove(path) != nil {
             count -= 1
             return path
@@ -96,7 +96,7 @@ public struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLi
     }
 
     /// The paths in path order (made into an array first: for a few paths, or tests).
-    public func makeIterator() -> IndexingIterator<[SyncPath]> {
+    func makeIterator() -> IndexingIterator<[SyncPath]> {
         var paths: [SyncPath] = []
         paths.reserveCapacity(count)
         table?.forEach(where: word) { _, path, _ in paths.append(SyncPath(String(decoding: path, as: UTF8.self))) }
@@ -108,12 +108,12 @@ public struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLi
     }
 
     /// Equal when they hold the same paths.
-    public static func == (lhs: UnchangedPaths, rhs: UnchangedPaths) -> Bool {
+    static func == (lhs: UnchangedPaths, rhs: UnchangedPaths) -> Bool {
         lhs.count == rhs.count && lhs.elementsEqual(rhs)
     }
 
     /// Hashes the paths.
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         for path in self { hasher.combine(path) }
     }
 }

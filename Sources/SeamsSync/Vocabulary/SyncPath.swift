@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// A path relative to the root of a synced folder, `/`-separated, compared by its exact bytes.
 ///
@@ -11,25 +11,25 @@ public import Foundation
 /// path.name        // "report.txt"
 /// path.parent      // SyncPath("docs")
 /// ```
-public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The path as written, without a leading or trailing `/`.
-    public let rawValue: String
+    let rawValue: String
 
     /// Creates a path from its `/`-separated text.
     ///
     /// - Parameter rawValue: A relative path such as `docs/report.txt`.
-    public init(_ rawValue: String) {
+    init(_ rawValue: String) {
         self.rawValue = rawValue
     }
 
     /// The last component.
-    public var name: String {
+    var name: String {
         guard let slash = rawValue.utf8.lastIndex(of: UInt8(ascii: "/")) else { return rawValue }
         return String(rawValue[rawValue.utf8.index(after: slash)...])
     }
 
     /// The folder that holds this path, or `nil` for an item at the root.
-    public var parent: SyncPath? {
+    var parent: SyncPath? {
         guard let slash = rawValue.utf8.lastIndex(of: UInt8(ascii: "/")) else { return nil }
         return SyncPath(String(rawValue[..<slash]))
     }
@@ -38,7 +38,7 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     ///
     /// - Parameter component: A name inside this folder.
     /// - Returns: The child's path.
-    public func appending(_ component: String) -> SyncPath {
+    func appending(_ component: String) -> SyncPath {
         SyncPath(rawValue + "/" + component)
     }
 
@@ -46,7 +46,7 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     ///
     /// - Parameter newName: The new last component.
     /// - Returns: The sibling's path.
-    public func replacingName(with newName: String) -> SyncPath {
+    func replacingName(with newName: String) -> SyncPath {
         parent.map { $0.appending(newName) } ?? SyncPath(newName)
     }
 
@@ -54,7 +54,7 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     ///
     /// - Parameter ancestor: A folder's path.
     /// - Returns: `true` for a descendant.
-    public func isDescendant(of ancestor: SyncPath) -> Bool {
+    func isDescendant(of ancestor: SyncPath) -> Bool {
         let mine = rawValue.utf8
         let theirs = ancestor.rawValue.utf8
         guard mine.count > theirs.count else { return false }
@@ -66,7 +66,7 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     ///
     /// - Parameter root: The synced folder.
     /// - Returns: `root` followed by this path.
-    public func url(in root: URL) -> URL {
+    func url(in root: URL) -> URL {
         // A server's collection: the path's components appended, percent-encoded.
         guard root.isFileURL else { return root.appending(path: rawValue, directoryHint: .notDirectory) }
         let base = root.path(percentEncoded: false)
@@ -74,7 +74,7 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// Equal when the UTF-8 bytes are equal.
-    public static func == (lhs: SyncPath, rhs: SyncPath) -> Bool {
+    static func == (lhs: SyncPath, rhs: SyncPath) -> Bool {
         let count = lhs.rawValue.utf8.count
         guard count == rhs.rawValue.utf8.count else { return false }
         return compareBytes(lhs.rawValue, rhs.rawValue, length: count) == 0
@@ -85,7 +85,7 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     ///
     /// A folder sorts before everything inside it, and everything inside it comes right after
     /// it, before any sibling: `a`, `a/b`, `a/c`, `a b`, `a-c`.
-    public static func < (lhs: SyncPath, rhs: SyncPath) -> Bool {
+    static func < (lhs: SyncPath, rhs: SyncPath) -> Bool {
         let result = lhs.rawValue.utf8.withContiguousStorageIfAvailable { a in
             rhs.rawValue.utf8.withContiguousStorageIfAvailable { b in pathOrder(a, b) }
         }
@@ -113,7 +113,7 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// Hashes the UTF-8 bytes.
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         let hashed: Void? = rawValue.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         if hashed == nil {
             for byte in rawValue.utf8 { hasher.combine(byte) }
@@ -122,5 +122,5 @@ public struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// The path's text.
-    public var description: String { rawValue }
+    var description: String { rawValue }
 }

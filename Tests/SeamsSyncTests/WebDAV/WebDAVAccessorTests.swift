@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Seams
 @testable import SeamsCore
-import SeamsSync
+@testable import SeamsSync
 import SeamsTesting
 import Testing
 

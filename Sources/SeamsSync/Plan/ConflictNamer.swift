@@ -1,14 +1,14 @@
-public import Foundation
+import Foundation
 
 /// Names conflict copies the way Syncthing does, deterministically and keeping the extension:
 /// `report.txt` becomes `report.sync-conflict-20261122-034512-local.txt`, where the date is the
 /// copy's own modification time (UTC) and `local`/`container` the side it came from.
-public struct ConflictNamer: Sendable {
+struct ConflictNamer: Sendable {
     /// The longest name a file system takes, in bytes.
-    public static let maximumNameLength = 255
+    static let maximumNameLength = 255
 
     /// Creates a namer.
-    public init() {}
+    init() {}
 
     /// The conflict copy's path for the version of `path` from `origin`, modified at `date`.
     ///
@@ -18,7 +18,7 @@ public struct ConflictNamer: Sendable {
     ///   - date: The version's modification date.
     ///   - taken: Whether a candidate path is already in use; a number is added until it is free.
     /// - Returns: A free sibling path.
-    public func conflictPath(
+    func conflictPath(
         for path: SyncPath, origin: Side, modified date: Date, taken: (SyncPath) -> Bool
     ) -> SyncPath {
         let name = path.name

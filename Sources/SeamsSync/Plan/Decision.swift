@@ -1,5 +1,5 @@
 /// What a sync does with one path, decided from the archive and the two scans.
-public enum Decision: Hashable, Sendable, CustomStringConvertible {
+enum Decision: Hashable, Sendable, CustomStringConvertible {
     /// Both sides agree (or both deleted it): nothing to change.
     case nothing
     /// One side changed (created, edited, deleted, changed kind): make the other side like it.
@@ -20,7 +20,7 @@ public enum Decision: Hashable, Sendable, CustomStringConvertible {
     case unresolved(String)
 
     /// A short phrase for reports.
-    public var description: String {
+    var description: String {
         switch self {
         case .nothing: "in sync"
         case .propagate(let side): "copy from \(side)"

@@ -1,23 +1,23 @@
 import Foundation
-public import SeamsCore
+import SeamsCore
 
 /// Every path's decision, with what the guards need to judge the run before it changes anything.
-public struct SyncPlan: Sendable {
+struct SyncPlan: Sendable {
     /// One path of the plan: what each side holds and what the run does there.
-    public struct Entry: Hashable, Sendable {
+    struct Entry: Hashable, Sendable {
         /// The path.
-        public var path: SyncPath
+        var path: SyncPath
         /// The local item, if there is one.
-        public var local: FileMetadata?
+        var local: FileMetadata?
         /// The container's item, if there is one.
-        public var container: FileMetadata?
+        var container: FileMetadata?
         /// What the archive remembered of the path, if anything.
-        public var archived: Archive.Entry?
+        var archived: Archive.Entry?
         /// What the run does.
-        public var decision: Decision
+        var decision: Decision
 
         /// Creates an entry.
-        public init(
+        init(
             path: SyncPath, local: FileMetadata?, container: FileMetadata?, archived: Archive.Entry? = nil,
             decision: Decision
         ) {
@@ -32,21 +32,21 @@ public struct SyncPlan: Sendable {
         ///
         /// - Parameter side: The side.
         /// - Returns: Its item, if there is one.
-        public func item(on side: Side) -> FileMetadata? {
+        func item(on side: Side) -> FileMetadata? {
             side == .local ? local : container
         }
     }
 
     /// Every path that exists on a side or in the archive and is not in sync on both sides, in
     /// ``SyncPath`` order, so a folder comes right before what it holds.
-    public let entries: [Entry]
+    let entries: [Entry]
     /// How many paths are in sync on both sides (same kind on both sides and in the archive, both
     /// stamps as recorded): their decision is `.nothing`, and they are left out of ``entries``.
-    public let inSync: Int
+    let inSync: Int
     /// The local scan the plan was made from.
-    public let local: Snapshot
+    let local: Snapshot
     /// The container scan the plan was made from.
-    public let container: Snapshot
+    let container: Snapshot
 
     /// Creates a plan.
     ///
@@ -55,7 +55,7 @@ public struct SyncPlan: Sendable {
     ///   - inSync: How many paths in sync on both sides were left out of `entries`.
     ///   - local: The local scan.
     ///   - container: The container scan.
-    public init(entries: [Entry], inSync: Int = 0, local: Snapshot, container: Snapshot) {
+    init(entries: [Entry], inSync: Int = 0, local: Snapshot, container: Snapshot) {
         self.entries = entries
         self.inSync = inSync
         self.local = local
@@ -63,16 +63,16 @@ public struct SyncPlan: Sendable {
     }
 
     /// Every path of ``entries``, in order.
-    public var paths: [SyncPath] { entries.map(\.path) }
+    var paths: [SyncPath] { entries.map(\.path) }
 
     /// How many paths the plan covers: its entries and the paths in sync.
-    public var pathCount: Int { entries.count + inSync }
+    var pathCount: Int { entries.count + inSync }
 
     /// The entry of `path`, found by binary search in ``entries`` (which are in ``SyncPath`` order).
     ///
     /// - Parameter path: Any path.
     /// - Returns: Its entry, or `nil` when no side and not the archive has it, or when it is in sync.
-    public func entry(at path: SyncPath) -> Entry? {
+    func entry(at path: SyncPath) -> Entry? {
         var low = entries.startIndex
         var high = entries.endIndex
         while low < high {
@@ -84,18 +84,18 @@ public struct SyncPlan: Sendable {
 
     /// The decision per path of ``entries`` (built on each call; the engine walks ``entries``).
     /// A path in sync on both sides has none here: its decision is `.nothing`.
-    public var decisions: [SyncPath: Decision] {
+    var decisions: [SyncPath: Decision] {
         Dictionary(uniqueKeysWithValues: entries.map { ($0.path, $0.decision) })
     }
 
     /// The scan of one side.
-    public func snapshot(_ side: Side) -> Snapshot { side == .local ? local : container }
+    func snapshot(_ side: Side) -> Snapshot { side == .local ? local : container }
 
     /// How many items the plan deletes or replaces by another kind on `side`.
     ///
     /// - Parameter side: The side that loses items.
     /// - Returns: The count.
-    public func deletions(on side: Side) -> Int {
+    func deletions(on side: Side) -> Int {
         var count = 0
         for entry in entries {
             guard case .propagate(let from) = entry.decision, from == side.other else { continue }
@@ -108,7 +108,7 @@ public struct SyncPlan: Sendable {
     }
 
     /// The paths whose decision changes something, in order.
-    public var changes: [(SyncPath, Decision)] {
+    var changes: [(SyncPath, Decision)] {
         entries.compactMap { $0.decision == .nothing ? nil : ($0.path, $0.decision) }
     }
 }

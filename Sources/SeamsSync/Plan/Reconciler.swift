@@ -13,9 +13,9 @@ import SeamsCore
 ///   never followed. A link that appears where a folder was (or faces one) is left for the user,
 ///   and nothing under it counts as deleted.
 /// - A folder deleted on one side that still holds something kept on the other is restored.
-public struct Reconciler: Sendable {
+struct Reconciler: Sendable {
     /// Creates a reconciler.
-    public init() {}
+    init() {}
 
     /// Decides every path.
     ///
@@ -25,7 +25,7 @@ public struct Reconciler: Sendable {
     ///   - container: The container scan.
     /// - Returns: One decision per path that exists anywhere and is not in sync on both sides, in
     ///   ``SyncPath`` order (parents first); the paths in sync are counted in ``SyncPlan/inSync``.
-    public func plan(archive: Archive, local: Snapshot, container: Snapshot) -> SyncPlan {
+    func plan(archive: Archive, local: Snapshot, container: Snapshot) -> SyncPlan {
         var (rows, inSync) = Self.rows(archive: archive, local: local, container: container)
         let hasUnknown = !local.unreadableFolders.isEmpty || !container.unreadableFolders.isEmpty
         var opaque = Self.opaquePaths(local, container)

@@ -1,0 +1,56 @@
+import Foundation
+import SeamsCore
+
+/// The fourth stage: the plan carried out through the boundaries (``Applier``), the container's
+/// new marker placed, and the touched folders flushed.
+struct ApplyStage {
+    let run: SyncRun
+    let prepared: PrepareStage.Prepared
+    /// Reports progress: how many of how many paths are done.
+    let progress: @Sendable (Int, Int) -> Void
+    /// Whether copies go several at once (off where the order of calls must not vary).
+    let concurrently: Bool
+    /// How many copies go to a server at once.
+    let requestsInFlight: Int
+    /// Where the work that goes at once runs (`nil`: threads).
+    let work: (any ConcurrentWork)?
+
+    /// What the stage did.
+    struct Applied {
+        /// The archive after the run: each path done recorded anew, each failed one as it was.
+        var archive: Archive
+        /// What was done, skipped and failed.
+        var report: SyncReport
+        /// Whether the state must be committed (a path changed, or ``PrepareStage/Prepared/mustCommit``).
+        var commitNeeded: Bool
+    }
+
+    /// Runs the stage.
+    ///
+    /// - Parameters:
+    ///   - plan: The plan.
+    ///   - archive: The archive the plan was made against, consumed: the applier changes it in place.
+    ///   - mustCommit: Whether the state is committed even if no path changes.
+    /// - Throws: ``SyncError`` when the run cannot go on (the lock lost, a flush failed).
+    func callAsFunction(_ plan: SyncPlan, archive: consuming Archive, mustCommit: Bool) throws -> Applied {
+        let lock = prepared.lock
+        let marker = prepared.marker
+        let (next, runID) = (prepared.check.next, prepared.runID)
+        var context = ApplyContext(
+            directories: run.directories, files: run.files, localRoot: run.local, containerRoot: run.container, runID: runID,
+            trashFolderName: TrashPurger.folderName(startingAt: prepared.start, runID: runID),
+            heartbeat: { try lock?.heartbeat() }, progress: progress, shouldStop: run.shouldStop,
+            mustCommit: mustCommit, placeMarker: { try marker.place(next, runID: runID) })
+        context.batchCount = max(1, run.options.copyBatchCount)
+        let atOnce = concurrently || work != nil
+        context.copiesAtOnce = atOnce ? SyncEngine.localCopiesAtOnce : 1
+        if run.containerIsRemote {
+            context.foldersAlwaysReal = [.container]
+            context.copiesAtOnce = atOnce ? requestsInFlight : 1
+        }
+        if let work { context.work = work }
+        var applier = Applier(context: context, plan: plan, archive: archive)
+        let result = try applier.run()
+        return Applied(archive: result, report: applier.report, commitNeeded: applier.commitNeeded)
+    }
+}

@@ -1,0 +1,34 @@
+import SeamsCore
+
+/// The third stage: one decision per path from the archive and the two scans, then the guards
+/// that refuse a plan which looks like a mistake (a side found empty, too many deletions) unless
+/// the run is forced.
+struct PlanStage {
+    let options: SyncOptions
+
+    /// Runs the stage.
+    ///
+    /// - Parameters:
+    ///   - archive: What the last sync recorded (the one the scans were compared with).
+    ///   - scanned: What the scans found.
+    /// - Returns: The plan.
+    /// - Throws: ``SyncError/emptySide(_:known:)`` or ``SyncError/tooManyDeletions(_:count:known:limitPercent:)``.
+    func callAsFunction(archive: Archive, scanned: ScanStage.Scanned) throws -> SyncPlan {
+        let plan = Reconciler().plan(archive: archive, local: scanned.local, container: scanned.container)
+        if !options.force { try checkGuards(plan, known: archive.entries.count) }
+        return plan
+    }
+
+    private func checkGuards(_ plan: SyncPlan, known: Int) throws {
+        guard known > 0 else { return }
+        for side in Side.allCases where plan.snapshot(side).isEmpty {
+            throw SyncError.emptySide(side, known: known)
+        }
+        for side in Side.allCases {
+            let count = plan.deletions(on: side)
+            if count * 100 > options.maxDeletePercent * known {
+                throw SyncError.tooManyDeletions(side, count: count, known: known, limitPercent: options.maxDeletePercent)
+            }
+        }
+    }
+}

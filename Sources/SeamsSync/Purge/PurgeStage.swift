@@ -1,0 +1,24 @@
+import Foundation
+import SeamsCore
+
+/// The last stage, after a run that was not interrupted: each side's trash folders older than
+/// the retention removed.
+struct PurgeStage {
+    let run: SyncRun
+    /// When the run started; trash ages are counted from it.
+    let start: Date
+
+    /// Runs the stage.
+    ///
+    /// - Returns: A skipped item for each side whose `.seams-trash` is not a folder (left alone).
+    func callAsFunction() -> [SyncReport.Problem] {
+        let purger = TrashPurger(directories: run.directories, retention: run.options.trashRetention)
+        var skipped: [SyncReport.Problem] = []
+        for root in [run.local, run.container] {
+            if let refused = purger.purge(root: root, now: start).refused {
+                skipped.append(.init(path: root.appending(path: OwnNames.trash).path, reason: refused))
+            }
+        }
+        return skipped
+    }
+}

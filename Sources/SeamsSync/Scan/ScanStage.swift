@@ -1,0 +1,99 @@
+import Foundation
+import SeamsCore
+
+/// The second stage: both sides listed, each compared with the archive on its side, then the
+/// metadata of every path one side found unchanged and the other did not read, so the plan has
+/// both sides of every path it decides.
+struct ScanStage {
+    let run: SyncRun
+    /// Whether the two sides are scanned at the same time (off where the order of calls must
+    /// not vary).
+    let concurrently: Bool
+    /// How many folders of a server are listed at once.
+    let serverReaders: Int
+
+    /// What the scans found.
+    struct Scanned {
+        /// The local side.
+        var local: Snapshot
+        /// The container side.
+        var container: Snapshot
+        /// Container files found unchanged whose archive entry has no content tag (recorded before
+        /// tags were) while the server gives one now: the tag to record, and a reason to commit.
+        var learnedTags: [LearnedTag]
+        /// Items of either side whose names start with `.seams` but are not the tool's own, once each.
+        var reserved: [SyncPath]
+    }
+
+    /// Runs the stage.
+    ///
+    /// - Parameter archive: What the last sync recorded (empty for a new pair).
+    /// - Throws: ``SyncError/interrupted`` when asked to stop, ``SyncError/folderNotAvailable(_:)``
+    ///   or ``SyncError/serverNotAvailable(_:reason:)`` when a root cannot be listed,
+    ///   ``SyncError/readFailed(_:_:)`` when a path's metadata cannot be read after.
+    func callAsFunction(comparedWith archive: Archive) throws -> Scanned {
+        let expected = archive.entries.count
+        let roots = [run.local, run.container]
+        let scanner = Scanner(directories: run.directories)
+        let shouldStop = run.shouldStop
+        let readers = serverReaders
+        // A thread of its own for the second scan (`mapOnThreads`): a Dispatch worker may be slow
+        // to come when the pool is busy.
+        let scans = mapOnThreads(2, width: concurrently ? 2 : 1) { index in
+            Result { () throws(SyncError) -> (Snapshot, [LearnedTag]) in
+                var learned: [LearnedTag] = []
+                do {
+                    let snapshot = try scanner.scan(
+                        roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
+                        readers: roots[index].isFileURL ? 1 : readers, learning: &learned, shouldStop: shouldStop)
+                    return (snapshot, learned)
+                } catch is ScanStopped {
+                    throw SyncError.interrupted
+                } catch {
+                    if roots[index].isFileURL { throw SyncError.folderNotAvailable(roots[index]) }
+                    throw SyncError.serverNotAvailable(roots[index], reason: SyncEngine.serverReason(error))
+                }
+            }
+        }
+        var (local, _) = try scans[0].get()
+        var (container, learnedTags) = try scans[1].get()
+        if run.shouldStop() { throw SyncError.interrupted }
+        try complete(&local, &container)
+        var seen = Set<SyncPath>()
+        let reserved = (local.reserved + container.reserved).filter { seen.insert($0).inserted }
+        return Scanned(local: local, container: container, learnedTags: learnedTags, reserved: reserved)
+    }
+
+    /// Reads again what one scan found unchanged where the other found a change or nothing: the
+    /// plan decides those paths, and a scan compared with the archive kept only their paths.
+    /// A path gone since the scan is left out; any other failure ends the run before it changes
+    /// anything.
+    private func complete(_ local: inout Snapshot, _ container: inout Snapshot) throws {
+        try Snapshot.complete(&local, &container) { path, side in
+            let url = path.url(in: run.root(side))
+            do {
+                return try run.directories.metadata(at: url)
+            } catch let error as CocoaError
+                where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile || error.posixCode == .ENOTDIR {
+                return nil
+            } catch {
+                throw SyncError.readFailed(url, UnderlyingError(error))
+            }
+        }
+    }
+}
+
+/// A container file's content tag learned by a scan: found unchanged, its archive entry had none.
+struct LearnedTag: Hashable, Sendable {
+    /// The file's path.
+    let path: SyncPath
+    /// The 32 bits of its tag the archive records.
+    let tag: UInt32
+}
+
+extension ArchiveEntries {
+    /// Records the content tags a scan learned.
+    mutating func record(_ learned: [LearnedTag]) {
+        for item in learned { self[item.path]?.containerTag = item.tag }
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import SeamsCore
+
+/// What every stage of one run reads: the boundaries the engine was made with, the two roots,
+/// the state's folder, the options, and whether the run was asked to stop.
+///
+/// The stages, in order: ``PrepareStage`` → ``ScanStage`` → ``PlanStage`` → ``ApplyStage`` →
+/// ``CommitStage`` → ``PurgeStage``. Each takes what the ones before it produced as values, and
+/// none reads from disk what an earlier one already knows (apart from the deliberate look at an
+/// item just before it is replaced or deleted).
+struct SyncRun: Sendable {
+    /// Lists, moves, copies, links and flushes, on both sides.
+    let directories: any DirectoryAccessorProviding
+    /// Reads and writes whole files (state, lock, marker, content comparison).
+    let files: any FileAccessorProviding
+    /// The local folder.
+    let local: URL
+    /// The container: a local folder or a server's collection.
+    let container: URL
+    /// Where the pair's state lives.
+    let stateDirectory: URL
+    /// Guards, dry run, retention, batches.
+    let options: SyncOptions
+    /// Whether the run was asked to stop; looked at between steps, never inside one change.
+    let shouldStop: @Sendable () -> Bool
+
+    /// The root of `side`.
+    func root(_ side: Side) -> URL { side == .local ? local : container }
+
+    /// Whether the container is a server's collection, not a local folder.
+    var containerIsRemote: Bool { !container.isFileURL }
+}
