@@ -172,7 +172,7 @@ let package = Package(
             ],
             plugins: ["SeamsMockNames"]
         ),
-        .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync", "Seams", "SeamsTesting"]),
+        .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync", "Seams", "SeamsSync", "SeamsTesting"]),
     ]
 )
 

@@ -83,11 +83,28 @@ public struct SyncEngine: Sendable {
         self.makeRunID = runID
     }
 
+    /// Syncs `local` with `container`, from async code: the run goes to the engine's own threads
+    /// and this task waits for it without holding a thread of Swift's cooperative pool.
+    ///
+    /// Parameters, result and errors are those of the synchronous
+    /// ``run(local:container:stateDirectory:options:stop:progress:)``. Cancelling the task does not
+    /// stop the run: pass a ``SyncStopToken`` and ask it to stop (``SyncManager`` does).
+    public func run(
+        local: URL, container: URL, stateDirectory: URL, options: SyncOptions = SyncOptions(),
+        stop: SyncStopToken? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws -> SyncReport {
+        try await BlockingExecutor.shared.run { [self] in
+            try runBlocking(
+                local: local, container: container, stateDirectory: stateDirectory, options: options, stop: stop,
+                progress: progress)
+        }
+    }
+
     /// Syncs `local` with `container`.
     ///
     /// The run is synchronous and blocks its thread for as long as it works (file system calls
-    /// do): call it from a thread of your own, not from a task of Swift's cooperative pool.
-    /// ``SyncManager`` does that for you.
+    /// do), so the compiler keeps it out of async code, where the `async` overload runs it on
+    /// the engine's own threads.
     ///
     /// - Parameters:
     ///   - local: The local folder.
@@ -100,9 +117,18 @@ public struct SyncEngine: Sendable {
     /// - Returns: What was done; paths that failed are listed in it.
     /// - Throws: ``SyncError`` when the run was refused or could not finish;
     ///   ``SyncError/interrupted`` when it was asked to stop before it changed anything.
+    @available(*, noasync, message: "blocks its thread for the whole run; use the async overload from async code")
     public func run(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions = SyncOptions(),
         stop: SyncStopToken? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) throws -> SyncReport {
+        try runBlocking(
+            local: local, container: container, stateDirectory: stateDirectory, options: options, stop: stop, progress: progress)
+    }
+
+    private func runBlocking(
+        local: URL, container: URL, stateDirectory: URL, options: SyncOptions, stop: SyncStopToken?,
+        progress: (@Sendable (Int, Int) -> Void)?
     ) throws -> SyncReport {
         do {
             return try runChecked(

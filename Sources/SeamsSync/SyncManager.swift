@@ -161,15 +161,12 @@ public actor SyncManager {
         } else {
             told = { _, _ in }
         }
-        let run: @Sendable () throws -> SyncReport = {
-            try engine.run(
-                local: local, container: container, stateDirectory: stateDirectory, options: options,
-                stop: stop, progress: told)
-        }
         let report: SyncReport
         do {
             report = try await withTaskCancellationHandler {
-                try await onOwnThread(run)
+                try await engine.run(
+                    local: local, container: container, stateDirectory: stateDirectory, options: options,
+                    stop: stop, progress: told)
             } onCancel: {
                 stop.requestStop()
             }

@@ -90,9 +90,8 @@ struct SyncCommand: AsyncParsableCommand {
         defer { signals.cancel() }
         let status: ExitStatus
         do {
-            let report = try await onOwnThread { [options] in
-                try engine.run(local: localURL, container: containerURL, stateDirectory: state, options: options, stop: stop)
-            }
+            let report = try await engine.run(
+                local: localURL, container: containerURL, stateDirectory: state, options: options, stop: stop)
             status = report.interruption == nil ? ExitStatus(report) : signals.status
             output.finish(report, status: status, local: localURL, container: containerURL)
         } catch SyncError.interrupted {

@@ -126,7 +126,7 @@ import Testing
                 guard call.operation == .metadata, let url = call.url, !url.path.contains("/.seams") else { return false }
                 return url.path.hasPrefix(local.path + "/") || url.path.hasPrefix(container.path + "/")
             }
-            return (reads.map { "\($0.url!.path)" }, report)
+            return (reads.map { "\($0.url!.path)" }.sorted(), report)  // copies go two at once: in either order
         }
         let mismatched = try itemReads(synced)
         let new = try itemReads(fresh)

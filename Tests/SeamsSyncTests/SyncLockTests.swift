@@ -62,10 +62,10 @@ import Testing
         #expect(lockOwner(fileSystem) == nil, "released at the end")
     }
 
-    /// Starts `work` on a new thread; `get()` awaits its result without holding a thread.
+    /// Starts `work` on the engine's executor; `get()` awaits its result without holding a thread.
     static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) -> ThreadResult<T> {
         let result = ThreadResult<T>()
-        Thread.detachNewThread { result.finish(Result { try work() }) }
+        BlockingExecutor.shared.execute { result.finish(Result { try work() }) }
         return result
     }
 

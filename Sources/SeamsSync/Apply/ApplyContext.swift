@@ -30,7 +30,7 @@ struct ApplyContext: Sendable {
     /// Replacing a file, the trash and deletions always go one by one.
     var copiesAtOnce = 1
     /// Where the copies, placements and flushes that go at once run (threads, live).
-    var work: any ConcurrentWork = ThreadedWork()
+    var work: any ConcurrentWork = BlockingExecutor.shared
     /// Whether the state is committed even if no path changes (a rebuilt or first state).
     var mustCommit = false
     /// Puts the container's new `.seams-replica` in place (not yet flushed) and returns it; run

@@ -5,12 +5,13 @@ import SeamsCore
 /// names, a flushed batch's new files moved onto their free names, and a full batch's flush beside
 /// the next batch's copies.
 ///
-/// Live, each runs on threads of its own (``ThreadedWork``). The crash suite runs the same code
+/// Live, each runs on the ``BlockingExecutor``'s threads. The crash suite runs the same code
 /// paths with ``SeededInterleaving``: one call at a time, in an order a seed picks, so that a crash
 /// or a power cut at the n-th call names the same call in every run of that seed.
 package protocol ConcurrentWork: Sendable {
     /// Calls `transform` for each index of `0..<count`, at most `width` at once, and returns the
     /// results in index order once every call has returned.
+    @available(*, noasync, message: "blocks its thread until every call returns")
     func map<T: Sendable>(_ count: Int, width: Int, _ transform: @escaping @Sendable (Int) -> T) -> [T]
 
     /// Starts `work` beside the caller; the answer's ``PendingWork/wait()`` returns how it ended.
@@ -20,22 +21,11 @@ package protocol ConcurrentWork: Sendable {
 /// Work started by ``ConcurrentWork/start(_:)``, waited for once.
 package protocol PendingWork: Sendable {
     /// Waits for the work and returns how it ended.
+    @available(*, noasync, message: "blocks its thread until the work ends")
     func wait() -> Result<Void, any Error>
 }
 
-/// The live way: ``mapOnThreads(_:width:threads:_:)`` and a ``BackgroundFlush`` on
-/// ``WorkerThreads``.
-package struct ThreadedWork: ConcurrentWork {
-    package init() {}
-
-    package func map<T: Sendable>(_ count: Int, width: Int, _ transform: @escaping @Sendable (Int) -> T) -> [T] {
-        mapOnThreads(count, width: width, transform)
-    }
-
-    package func start(_ work: @escaping @Sendable () throws -> Void) -> any PendingWork {
-        BackgroundFlush(work)
-    }
-}
+extension BlockingExecutor: ConcurrentWork {}
 
 /// One interleaving of the engine's concurrent work, chosen by a seed and the same in every run
 /// of that seed: the calls of a ``map(_:width:_:)`` run one by one in a shuffled order, and work

@@ -214,17 +214,18 @@ final class SyncLock: Sendable {
         try refresh(force: false)
     }
 
-    /// Starts a background thread that refreshes the heartbeat every `interval` until
-    /// ``release()``; a failure is kept and thrown by the next ``heartbeat()``.
+    /// Starts refreshing the heartbeat every `interval` until ``release()``, in the background;
+    /// a failure is kept and thrown by the next ``heartbeat()``.
     ///
-    /// It runs on a thread of its own, neither in the Swift concurrency pool nor on a Dispatch
-    /// queue, so a run that blocks those with file system work cannot starve it, and it
-    /// cannot take a worker that the run's own work waits for.
+    /// It holds one of the ``BlockingExecutor``'s threads for the run's length, neither in the
+    /// Swift concurrency pool nor on a Dispatch queue, so a run that blocks those with file
+    /// system work cannot starve it; the executor starts another thread for any job the run
+    /// hands out meanwhile, so it takes no worker that the run's own work waits for.
     ///
     /// - Parameter interval: Real seconds between refreshes; a third of the expiry by default.
     func startHeartbeat(every interval: TimeInterval? = nil) {
         let interval = interval ?? expiry / 3
-        Thread.detachNewThread { [self] in
+        BlockingExecutor.shared.execute { [self] in
             while stop.wait(timeout: .now() + interval) == .timedOut {
                 do {
                     try refresh(force: true)

@@ -37,9 +37,9 @@ struct ScanStage {
         let scanner = Scanner(directories: run.directories)
         let shouldStop = run.shouldStop
         let readers = serverReaders
-        // A thread of its own for the second scan (`mapOnThreads`): a Dispatch worker may be slow
+        // The second scan on the executor's thread: a Dispatch worker may be slow
         // to come when the pool is busy.
-        let scans = mapOnThreads(2, width: concurrently ? 2 : 1) { index in
+        let scans = BlockingExecutor.shared.map(2, width: concurrently ? 2 : 1) { index in
             Result { () throws(SyncError) -> (Snapshot, [LearnedTag]) in
                 var learned: [LearnedTag] = []
                 do {

@@ -67,7 +67,7 @@ struct Scanner: Sendable {
             if shouldStop() { throw ScanStopped() }
             let folders = Array(pending.suffix(takenAtOnce).reversed())  // in the order popLast gives
             pending.removeLast(folders.count)
-            let listings = mapOnThreads(folders.count, width: readers) { index in
+            let listings = BlockingExecutor.shared.map(folders.count, width: readers) { index in
                 Result { () throws -> [DirectoryEntry] in try directories.contentsOfDirectory(at: folders[index].1) }
             }
             for ((path, _), listing) in zip(folders, listings) {

@@ -110,10 +110,10 @@ import Testing
         }
     }
 
-    @Test("mapOnThreads returns every result by index and never runs more calls at once than its width")
+    @Test("the executor's map returns every result by index and never runs more calls at once than its width")
     func mapBounds() {
         let running = LockedValue((now: 0, most: 0, arrived: 0))
-        let results = mapOnThreads(40, width: 3) { index -> Int in
+        let results = BlockingExecutor.shared.map(40, width: 3) { index -> Int in
             let held = running.withLock { state in
                 state.now += 1
                 state.most = max(state.most, state.now)
@@ -133,7 +133,7 @@ import Testing
         // Width 1: in order, on the calling thread.
         let caller = pthread_self()
         let order = LockedValue<[Int]>([])
-        let onCaller = mapOnThreads(5, width: 1) { index -> Bool in
+        let onCaller = BlockingExecutor.shared.map(5, width: 1) { index -> Bool in
             order.withLock { $0.append(index) }
             return pthread_equal(pthread_self(), caller) != 0
         }
@@ -148,9 +148,9 @@ import Testing
         try f.fileSystem.write(Data("left".utf8), to: URL(filePath: "/served/f3/.seams-tmp-old-1"))
         try f.fileSystem.write(Data("mine".utf8), to: URL(filePath: "/served/f5/.seams-notes"))
         let scanner = Scanner(directories: f.dav)
-        let together = try await onOwnThread { try scanner.scan(f.container, readers: 4) }
+        let together = try await BlockingExecutor.shared.run { try scanner.scan(f.container, readers: 4) }
         #expect(f.gate.most == 4, "\(f.gate.most) listings at once")
-        let alone = try await onOwnThread { try scanner.scan(f.container, readers: 1) }
+        let alone = try await BlockingExecutor.shared.run { try scanner.scan(f.container, readers: 1) }
         #expect(together.items == alone.items)
         #expect(together.items.count == 49)  // twelve folders of three files, top.txt
         #expect(together.leftovers == [SyncPath("f3/.seams-tmp-old-1")] && together.reserved == [SyncPath("f5/.seams-notes")])
@@ -162,7 +162,7 @@ import Testing
         let f = try Fixture()
         try f.fill(URL(filePath: "/served"), folders: 10, files: 2)
         f.server.inject(.respond(status: 403), on: HTTPRequest.Method("PROPFIND")!, pathEndingWith: "/f7/", times: 1)
-        let snapshot = try await onOwnThread { try Scanner(directories: f.dav).scan(f.container, readers: 4) }
+        let snapshot = try await BlockingExecutor.shared.run { try Scanner(directories: f.dav).scan(f.container, readers: 4) }
         #expect(snapshot.unreadableFolders.keys.map(\.rawValue) == ["f7"])
         #expect(snapshot.items.count == 29)  // ten folders, nine listed with two files each, top.txt
     }
@@ -171,7 +171,7 @@ import Testing
     func uploadsTogether() async throws {
         let f = try Fixture(watching: ["PUT"], pathsHolding: "/.seams-tmp-r-", gathering: 3)
         try f.fill(Fixture.local, folders: 4, files: 10)
-        let report = try await onOwnThread { try f.run(requestsInFlight: 3) }
+        let report = try await BlockingExecutor.shared.run { try f.run(requestsInFlight: 3) }
         #expect(report.failures.isEmpty && report.copiedToContainer == 41)
         #expect(f.gate.most == 3, "\(f.gate.most) uploads at once")
         #expect(try f.files(under: URL(filePath: "/served")) == f.files(under: Fixture.local))
@@ -179,7 +179,7 @@ import Testing
         let uploads = f.server.requests.filter { $0.method == .put && $0.path.contains("/.seams-tmp-r-") }
         #expect(uploads.count == 41 && uploads.allSatisfy { $0.status == 201 })
         #expect(try f.fileSystem.contentsOfDirectory(at: URL(filePath: "/served/f2")).allSatisfy { !$0.name.hasPrefix(".seams-tmp") })
-        let again = try await onOwnThread { try f.run(requestsInFlight: 3) }
+        let again = try await BlockingExecutor.shared.run { try f.run(requestsInFlight: 3) }
         #expect(again.copiedToContainer == 0 && again.copiedToLocal == 0 && again.failures.isEmpty)
     }
 
@@ -187,7 +187,7 @@ import Testing
     func downloadsTogether() async throws {
         let f = try Fixture(watching: ["GET"], pathsHolding: "/dav/f", gathering: 4)
         try f.fill(URL(filePath: "/served"), folders: 3, files: 8)
-        let report = try await onOwnThread { try f.run(requestsInFlight: 4) }
+        let report = try await BlockingExecutor.shared.run { try f.run(requestsInFlight: 4) }
         #expect(report.failures.isEmpty && report.copiedToLocal == 25)
         #expect(f.gate.most == 4, "\(f.gate.most) downloads at once")
         #expect(try f.files(under: Fixture.local) == f.files(under: URL(filePath: "/served")))
@@ -199,7 +199,7 @@ import Testing
         try f.fill(Fixture.local, folders: 2, files: 10)
         // Temp names are given in plan order: f0's ten files are 1 to 10, f1/n1.txt is the 12th.
         f.server.inject(.respond(status: 507), on: .put, pathEndingWith: "/f1/.seams-tmp-r-12", times: 1)
-        let report = try await onOwnThread { try f.run(requestsInFlight: 4) }
+        let report = try await BlockingExecutor.shared.run { try f.run(requestsInFlight: 4) }
         let failed = report.failures.map(\.path)
         #expect(failed == ["f1/n1.txt"] && report.copiedToContainer == 20, "\(report.failures)")
         let onServer = try f.files(under: URL(filePath: "/served"))
@@ -207,7 +207,7 @@ import Testing
         for folder in ["/served/f0", "/served/f1"] {
             #expect(try f.fileSystem.contentsOfDirectory(at: URL(filePath: folder)).allSatisfy { !$0.name.hasPrefix(".seams-tmp") })
         }
-        let again = try await onOwnThread { try f.run(requestsInFlight: 4) }
+        let again = try await BlockingExecutor.shared.run { try f.run(requestsInFlight: 4) }
         #expect(again.failures.isEmpty && again.copiedToContainer == 1)
         #expect(try f.files(under: URL(filePath: "/served")) == f.files(under: Fixture.local))
     }
@@ -218,7 +218,7 @@ import Testing
         for _ in 0..<2 {
             let f = try Fixture()
             try f.fill(Fixture.local, folders: 3, files: 4)
-            _ = try await onOwnThread { try f.run(requestsInFlight: 1) }
+            _ = try await BlockingExecutor.shared.run { try f.run(requestsInFlight: 1) }
             orders.append(f.server.requests.map { "\($0.method.rawValue) \($0.path.split(separator: "/").last ?? "")" }
                 .map { $0.replacingOccurrences(of: #"seams-tmp-[^-]+-"#, with: "seams-tmp-", options: .regularExpression) })
         }

@@ -80,7 +80,7 @@ import Testing
 
         /// One run, on a thread of its own (the accessor blocks its thread).
         func run() async throws -> SyncReport {
-            try await onOwnThread { [self] in try engine.run(local: local, container: container, stateDirectory: state) }
+            try await BlockingExecutor.shared.run { [self] in try engine.run(local: local, container: container, stateDirectory: state) }
         }
     }
 
@@ -89,7 +89,7 @@ import Testing
         let (f, front) = try Self.fixture()
         try f.fileSystem.write(Data("old".utf8), to: f.served("a.txt"))
         try f.fileSystem.write(Data("new".utf8), to: f.served("t"))
-        let moved = try await onOwnThread { () -> Bool in
+        let moved = try await BlockingExecutor.shared.run { () -> Bool in
             let seen = try f.dav.metadata(at: f.url("a.txt"))
             return try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: seen)
         }
@@ -108,7 +108,7 @@ import Testing
         }
         try f.fileSystem.write(Data("old".utf8), to: f.served("a.txt"))
         try f.fileSystem.write(Data("new".utf8), to: f.served("t"))
-        let moved = try await onOwnThread { () -> Bool in
+        let moved = try await BlockingExecutor.shared.run { () -> Bool in
             let seen = try f.dav.metadata(at: f.url("a.txt"))
             return try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: seen)
         }
@@ -123,15 +123,15 @@ import Testing
         let (f, _) = try Self.fixture()
         try f.fileSystem.write(Data("old".utf8), to: f.served("a.txt"))
         try f.fileSystem.write(Data("new".utf8), to: f.served("t"))
-        let seen = try await onOwnThread { try f.dav.metadata(at: f.url("a.txt")) }
+        let seen = try await BlockingExecutor.shared.run { try f.dav.metadata(at: f.url("a.txt")) }
         try f.fileSystem.write(Data("changed".utf8), to: f.served("a.txt"))
-        #expect(try await onOwnThread { try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: seen) } == false)
+        #expect(try await BlockingExecutor.shared.run { try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: seen) } == false)
         #expect(f.stored("a.txt") == Data("changed".utf8) && f.stored("t") == Data("new".utf8))
         try f.fileSystem.removeItem(at: f.served("a.txt"), recursively: false)
-        #expect(try await onOwnThread { try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: seen) } == false)
+        #expect(try await BlockingExecutor.shared.run { try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: seen) } == false)
         #expect(f.stored("a.txt") == nil && f.stored("t") == Data("new".utf8))
         try f.fileSystem.write(Data("again".utf8), to: f.served("a.txt"))
-        let moved = try await onOwnThread { () -> Bool in
+        let moved = try await BlockingExecutor.shared.run { () -> Bool in
             try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: try f.dav.metadata(at: f.url("a.txt")))
         }
         #expect(moved)
@@ -143,7 +143,7 @@ import Testing
         let (f, front) = try Self.fixture(refusesETagConditions: true)
         for name in ["a.txt", "b.txt"] { try f.fileSystem.write(Data("old".utf8), to: f.served(name)) }
         for name in ["t1", "t2", "t3"] { try f.fileSystem.write(Data(name.utf8), to: f.served(name)) }
-        let (first, second, changed) = try await onOwnThread { () -> (Bool, Bool, Bool) in
+        let (first, second, changed) = try await BlockingExecutor.shared.run { () -> (Bool, Bool, Bool) in
             let a = try f.dav.metadata(at: f.url("a.txt"))
             let b = try f.dav.metadata(at: f.url("b.txt"))
             let first = try f.dav.moveItem(at: f.url("t1"), to: f.url("a.txt"), ifStill: a)

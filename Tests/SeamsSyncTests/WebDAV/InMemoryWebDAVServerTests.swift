@@ -45,7 +45,7 @@ import Testing
     func statusFault() async throws {
         let f = try Self.fixture()
         f.server.inject(.respond(status: 507), on: .put)
-        try await onOwnThread {
+        try await BlockingExecutor.shared.run {
             try expectFailure(nil, ENOSPC) { try f.dav.write(Data("big".utf8), to: f.url("a.bin")) }
         }
         #expect(f.stored("a.bin") == nil)
@@ -56,7 +56,7 @@ import Testing
     func transientStatus() async throws {
         let f = try Self.fixture()
         f.server.inject(.respond(status: 503), on: .put, times: 2)
-        try await onOwnThread { try f.dav.write(Data("x".utf8), to: f.url("a")) }
+        try await BlockingExecutor.shared.run { try f.dav.write(Data("x".utf8), to: f.url("a")) }
         #expect(f.stored("a") == Data("x".utf8))
         #expect(f.server.requests.map(\.status) == [503, 503, 201])
         #expect(f.pauses.all == [.milliseconds(250), .milliseconds(500)])
@@ -66,7 +66,7 @@ import Testing
     func lostWriteAnswer() async throws {
         let f = try Self.fixture()
         f.server.inject(.loseAnswer, atRequest: 1)
-        try await onOwnThread {
+        try await BlockingExecutor.shared.run {
             try expectFailure(nil, ECONNRESET) { try f.dav.write(Data("sent".utf8), to: f.url("a")) }
         }
         #expect(f.stored("a") == Data("sent".utf8))
@@ -79,7 +79,7 @@ import Testing
         let f = try Self.fixture()
         try f.fileSystem.write(Data("1".utf8), to: URL(filePath: "/served/one"))
         f.server.inject(.loseAnswer, on: HTTPRequest.Method("PROPFIND")!, times: 1)
-        let names = try await onOwnThread { try f.dav.contentsOfDirectory(at: f.server.baseURL).map(\.name) }
+        let names = try await BlockingExecutor.shared.run { try f.dav.contentsOfDirectory(at: f.server.baseURL).map(\.name) }
         #expect(names == ["one"])
         #expect(f.server.requestCount == 2)
     }
@@ -88,11 +88,11 @@ import Testing
     func connectionFaults() async throws {
         let f = try Self.fixture()
         f.server.inject(.refuseConnection, on: .put)
-        try await onOwnThread { try expectFailure(nil, ECONNREFUSED) { try f.dav.write(Data("x".utf8), to: f.url("a")) } }
+        try await BlockingExecutor.shared.run { try expectFailure(nil, ECONNREFUSED) { try f.dav.write(Data("x".utf8), to: f.url("a")) } }
         #expect(f.server.requestCount == 4)
         f.server.restart()
         f.server.inject(.timeOut, on: .put)
-        try await onOwnThread { try expectFailure(nil, ETIMEDOUT) { try f.dav.write(Data("x".utf8), to: f.url("a")) } }
+        try await BlockingExecutor.shared.run { try expectFailure(nil, ETIMEDOUT) { try f.dav.write(Data("x".utf8), to: f.url("a")) } }
         #expect(f.server.requestCount == 5)
         #expect(f.stored("a") == nil)
     }
@@ -103,7 +103,7 @@ import Testing
         let told = LockedValue(0)
         f.server.whenCrashed { told.withLock { $0 += 1 } }
         f.server.inject(.crashBeforeSending, atRequest: 1)
-        try await onOwnThread {
+        try await BlockingExecutor.shared.run {
             #expect(throws: CocoaError.self) { try f.dav.write(Data("x".utf8), to: f.url("a")) }
             #expect(throws: CocoaError.self) { try f.dav.write(Data("y".utf8), to: f.url("b")) }
         }
@@ -112,11 +112,11 @@ import Testing
         #expect(told.withLock { $0 } == 1)
         f.server.restart()
         f.server.inject(.crashAfterApplying, atRequest: 1)
-        _ = try await onOwnThread { #expect(throws: CocoaError.self) { try f.dav.write(Data("z".utf8), to: f.url("c")) } }
+        _ = try await BlockingExecutor.shared.run { #expect(throws: CocoaError.self) { try f.dav.write(Data("z".utf8), to: f.url("c")) } }
         #expect(f.stored("c") == Data("z".utf8))
         #expect(f.server.hasCrashed && told.withLock { $0 } == 2)
         f.server.restart()
-        try await onOwnThread { try f.dav.write(Data("after".utf8), to: f.url("d")) }
+        try await BlockingExecutor.shared.run { try f.dav.write(Data("after".utf8), to: f.url("d")) }
         #expect(f.stored("d") == Data("after".utf8))
     }
 
@@ -132,7 +132,7 @@ import Testing
         try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
         try f.fileSystem.write(Data("x".utf8), to: local.appending(path: "a.txt"))
         let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, owner: "second", scansConcurrently: false, remote: f.dav)
-        let outcome = try await onOwnThread { () -> SyncError? in
+        let outcome = try await BlockingExecutor.shared.run { () -> SyncError? in
             do {
                 _ = try engine.run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state"))
                 return nil
@@ -166,17 +166,17 @@ import Testing
             return f
         }
         let probe = try fixture()
-        _ = try await onOwnThread { try engine(probe, pid: 1).run(local: local, container: probe.server.baseURL, stateDirectory: URL(filePath: "/state")) }
+        _ = try await BlockingExecutor.shared.run { try engine(probe, pid: 1).run(local: local, container: probe.server.baseURL, stateDirectory: URL(filePath: "/state")) }
         let requests = probe.server.requestCount
         var problems: [String] = []
         for request in 1...requests {
             for fault in [WebDAVFault.crashBeforeSending, .crashAfterApplying] {
                 let f = try fixture()
                 f.server.inject(fault, atRequest: request)
-                _ = try? await onOwnThread { try engine(f, pid: 1).run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state")) }
+                _ = try? await BlockingExecutor.shared.run { try engine(f, pid: 1).run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state")) }
                 f.server.restart()
                 do {
-                    _ = try await onOwnThread { try engine(f, pid: 2).run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state")) }
+                    _ = try await BlockingExecutor.shared.run { try engine(f, pid: 2).run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state")) }
                 } catch {
                     problems.append("\(fault) at request \(request)/\(requests): the next run failed: \(error)")
                     continue
@@ -198,7 +198,7 @@ import Testing
         try f.fileSystem.createDirectory(at: URL(filePath: "/served/notes"), withIntermediateDirectories: false)
         try f.fileSystem.write(Data("new".utf8), to: local.appending(path: "notes/a.txt"))
         let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, scansConcurrently: false, remote: f.dav)
-        let report = try await onOwnThread {
+        let report = try await BlockingExecutor.shared.run {
             try engine.run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state"))
         }
         #expect(report.copiedToContainer == 1)
@@ -227,7 +227,7 @@ import Testing
     @Test("an upload to a new name is one PUT with If-None-Match: a taken name is EEXIST and keeps its content")
     func uploadToNewName() async throws {
         let f = try Self.fixture()
-        try await onOwnThread {
+        try await BlockingExecutor.shared.run {
             try f.dav.upload(Data("first".utf8), toNewName: f.url("t"))
             try expectFailure(.fileWriteFileExists, EEXIST) { try f.dav.upload(Data("second".utf8), toNewName: f.url("t")) }
             try expectFailure(.fileNoSuchFile, ENOENT) { try f.dav.upload(Data("x".utf8), toNewName: f.url("missing/t")) }
@@ -246,13 +246,13 @@ import Testing
         #expect(answer.status.code == 201)
         #expect(f.stored("held") == Data())
         #expect(f.server.lockedPaths == ["/held"])
-        try await onOwnThread {
+        try await BlockingExecutor.shared.run {
             try expectFailure(nil, EBUSY) { try f.dav.write(Data("mine".utf8), to: f.url("held")) }
             try expectFailure(nil, EEXIST) { try f.dav.createFile(Data("mine".utf8), at: f.url("held")) }
         }
         f.fileSystem.advanceTime(by: 61)
         #expect(f.server.lockedPaths == [])
-        try await onOwnThread { try f.dav.write(Data("mine".utf8), to: f.url("held")) }
+        try await BlockingExecutor.shared.run { try f.dav.write(Data("mine".utf8), to: f.url("held")) }
         #expect(f.stored("held") == Data("mine".utf8))
     }
 
@@ -284,7 +284,7 @@ import Testing
         #expect(try await f.server.send(outside, body: nil, timeout: .seconds(5)).0.status.code == 404)
         #expect(try await f.server.send(Self.request("GET", f, "x/../target"), body: nil, timeout: .seconds(5)).0.status.code == 400)
         #expect(try await f.server.send(Self.request("GET", f, "link"), body: nil, timeout: .seconds(5)).0.status.code == 404)
-        let names = try await onOwnThread { try f.dav.contentsOfDirectory(at: f.server.baseURL).map(\.name) }
+        let names = try await BlockingExecutor.shared.run { try f.dav.contentsOfDirectory(at: f.server.baseURL).map(\.name) }
         #expect(names == ["target"])
     }
 

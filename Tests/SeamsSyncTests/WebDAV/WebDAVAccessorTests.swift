@@ -34,7 +34,7 @@ struct WebDAVAccessorTests {
     }
 
     static func failure(_ body: @escaping @Sendable () throws -> Void) async throws -> CocoaError? {
-        try await onOwnThread { () -> CocoaError? in
+        try await BlockingExecutor.shared.run { () -> CocoaError? in
             do {
                 try body()
                 return nil
@@ -52,7 +52,7 @@ struct WebDAVAccessorTests {
         mock.on(.get, "/dav/f").respond(with: [.status(.serviceUnavailable, headers: busy), .status(.badGateway), .status(.ok, body: Data("x".utf8))])
         let pauses = Pauses()
         let dav = Self.accessor(mock, pauses: pauses)
-        let data = try await onOwnThread { try dav.read(from: Self.base.appending(path: "f")) }
+        let data = try await BlockingExecutor.shared.run { try dav.read(from: Self.base.appending(path: "f")) }
         #expect(data == Data("x".utf8))
         #expect(pauses.all == [.seconds(2), .milliseconds(500)])
         #expect(mock.requests.allSatisfy { $0.request.headerFields[.authorization] == "Basic " + Data("me:pw".utf8).base64EncodedString() })
@@ -90,7 +90,7 @@ struct WebDAVAccessorTests {
         mock.on(.put, "/dav/b").respond(status: .badGateway)
         let pauses = Pauses()
         let dav = Self.accessor(mock, pauses: pauses)
-        try await onOwnThread { try dav.write(Data(), to: Self.base.appending(path: "a")) }
+        try await BlockingExecutor.shared.run { try dav.write(Data(), to: Self.base.appending(path: "a")) }
         let error = try await Self.failure { try dav.write(Data(), to: Self.base.appending(path: "b")) }
         #expect(error?.posixCode == .EIO)
         let reason = error?.userInfo[NSLocalizedFailureReasonErrorKey] as? String ?? ""
@@ -128,7 +128,7 @@ struct WebDAVAccessorTests {
         try local.createDirectory(at: folder, withIntermediateDirectories: false)
         try local.write(Data("x".utf8), to: folder.appending(path: "a"))
         let engine = SyncEngine(directories: local, files: local, scansConcurrently: false, remote: dav)
-        let outcome = try await onOwnThread { () -> SyncError? in
+        let outcome = try await BlockingExecutor.shared.run { () -> SyncError? in
             do {
                 _ = try engine.run(local: folder, container: Self.base, stateDirectory: URL(filePath: "/state"))
                 return nil
@@ -167,7 +167,7 @@ struct WebDAVAccessorTests {
         _ = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "here")) }
         #expect(mock.requests.count == 4, "still nothing sent a moment before the cooldown ends")
         time.advance(by: .seconds(1))
-        #expect(try await onOwnThread { try dav.read(from: Self.base.appending(path: "here")) } == Data("x".utf8))
+        #expect(try await BlockingExecutor.shared.run { try dav.read(from: Self.base.appending(path: "here")) } == Data("x".utf8))
         // An answer ended the outage: a refused request is retried again in full.
         _ = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "gone")) }
         #expect(mock.requests.count == 5 + 4)

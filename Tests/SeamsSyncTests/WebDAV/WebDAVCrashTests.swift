@@ -40,7 +40,7 @@ import Testing
         if CrashConsistencyTests.stopEarly.withLock({ $0 }) { return }
         // The accessor blocks its thread while it waits for the transport's task: the sweep runs
         // on a thread of its own, never on one of the cooperative pool.
-        let (tally, problems) = try await onOwnThread { try Self.sweep(scenario) }
+        let (tally, problems) = try await BlockingExecutor.shared.run { try Self.sweep(scenario) }
         #expect(problems == [], "clean run of \(scenario.name) over WebDAV")
         #expect(tally.points > 0 && tally.fired == tally.points, "every scheduled fault happened: \(tally)")
         #expect(tally.partialCuts == 0 || tally.cutsKeepingNameChanges > 0, "some partial power cuts kept name changes: \(tally)")

@@ -1,5 +1,6 @@
 import Foundation
 import Seams
+import SeamsSync
 import SeamsTesting
 import Testing
 
@@ -65,12 +66,8 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
     }
 }
 
-/// Runs `body` on a thread of its own: the WebDAV accessor blocks its caller while it waits for
-/// the network, and a test's task must not block a thread of Swift's cooperative pool.
+/// Runs `body` on the engine's executor: the WebDAV accessor blocks its caller while it waits
+/// for the network, and a test's task must not block a thread of Swift's cooperative pool.
 func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try body() })
-        }
-    }
+    try await BlockingExecutor.shared.run(body)
 }

@@ -4,8 +4,8 @@ import SeamsCore
 @testable import SeamsSync
 import Testing
 
-/// The threads behind `mapOnThreads`: kept between calls, ended when idle, never losing a job.
-@Suite struct WorkerThreadsTests {
+/// The executor's threads: kept between calls, ended when idle, never losing a job.
+@Suite struct BlockingExecutorTests {
     /// Waits until `condition` holds, up to 30 seconds (a busy machine starts threads late).
     private func eventually(_ condition: () -> Bool) -> Bool {
         let deadline = Date(timeIntervalSinceNow: 30)
@@ -18,9 +18,9 @@ import Testing
 
     @Test("a thread that finished its job takes the next: 500 calls of width 3 start two threads, not a thousand")
     func threadsAreKept() {
-        let workers = WorkerThreads(idleTimeout: 60)
+        let workers = BlockingExecutor(idleTimeout: 60)
         for round in 0..<500 {
-            let results = mapOnThreads(6, width: 3, threads: workers) { $0 + round }
+            let results = workers.map(6, width: 3) { $0 + round }
             #expect(results == (0..<6).map { $0 + round })
         }
         // Each call hands two jobs out and waits for both; a thread back on the idle list before
@@ -33,11 +33,11 @@ import Testing
 
     @Test("jobs handed out together run at the same time, each on a thread of its own")
     func jobsRunTogether() {
-        let workers = WorkerThreads(idleTimeout: 60)
+        let workers = BlockingExecutor(idleTimeout: 60)
         let arrived = LockedValue(0)
         let finished = DispatchSemaphore(value: 0)
         for _ in 0..<4 {
-            workers.run {
+            workers.execute {
                 arrived.withLock { $0 += 1 }
                 // Each waits for all four: one thread running them in turn would never get past.
                 let deadline = Date(timeIntervalSinceNow: 30)
@@ -52,15 +52,15 @@ import Testing
 
     @Test("an idle thread ends after the timeout, and the next job starts a new one")
     func idleThreadsEnd() {
-        let workers = WorkerThreads(idleTimeout: 1)
+        let workers = BlockingExecutor(idleTimeout: 1)
         let done = DispatchSemaphore(value: 0)
-        workers.run { done.signal() }
+        workers.execute { done.signal() }
         #expect(done.wait(timeout: .now() + 30) == .success)
         // The thread puts itself on the idle list after its job and waits there a second (time
         // enough for this test to see it, even on a busy machine), then leaves it.
         #expect(eventually { workers.idleThreads == 1 }, "the thread did not wait for a next job")
         #expect(eventually { workers.idleThreads == 0 }, "the idle thread did not end")
-        workers.run { done.signal() }
+        workers.execute { done.signal() }
         #expect(done.wait(timeout: .now() + 30) == .success)
         #expect(workers.threadsStarted == 2, "the ended thread was not handed the second job")
     }
@@ -69,12 +69,12 @@ import Testing
     func noJobLostAtTheTimeout() {
         // A timeout of a millisecond and pauses around it: many jobs arrive just as a thread's
         // wait ends, the moment a thread both leaves and is handed a job.
-        let workers = WorkerThreads(idleTimeout: 0.001)
+        let workers = BlockingExecutor(idleTimeout: 0.001)
         let ran = LockedValue(0)
         let done = DispatchSemaphore(value: 0)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<400 {
-            workers.run {
+            workers.execute {
                 ran.withLock { $0 += 1 }
                 done.signal()
             }
@@ -82,5 +82,24 @@ import Testing
             Thread.sleep(forTimeInterval: Double.random(in: 0...0.002, using: &generator))
         }
         #expect(ran.withLock { $0 } == 400)
+    }
+
+    @Test("the engine's async run makes every call on the executor's threads, none on the caller's")
+    func asyncRunOnExecutor() async throws {
+        let base = FileManager.default.temporaryDirectory.appending(path: "seams-executor-\(UUID().uuidString)", directoryHint: .isDirectory)
+        defer { try? FileManager.default.removeItem(at: base) }
+        let (local, container, state) = (base.appending(path: "l"), base.appending(path: "c"), base.appending(path: "s"))
+        for folder in [local, container] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        try Data("x".utf8).write(to: local.appending(path: "a.txt"))
+        let boundary = LiveBoundary()
+        let onExecutor = LockedValue<[Bool]>([])
+        boundary.beforeCall.withLock { $0 = { _, _ in onExecutor.withLock { $0.append(BlockingExecutor.isExecutorThread) } } }
+        let engine = SyncEngine(directories: boundary, files: boundary, owner: "test")
+        let report = try await engine.run(local: local, container: container, stateDirectory: state)
+        #expect(report.copiedToContainer == 1)
+        #expect(FileManager.default.fileExists(atPath: container.appending(path: "a.txt").path))
+        let calls = onExecutor.withLock { $0 }
+        #expect(calls.count > 10 && calls.allSatisfy { $0 }, "\(calls.filter { !$0 }.count) of \(calls.count) calls elsewhere")
+        #expect(!BlockingExecutor.isExecutorThread, "the test's own task is not on the executor")
     }
 }
