@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Seams", targets: ["Seams"]),
         .library(name: "SeamsCore", targets: ["SeamsCore"]),
         .library(name: "SeamsTesting", targets: ["SeamsTesting"]),
+        .library(name: "SeamsWebDAV", targets: ["SeamsWebDAV"]),
         .library(name: "SeamsSync", targets: ["SeamsSync"]),
         .library(name: "SeamsMacros", targets: ["SeamsMacros"]),
         .plugin(name: "SeamsMockNames", targets: ["SeamsMockNames"]),
@@ -42,11 +43,16 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
+        // A folder on a WebDAV server behind the file system's boundaries, over any transport.
+        .target(
+            name: "SeamsWebDAV",
+            dependencies: ["SeamsCore", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
         .target(
             name: "SeamsTesting",
-            dependencies: ["Seams", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["Seams", "SeamsWebDAV", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
-        .target(name: "SeamsSync", dependencies: ["SeamsCore"]),
+        .target(name: "SeamsSync", dependencies: ["SeamsCore", "SeamsWebDAV"]),
         .target(
             name: "SeamsAsyncHTTPClient",
             dependencies: [
@@ -99,6 +105,7 @@ let package = Package(
             name: "seams-sync",
             dependencies: [
                 "SeamsSync",
+                "SeamsWebDAV",
                 "Seams",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -130,7 +137,7 @@ let package = Package(
         .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync", "TestProcessEnvironment"]),
         .testTarget(
             name: "SeamsSyncTests",
-            dependencies: ["Seams", "SeamsTesting", "SeamsSync", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["Seams", "SeamsTesting", "SeamsSync", "SeamsWebDAV", .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         .testTarget(
             name: "SeamsNetworkTests",
@@ -172,7 +179,7 @@ let package = Package(
             ],
             plugins: ["SeamsMockNames"]
         ),
-        .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync", "Seams", "SeamsSync", "SeamsTesting"]),
+        .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync", "Seams", "SeamsSync", "SeamsWebDAV", "SeamsTesting"]),
     ]
 )
 

@@ -1,5 +1,6 @@
 public import Foundation
 public import SeamsCore
+public import SeamsWebDAV
 
 /// One sync of two folders: lock, load state, scan, decide, guard, apply, commit.
 ///

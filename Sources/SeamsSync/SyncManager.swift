@@ -1,5 +1,6 @@
 public import Foundation
 public import SeamsCore
+public import SeamsWebDAV
 
 /// Keeps a local folder in step with the sync container, two-way, without losing a version.
 ///

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Seams
 import SeamsCore
+import SeamsWebDAV
 import SeamsSync
 
 /// `seams-sync demo`: a self-contained tour on two sample folders in a temp dir; with `--webdav`,

@@ -1,5 +1,6 @@
 import Foundation
 import SeamsCore
+import SeamsWebDAV
 
 /// The WebDAV server of `seams-sync demo --webdav`: `rclone serve webdav` on 127.0.0.1, on a free
 /// port, serving the demo's container folder behind a user and a random password.

@@ -1,5 +1,6 @@
 import Foundation
 import SeamsCore
+import SeamsWebDAV
 
 /// A container given as `http://` or `https://` URL: a WebDAV collection, with its credentials.
 ///

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Seams
 import SeamsCore
+import SeamsWebDAV
 import SeamsSync
 
 /// `seams-sync sync LOCAL CONTAINER`: one two-way sync of two folders.

@@ -1,5 +1,6 @@
 import Foundation
 import Seams
+import SeamsWebDAV
 @testable import SeamsSync
 import SeamsTesting
 import Testing

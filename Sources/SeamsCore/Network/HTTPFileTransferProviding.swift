@@ -4,8 +4,8 @@ public import HTTPTypes
 /// A transport that uploads a local file without holding it in memory: the file is read as it
 /// is sent.
 ///
-/// ``WebDAVAccessor`` uses it, when its transport has it, for uploads from a local folder to a
-/// server, so a file of gigabytes costs a buffer, not its size. A transport without it (a test
+/// `WebDAVAccessor` (in `SeamsWebDAV`) uses it, when its transport has it, for uploads from a
+/// local folder to a server, so a file of gigabytes costs a buffer, not its size. A transport without it (a test
 /// double) is sent the file's bytes in memory instead. (Downloads need nothing of the transport:
 /// the accessor asks for a large file in ranges.)
 ///

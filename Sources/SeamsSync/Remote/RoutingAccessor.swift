@@ -1,5 +1,6 @@
 import Foundation
 import SeamsCore
+import SeamsWebDAV
 
 /// The engine's one boundary when the container is on a WebDAV server: each call goes to the
 /// local file system or to the server, by the URL it is given; a copy between the two is an

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Seams
+import SeamsWebDAV
 import Synchronization
 
 /// The methods of RFC 4918 (and `GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`), answered over the

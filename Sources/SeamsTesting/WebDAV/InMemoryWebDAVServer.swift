@@ -1,6 +1,7 @@
 public import Foundation
 public import HTTPTypes
 public import Seams
+public import SeamsWebDAV
 
 /// A WebDAV server without sockets: an ``HTTPTransportProviding`` that answers each request as a
 /// WebDAV server (RFC 4918, class 1 and 2) over a folder of a file system double, usually an

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Seams
+import SeamsWebDAV
 @testable import SeamsSync
 import SeamsTesting
 import Testing

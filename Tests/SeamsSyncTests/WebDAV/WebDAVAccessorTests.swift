@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Seams
 @testable import SeamsCore
+@testable import SeamsWebDAV
 @testable import SeamsSync
 import SeamsTesting
 import Testing

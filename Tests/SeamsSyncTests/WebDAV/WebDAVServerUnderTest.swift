@@ -1,5 +1,6 @@
 import Foundation
 import Seams
+import SeamsWebDAV
 import SeamsSync
 import SeamsTesting
 import Testing

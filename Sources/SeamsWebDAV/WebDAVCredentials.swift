@@ -1,4 +1,5 @@
 import Foundation
+import SeamsCore
 
 /// A user name and password for HTTP Basic authentication with a WebDAV server.
 ///

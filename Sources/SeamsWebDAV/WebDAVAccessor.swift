@@ -1,5 +1,6 @@
 public import Foundation
 import HTTPTypes
+public import SeamsCore
 import Dispatch
 
 /// A folder on a WebDAV server (Apache `mod_dav`, Nextcloud, ownCloud, `rclone serve webdav`, most

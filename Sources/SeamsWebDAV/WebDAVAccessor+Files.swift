@@ -1,5 +1,6 @@
 public import Foundation
 import HTTPTypes
+public import SeamsCore
 
 extension WebDAVAccessor: FileAccessorProviding {
     /// The file's bytes (`GET`).

@@ -1,4 +1,5 @@
 package import Foundation
+import SeamsCore
 
 /// HTTP dates (RFC 9110's IMF-fixdate, `Sat, 21 Nov 2026 10:00:00 GMT`), read and written without
 /// a `DateFormatter`: WebDAV listings carry one per item, and a formatter costs more than the

@@ -1,5 +1,6 @@
 public import Foundation
 import HTTPTypes
+public import SeamsCore
 
 extension WebDAVAccessor: DirectoryAccessorProviding {
     /// The items of the collection at `url` (`PROPFIND` with `Depth: 1`), sorted by the bytes of

@@ -1,4 +1,5 @@
 import Foundation
+import SeamsCore
 
 /// One item of a `PROPFIND` answer: its path and the live properties a sync needs.
 struct WebDAVResource: Hashable, Sendable {
