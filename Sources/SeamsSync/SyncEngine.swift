@@ -145,10 +145,10 @@ public struct SyncEngine: Sendable {
 
     /// A read or write that failed because the server stopped answering, as ``SyncError/serverLost(_:reason:)``.
     private static func lostServer(_ error: SyncError, container: URL) -> SyncError? {
-        guard !container.isFileURL else { return nil }
+        guard replica(at: container).capabilities.contains(.networked) else { return nil }
         switch error {
         case .readFailed(let url, let underlying), .writeFailed(let url, let underlying):
-            guard !url.isFileURL, let code = underlying.posixCode,
+            guard replica(at: url).capabilities.contains(.networked), let code = underlying.posixCode,
                 [.ECONNREFUSED, .ETIMEDOUT, .EHOSTUNREACH, .ECONNRESET].contains(code)
             else { return nil }
             return .serverLost(container, reason: serverReason(underlying.error))
@@ -163,8 +163,9 @@ public struct SyncEngine: Sendable {
         progress: @escaping @Sendable (Int, Int) -> Void
     ) throws -> SyncReport {
         let run = SyncRun(
-            directories: directories, files: files, local: local, container: container, stateDirectory: stateDirectory,
-            options: options, shouldStop: { stop?.isStopRequested ?? false })
+            directories: directories, files: files, localReplica: LocalFolderReplica(root: local),
+            containerReplica: replica(at: container), stateDirectory: stateDirectory, options: options,
+            shouldStop: { stop?.isStopRequested ?? false })
         let (prepared, loaded) = try PrepareStage(
             run: run, clock: clock, owner: owner, makeRunID: makeRunID, process: process, lockWait: lockWait)()
         var archive = consume loaded

@@ -13,10 +13,10 @@ struct SyncRun: Sendable {
     let directories: any DirectoryAccessorProviding
     /// Reads and writes whole files (state, lock, marker, content comparison).
     let files: any FileAccessorProviding
-    /// The local folder.
-    let local: URL
-    /// The container: a local folder or a server's collection.
-    let container: URL
+    /// The local folder, as a replica.
+    let localReplica: any Replica
+    /// The container (a local folder or a server's collection), as a replica.
+    let containerReplica: any Replica
     /// Where the pair's state lives.
     let stateDirectory: URL
     /// Guards, dry run, retention, batches.
@@ -24,9 +24,19 @@ struct SyncRun: Sendable {
     /// Whether the run was asked to stop; looked at between steps, never inside one change.
     let shouldStop: @Sendable () -> Bool
 
-    /// The root of `side`.
-    func root(_ side: Side) -> URL { side == .local ? local : container }
+    /// The local folder.
+    var local: URL { localReplica.root }
+    /// The container.
+    var container: URL { containerReplica.root }
 
-    /// Whether the container is a server's collection, not a local folder.
-    var containerIsRemote: Bool { !container.isFileURL }
+    /// The replica of `side`.
+    func replica(_ side: Side) -> any Replica { side == .local ? localReplica : containerReplica }
+
+    /// The root of `side`.
+    func root(_ side: Side) -> URL { replica(side).root }
+
+    /// Whether `side` can do all of `capabilities`.
+    func can(_ side: Side, _ capabilities: ReplicaCapabilities) -> Bool {
+        replica(side).capabilities.isSuperset(of: capabilities)
+    }
 }

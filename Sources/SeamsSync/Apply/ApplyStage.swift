@@ -42,12 +42,12 @@ struct ApplyStage {
             heartbeat: { try lock?.heartbeat() }, progress: progress, shouldStop: run.shouldStop,
             mustCommit: mustCommit, placeMarker: { try marker.place(next, runID: runID) })
         context.batchCount = max(1, run.options.copyBatchCount)
+        // Where no link can be, no folder can have become one since the scan.
+        context.foldersAlwaysReal = Set(Side.allCases.filter { !run.can($0, .symbolicLinks) })
+        // Requests mostly wait: as many at once as asked; local copies share two cores.
         let atOnce = concurrently || work != nil
-        context.copiesAtOnce = atOnce ? SyncEngine.localCopiesAtOnce : 1
-        if run.containerIsRemote {
-            context.foldersAlwaysReal = [.container]
-            context.copiesAtOnce = atOnce ? requestsInFlight : 1
-        }
+        let networked = Side.allCases.contains { run.can($0, .networked) }
+        context.copiesAtOnce = atOnce ? (networked ? requestsInFlight : SyncEngine.localCopiesAtOnce) : 1
         if let work { context.work = work }
         var applier = Applier(context: context, plan: plan, archive: archive)
         let result = try applier.run()

@@ -45,7 +45,10 @@ struct ReplicaMarker: Sendable {
 
     let directories: any DirectoryAccessorProviding
     let files: any FileAccessorProviding
-    let container: URL
+    /// The container.
+    let replica: any Replica
+
+    var container: URL { replica.root }
 
     var url: URL { container.appending(path: Self.fileName, directoryHint: .notDirectory) }
 
@@ -79,15 +82,15 @@ struct ReplicaMarker: Sendable {
             let data = try encoder.encode(File(format: Self.format, id: identity.id, generation: identity.generation))
             // Content durable before the name: a power cut may keep the rename and lose an
             // unflushed content, and a torn marker reads as another container.
-            if container.isFileURL {
-                // Made and flushed in one call (`open(O_EXCL)`, `write`, `fsync`), where an atomic
-                // write would flush a temp of its own and rename it first.
-                try files.createFile(data, at: temp)
-            } else {
+            if replica.capabilities.contains(.durableWhenAnswered) {
                 // A server writes the body whole before it answers: one `PUT`, where creating
                 // the file exclusively would add a `LOCK` and an `UNLOCK`.
                 try files.write(data, to: temp)
                 try directories.synchronizeFile(at: temp)
+            } else {
+                // Made and flushed in one call (`open(O_EXCL)`, `write`, `fsync`), where an atomic
+                // write would flush a temp of its own and rename it first.
+                try files.createFile(data, at: temp)
             }
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
             return url

@@ -47,6 +47,8 @@ final class SyncLock: Sendable {
     private let directories: any DirectoryAccessorProviding
     private let files: any FileAccessorProviding
     private let folder: URL
+    /// What the container can do: how a temp file is made durable, how the lock is placed.
+    private let capabilities: ReplicaCapabilities
     private let owner: String
     private let runID: String
     private let clock: @Sendable () -> Date
@@ -63,11 +65,12 @@ final class SyncLock: Sendable {
     private let stop = DispatchSemaphore(value: 0)
 
     init(
-        in folder: URL, owner: String, runID: String, directories: any DirectoryAccessorProviding,
+        in replica: any Replica, owner: String, runID: String, directories: any DirectoryAccessorProviding,
         files: any FileAccessorProviding, clock: @escaping @Sendable () -> Date, expiry: TimeInterval,
         process: SyncProcess = .current, wait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
-        self.folder = folder
+        self.folder = replica.root
+        self.capabilities = replica.capabilities
         self.owner = owner
         self.runID = runID
         self.directories = directories
@@ -135,10 +138,10 @@ final class SyncLock: Sendable {
     }
 
     /// Writes one of the lock's temp files, under the tool's own name: on a local folder by an
-    /// exclusive create, flushed (a leftover of this run's own name removed first); on a server
-    /// by one `PUT`, which the server writes whole before it answers.
+    /// exclusive create, flushed (a leftover of this run's own name removed first); on a server,
+    /// durable once it answers, by one `PUT`, which the server writes whole before it answers.
     private func writeTemporary(_ data: Data, to temp: URL) throws {
-        guard folder.isFileURL else { return try files.write(data, to: temp) }
+        if capabilities.contains(.durableWhenAnswered) { return try files.write(data, to: temp) }
         try? directories.removeItem(at: temp, recursively: false)
         try files.createFile(data, at: temp)
     }
@@ -150,10 +153,10 @@ final class SyncLock: Sendable {
     ///
     /// - Throws: EEXIST (or EBUSY from a server) when something is at the lock's name.
     private func place(_ temp: URL, holding data: Data) throws {
-        if folder.isFileURL {
-            try HardLinks.place(temp, holding: data, at: url, directories: directories, files: files)
-        } else {
+        if capabilities.contains(.noReplaceMove), !capabilities.contains(.hardLinks) {
             try directories.moveItem(at: temp, to: url, replacingExisting: false)
+        } else {
+            try HardLinks.place(temp, holding: data, at: url, directories: directories, files: files)
         }
     }
 

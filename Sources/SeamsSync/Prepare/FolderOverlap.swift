@@ -18,12 +18,18 @@ struct FolderOverlap {
         }
     }
 
+    /// - Parameters:
+    ///   - local: The local folder.
+    ///   - container: The container.
+    ///   - containerHasLocalIdentities: Whether the container's items have this machine's
+    ///     identities; a server's collection cannot be or hold a local folder, so only local
+    ///     folders are compared.
+    ///   - state: The state folder.
     /// - Throws: ``SyncError/overlappingFolders(_:_:)`` or ``SyncError/stateInsideFolder(_:_:)``.
-    func check(local: URL, container: URL, state: URL) throws {
+    func check(local: URL, container: URL, containerHasLocalIdentities: Bool = true, state: URL) throws {
         guard let localChain = chain(from: local) else { return }
         var roots = [(local, localChain)]
-        // A server's collection cannot be or hold a local folder: only local folders are compared.
-        if container.isFileURL {
+        if containerHasLocalIdentities {
             guard let containerChain = chain(from: container) else { return }
             if localChain.contains(containerChain[0]) || containerChain.contains(localChain[0]) {
                 throw SyncError.overlappingFolders(local, container)

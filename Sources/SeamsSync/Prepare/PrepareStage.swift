@@ -50,14 +50,16 @@ struct PrepareStage {
     ///   held, or the state or the marker cannot be read. The lock is released before it throws.
     func callAsFunction() throws -> (Prepared, Archive) {
         try checkRoots()
-        try FolderOverlap(directories: run.directories).check(local: run.local, container: run.container, state: run.stateDirectory)
+        try FolderOverlap(directories: run.directories).check(
+            local: run.local, container: run.container, containerHasLocalIdentities: run.can(.container, .localIdentities),
+            state: run.stateDirectory)
         let start = clock()
         let runID = makeRunID()
         var lock: SyncLock?
         if !run.options.dryRun {
             let taken = SyncLock(
-                in: run.container, owner: owner + " run " + runID, runID: runID, directories: run.directories, files: run.files,
-                clock: clock, expiry: run.options.lockExpiry, process: process, wait: lockWait)
+                in: run.containerReplica, owner: owner + " run " + runID, runID: runID, directories: run.directories,
+                files: run.files, clock: clock, expiry: run.options.lockExpiry, process: process, wait: lockWait)
             try taken.acquire()
             taken.startHeartbeat()
             lock = taken
@@ -68,7 +70,7 @@ struct PrepareStage {
                 containerRoot: run.container)
             if !run.options.dryRun { try store.prepare() }
             let loaded = try store.load(moveAside: !run.options.dryRun, now: start)
-            let marker = ReplicaMarker(directories: run.directories, files: run.files, container: run.container)
+            let marker = ReplicaMarker(directories: run.directories, files: run.files, replica: run.containerReplica)
             let check = ReplicaCheck(archive: loaded.archive, found: try marker.read())
             // Not the replica the state describes: as a new pair, nothing is deleted anywhere.
             let archive = check.mismatch == nil ? loaded.archive : Archive(localRoot: loaded.archive.localRoot, containerRoot: loaded.archive.containerRoot)
@@ -85,16 +87,17 @@ struct PrepareStage {
 
     /// Both roots exist and are folders (a server's: collections).
     private func checkRoots() throws {
-        for root in [run.container, run.local] {
+        for side in [Side.container, .local] {
+            let root = run.root(side)
             let found: FileMetadata
             do {
                 found = try run.directories.metadata(at: root)
             } catch {
-                if root.isFileURL { throw SyncError.folderNotAvailable(root) }
+                guard run.can(side, .networked) else { throw SyncError.folderNotAvailable(root) }
                 throw SyncError.serverNotAvailable(root, reason: SyncEngine.serverReason(error))
             }
             if found.kind != .directory {
-                if root.isFileURL { throw SyncError.folderNotAvailable(root) }
+                guard run.can(side, .networked) else { throw SyncError.folderNotAvailable(root) }
                 throw SyncError.serverNotAvailable(root, reason: "it is a file, not a collection")
             }
         }

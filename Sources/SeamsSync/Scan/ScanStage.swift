@@ -34,6 +34,7 @@ struct ScanStage {
     func callAsFunction(comparedWith archive: Archive) throws -> Scanned {
         let expected = archive.entries.count
         let roots = [run.local, run.container]
+        let networked = Side.allCases.map { run.can($0, .networked) }
         let scanner = Scanner(directories: run.directories)
         let shouldStop = run.shouldStop
         let readers = serverReaders
@@ -45,12 +46,12 @@ struct ScanStage {
                 do {
                     let snapshot = try scanner.scan(
                         roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
-                        readers: roots[index].isFileURL ? 1 : readers, learning: &learned, shouldStop: shouldStop)
+                        readers: networked[index] ? readers : 1, learning: &learned, shouldStop: shouldStop)
                     return (snapshot, learned)
                 } catch is ScanStopped {
                     throw SyncError.interrupted
                 } catch {
-                    if roots[index].isFileURL { throw SyncError.folderNotAvailable(roots[index]) }
+                    guard networked[index] else { throw SyncError.folderNotAvailable(roots[index]) }
                     throw SyncError.serverNotAvailable(roots[index], reason: SyncEngine.serverReason(error))
                 }
             }
