@@ -65,8 +65,8 @@ struct Applier {
         let total = plan.pathCount
         var done = plan.inSync
         report.inSync += plan.inSync
-        phases: for phase in 0..<3 {
-            let ordered = phase == 1 ? Array(entries.indices.reversed()) : Array(entries.indices)
+        phases: for phase in Phase.allCases {
+            let ordered = phase == .delete ? Array(entries.indices.reversed()) : Array(entries.indices)
             for index in ordered where phases[index] == phase {
                 if context.shouldStop() {
                     // A safe point: every change so far is whole. The staged copies are placed
@@ -83,7 +83,7 @@ struct Applier {
                     } else {
                         recordFailure(ApplyIssue.insideCollidedFolder(collided.folder, other: collided.other), at: entries[index].path)
                     }
-                } else if phase == 0, let source = Self.plainCopySource(entries[index]) {
+                } else if phase == .createAndCopy, let source = Self.plainCopySource(entries[index]) {
                     stage(entries[index], from: source)
                     if batchIsFull { batchFilled() }
                 } else {
@@ -97,7 +97,7 @@ struct Applier {
             }
             // Every copy of the first phase is in place before anything is deleted.
             placeStaged()
-            if phase >= 1, !(try retryAfterDeletions(done: &done, total: total)) { break phases }
+            if phase != .createAndCopy, !(try retryAfterDeletions(done: &done, total: total)) { break phases }
         }
         placeStaged()
         if commitNeeded, let placeMarker = context.placeMarker {
@@ -110,12 +110,21 @@ struct Applier {
         return archive
     }
 
-    /// 0: creations, copies and everything else, parents first; 1: deletions, children first;
-    /// 2: files and links that replace a deleted folder.
-    private static func phase(_ entry: SyncPlan.Entry) -> Int {
-        guard case .propagate(let from) = entry.decision else { return 0 }
-        guard let source = entry.item(on: from) else { return 1 }
-        return source.kind != .directory && entry.item(on: from.other)?.kind == .directory ? 2 : 0
+    /// The order a plan is carried out in, one pass over the plan each.
+    enum Phase: CaseIterable {
+        /// Creations, copies and everything else, parents first.
+        case createAndCopy
+        /// Deletions, children first.
+        case delete
+        /// Files and links that replace a deleted folder.
+        case replaceFolders
+    }
+
+    /// The phase that carries out `entry`.
+    private static func phase(_ entry: SyncPlan.Entry) -> Phase {
+        guard case .propagate(let from) = entry.decision else { return .createAndCopy }
+        guard let source = entry.item(on: from) else { return .delete }
+        return source.kind != .directory && entry.item(on: from.other)?.kind == .directory ? .replaceFolders : .createAndCopy
     }
 
     private mutating func apply(_ entry: SyncPlan.Entry) {
@@ -198,56 +207,20 @@ struct Applier {
         return true
     }
 
-    /// Reports why `path` was not carried out: skipped when it vanished, failed otherwise.
+    /// Reports why `path` was not carried out, as the issue says (``ApplyIssue/isSkip``,
+    /// ``ApplyIssue/reason``); any other error is a failure in the boundary's words.
     mutating func recordFailure(_ error: any Error, at path: SyncPath) {
         if case ApplyIssue.nameCollision(let other) = error, waitsForDeletion(path, other: other) {
             afterDeletions.append(path)
             if collidedFolders[path] != nil { foldersAfterDeletions.insert(path) }
             return
         }
-        switch error {
-        case ApplyIssue.vanishedDuringSync:
-            report.skipped.append(.init(path: path.rawValue, reason: "vanished during the sync"))
-        case ApplyIssue.changedDuringSync:
-            report.failures.append(.init(path: path.rawValue, reason: "changed during the sync; it will sync next run"))
-        case ApplyIssue.trashNotAFolder:
-            report.failures.append(.init(
-                path: path.rawValue,
-                reason: "its old version would go to .seams-trash, which is not a folder (a symbolic link?); "
-                    + "nothing was changed; make .seams-trash a folder or remove it"))
-        case ApplyIssue.linksUnsupported(let side):
-            report.skipped.append(.init(
-                path: path.rawValue,
-                reason: "a symbolic link, and the \(side) side's file system cannot hold links (FAT, exFAT); "
-                    + "left where it is, never deleted, and tried again each run"))
-        case ApplyIssue.notAFolderOnTheWay(let folder):
-            report.failures.append(.init(
-                path: path.rawValue,
-                reason: "\"\(folder.rawValue)\" is no longer a folder (a symbolic link or a file appeared there during the "
-                    + "sync); nothing was written through it; it will be looked at again next run"))
-        case ApplyIssue.nameCollision(ApplyContext.unlistedName):
-            report.failures.append(.init(
-                path: path.rawValue,
-                reason: "the other side's file system still reports an item under this name that it no longer lists "
-                    + "(a cache of names, as FUSE keeps for about a second); it will be tried again next run"))
-        case ApplyIssue.insideCollidedFolder(let folder, ApplyContext.unlistedName):
-            report.failures.append(.init(
-                path: path.rawValue,
-                reason: "its folder \"\(folder.rawValue)\" could not be made yet: the other side's file system still reports "
-                    + "an item under that name that it no longer lists (a cache of names, as FUSE keeps for about a second); "
-                    + "it will be tried again next run"))
-        case ApplyIssue.insideCollidedFolder(let folder, let other):
-            report.failures.append(.init(
-                path: path.rawValue,
-                reason: "its folder \"\(folder.rawValue)\" could not be made: the other side's file system cannot hold both "
-                    + "that name and \"\(other)\" (it ignores case or Unicode form); rename one of them"))
-        case ApplyIssue.nameCollision(let other):
-            report.failures.append(.init(
-                path: path.rawValue,
-                reason: "the other side's file system cannot hold both this name and \"\(other)\" (it ignores case "
-                    + "or Unicode form); rename one of them"))
-        default:
-            report.failures.append(.init(path: path.rawValue, reason: String(describing: UnderlyingError(error))))
+        let reason = (error as? ApplyIssue)?.reason ?? String(describing: UnderlyingError(error))
+        let problem = SyncReport.Problem(path: path.rawValue, reason: reason)
+        if (error as? ApplyIssue)?.isSkip == true {
+            report.skipped.append(problem)
+        } else {
+            report.failures.append(problem)
         }
     }
 

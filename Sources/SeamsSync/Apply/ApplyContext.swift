@@ -111,25 +111,3 @@ struct ApplyContext: Sendable {
             && current.fileIdentifier == scanned.fileIdentifier
     }
 }
-
-/// Why one path could not be carried out this run.
-enum ApplyIssue: Error, Hashable {
-    /// The item changed between the scan and the change; it is left for the next run.
-    case changedDuringSync
-    /// The source disappeared between the scan and the copy (a transient file); nothing to keep.
-    case vanishedDuringSync
-    /// The target's file system takes the name for another one that is there (`A.txt` for
-    /// `a.txt` on exFAT): it cannot hold both. Left on its side and reported every run.
-    case nameCollision(with: String)
-    /// A folder above the path could not be made for ``nameCollision(with:)`` (its name, and the
-    /// name it met): nothing is put inside it, or it would land in the other folder.
-    case insideCollidedFolder(SyncPath, other: String)
-    /// The side's `.seams-trash` is not a folder (a symbolic link, a file): nothing is moved into
-    /// it, so nothing that path would replace or delete can be kept; the path waits.
-    case trashNotAFolder
-    /// A folder above the path is no longer a folder (a symbolic link appeared there since the
-    /// scan): nothing is done through it.
-    case notAFolderOnTheWay(SyncPath)
-    /// The path is a symbolic link and the side it would go to cannot hold links (FAT, exFAT).
-    case linksUnsupported(Side)
-}
