@@ -153,9 +153,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
-            // HAR fixtures, read from the source tree (record modes write them there), and the
-            // OpenAPI document the committed client in OpenAPI/Generated was generated from.
-            exclude: ["HTTPReplay/HTTPFixtures", "OpenAPI/openapi.yaml", "OpenAPI/openapi-generator-config.yaml"]
+            // The OpenAPI document the committed client in OpenAPI/Generated was generated from.
+            exclude: ["OpenAPI/openapi.yaml", "OpenAPI/openapi-generator-config.yaml"],
+            // HAR fixtures: read from the source tree (record modes write them there), and copied
+            // into the test bundle, where `.httpReplay(_:bundle:)` finds them without the sources.
+            resources: [.copy("HTTPReplay/HTTPFixtures")]
         ),
         .testTarget(
             name: "SeamsMacrosTests",

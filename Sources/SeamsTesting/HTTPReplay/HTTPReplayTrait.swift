@@ -23,6 +23,10 @@ public struct HTTPReplayTrait: TestTrait, TestScoping {
     public let mode: HTTPReplayMode?
     /// The fixtures folder, or `nil` for `HTTPFixtures` beside the test's source file.
     public let directory: URL?
+    /// Where the fixture is read from when the fixtures folder is not there (a CI service that
+    /// runs the built tests without the sources): the test target's bundle, `Bundle.module`,
+    /// which holds the folder as a resource. `nil`: the folder only.
+    public let bundle: Bundle?
     /// The transport that records.
     public let live: any HTTPTransportProviding
     /// How requests are matched to entries.
@@ -32,14 +36,22 @@ public struct HTTPReplayTrait: TestTrait, TestScoping {
     /// Where the trait was applied.
     public let sourceLocation: SourceLocation
 
-    /// The fixture file for `test`.
+    /// The fixture file for `test`: `<directory>/<name>.har` where it exists or where the mode
+    /// records (recordings are written to the sources); else, in replay, the bundle's copy when
+    /// it has one (`HTTPFixtures/<name>.har` in the bundle, or `<name>.har` at its top).
     ///
     /// - Parameter test: The test the trait is applied to.
-    /// - Returns: `<directory>/<name>.har`.
+    /// - Returns: The fixture's URL.
     public func fixture(for test: Test) -> URL {
         let folder = directory
             ?? URL(filePath: test.sourceLocation.filePath).deletingLastPathComponent().appending(path: "HTTPFixtures")
-        return folder.appending(path: name + ".har")
+        let inSources = folder.appending(path: name + ".har")
+        guard let bundle, !FileManager.default.fileExists(atPath: inSources.path),
+            (try? HTTPReplayMode.resolved(mode)) == .replay
+        else { return inSources }
+        return bundle.url(forResource: name, withExtension: "har", subdirectory: "HTTPFixtures")
+            ?? bundle.url(forResource: name, withExtension: "har")
+            ?? inSources
     }
 
     /// Runs the test inside a session on its fixture.
@@ -74,6 +86,9 @@ extension Trait where Self == HTTPReplayTrait {
     ///   - name: The fixture's name: `HTTPFixtures/<name>.har` beside the test file.
     ///   - mode: The mode; `nil` (the default) for what `SEAMS_HTTP_REPLAY` says, else replay.
     ///   - directory: Another fixtures folder.
+    ///   - bundle: Where the fixture is read from in replay when the fixtures folder is not
+    ///     there: pass `.module` and list the folder in the test target's resources
+    ///     (`resources: [.copy("HTTPFixtures")]`), so the tests replay where the sources are not.
     ///   - live: The transport that records; ``URLSessionHTTPTransport/shared`` unless given.
     ///   - matching: How requests are matched to entries.
     ///   - redaction: What is replaced before writing.
@@ -83,13 +98,14 @@ extension Trait where Self == HTTPReplayTrait {
         _ name: String,
         mode: HTTPReplayMode? = nil,
         directory: URL? = nil,
+        bundle: Bundle? = nil,
         live: any HTTPTransportProviding = URLSessionHTTPTransport.shared,
         matching: HTTPReplayMatching = .standard,
         redaction: HTTPRedaction = .standard,
         sourceLocation: SourceLocation = #_sourceLocation
     ) -> Self {
         HTTPReplayTrait(
-            name: name, mode: mode, directory: directory, live: live, matching: matching, redaction: redaction,
-            sourceLocation: sourceLocation)
+            name: name, mode: mode, directory: directory, bundle: bundle, live: live, matching: matching,
+            redaction: redaction, sourceLocation: sourceLocation)
     }
 }

@@ -165,6 +165,43 @@ struct HTTPReplaySessionTests {
         #expect(response.headerFields[HTTPField.Name("x-echo-uri")!] == "/echo?from=trait")
         #expect(String(decoding: body, as: UTF8.self) == "hello")
     }
+
+    /// A built test run where the sources are not (as on a CI service that ships the test
+    /// binaries): the fixtures folder is absent, and the trait replays the bundle's copy of
+    /// `HTTPFixtures/trait-echo.har` (the folder is a resource of this target).
+    @Test("without the fixtures folder, the trait replays the fixture from the test bundle; recordings still go to the sources")
+    func traitFromBundle() async throws {
+        let absent = FileManager.default.temporaryDirectory.appending(path: "seams-no-sources-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let test = try #require(Test.current)
+        let bundled: HTTPReplayTrait = .httpReplay("trait-echo", mode: .replay, directory: absent, bundle: .module)
+        let fixture = bundled.fixture(for: test)
+        #expect(fixture.standardizedFileURL.path.hasPrefix(Bundle.module.bundleURL.standardizedFileURL.path), "\(fixture.path)")
+        #expect(FileManager.default.fileExists(atPath: fixture.path))
+        let server = try await LoopbackServer.start()
+        let answered = LockedValue<String?>(nil)
+        try await bundled.provideScope(for: test, testCase: nil) {
+            let (response, body) = try await HTTPReplay.transport.send(
+                HTTPRequest(method: .post, scheme: "http", authority: server.authority, path: "/echo?from=trait"),
+                body: Data("hello".utf8))
+            #expect(response.status == .ok)
+            answered.withLock { $0 = String(decoding: body, as: UTF8.self) }
+        }
+        try await server.close()
+        #expect(answered.withLock { $0 } == "hello", "replayed from the bundle, not sent")
+        // Without a bundle the fixture is the missing file, and the replay says so.
+        let unbundled: HTTPReplayTrait = .httpReplay("trait-echo", mode: .replay, directory: absent)
+        #expect(unbundled.fixture(for: test) == absent.appending(path: "trait-echo.har"))
+        await #expect(throws: HTTPReplayError(.fixtureMissing, path: absent.appending(path: "trait-echo.har").path)) {
+            try await unbundled.provideScope(for: test, testCase: nil) {}
+        }
+        // A recording mode writes to the sources, never into the bundle.
+        let recording: HTTPReplayTrait = .httpReplay("trait-echo", mode: .recordMissing, directory: absent, bundle: .module)
+        #expect(recording.fixture(for: test) == absent.appending(path: "trait-echo.har"))
+        // Where the folder is there, its file wins over the bundle's.
+        let inSources: HTTPReplayTrait = .httpReplay("trait-echo", mode: .replay, bundle: .module)
+        #expect(inSources.fixture(for: test).path.hasSuffix("HTTPReplay/HTTPFixtures/trait-echo.har"))
+        #expect(!inSources.fixture(for: test).standardizedFileURL.path.hasPrefix(Bundle.module.bundleURL.standardizedFileURL.path))
+    }
 }
 
 /// The target of a recorded URL, for assertions.
