@@ -1,12 +1,21 @@
 import Foundation
 import SeamsCore
 
+/// Conflicts an interrupted run already carried out in part.
+struct ConflictState {
+    /// Conflicts whose losing version an interrupted run already kept under its conflict name:
+    /// the path, and that copy. The copy's own plan entry is settled by the conflict.
+    var keptCopies: [SyncPath: SyncPath] = [:]
+    /// Paths whose plan entry another entry carries out (``keptCopies``).
+    var settled: Set<SyncPath> = []
+}
+
 extension Applier {
     /// Keeps both versions of a file changed on both sides: the loser is renamed to its conflict
     /// name on its own side (a rename, never a deletion), the winner is copied into the freed
     /// name, and the loser's copy goes to the winner's side under the conflict name.
     mutating func resolveConflict(_ path: SyncPath, winner: Side) throws {
-        if let kept = keptCopies[path] {
+        if let kept = conflictState.keptCopies[path] {
             try resolveConflict(path, winner: winner, keptAt: kept)
             return
         }
@@ -62,8 +71,8 @@ extension Applier {
                 guard let existing = scannedItem(name, on: side), existing.kind == .file, existing.size == loserItem.size,
                       (try? context.files.contentsEqual(context.url(entry.path, on: loser), context.url(name, on: side))) == true
                 else { continue }
-                keptCopies[entry.path] = name
-                settledPaths.insert(name)
+                conflictState.keptCopies[entry.path] = name
+                conflictState.settled.insert(name)
                 break
             }
         }
@@ -91,6 +100,33 @@ extension Applier {
         } else {
             let copied = try copy(kept, from: loser, item: source, to: kept, expected: nil)
             record(kept, source: loser, sourceItem: source, targetItem: copied)
+        }
+    }
+
+    /// Renames an item within one side after checking it is still what the scan saw.
+    mutating func rename(_ path: SyncPath, to newPath: SyncPath, on side: Side, expected: FileMetadata) throws {
+        try context.requireRealFolders(above: path, on: side)
+        if newPath.parent != path.parent { try context.requireRealFolders(above: newPath, on: side) }
+        let url = context.url(path, on: side)
+        guard ApplyContext.sameItem(try context.currentMetadata(url), expected) else {
+            throw ApplyIssue.changedDuringSync
+        }
+        let newURL = context.url(newPath, on: side)
+        try context.directories.moveItem(at: url, to: newURL, replacingExisting: false)
+        // What was moved is checked, as for the trash: a version saved in the moment between the
+        // check above and the rename gets its name back, and the path waits for the next run.
+        if !ApplyContext.sameItem(try context.currentMetadata(newURL), expected) {
+            try? context.directories.moveItem(at: newURL, to: url, replacingExisting: false)
+            throw ApplyIssue.changedDuringSync
+        }
+        folderState.created.insert(newPath)
+        folderState.dirty[side]!.insert(path.parent)
+        // The old name is taken again next (by the winner, or a folder): the rename must be
+        // durable first, or a power cut could keep the new item over the old name and lose
+        // the renamed version. Conflicts are rare; one folder flush each.
+        try context.directories.synchronizeDirectory(at: context.folderURL(path.parent, on: side))
+        if newPath.parent != path.parent {
+            try context.directories.synchronizeDirectory(at: context.folderURL(newPath.parent, on: side))
         }
     }
 }

@@ -12,39 +12,18 @@ struct Applier {
     let plan: SyncPlan
     var archive: Archive
     var report = SyncReport()
-    var dirtyFolders: [Side: Set<SyncPath?>] = [.local: [], .container: []]
-    var trashFolders: Set<URL> = []
-    /// Trash folders changed since the last ``flushTrash()``.
-    var trashPending: Set<URL> = []
-    var createdPaths: Set<SyncPath> = []
-    var temporaryCounter = 0
-    /// Copies written to temp files and waiting for one flush and their renames.
-    var staged: [StagedCopy] = []
-    /// Copies queued to be written to temp files, a few at once (``ApplyContext/copiesAtOnce``).
-    var unwritten: [(entry: SyncPlan.Entry, source: Side)] = []
-    /// The bytes in `staged` and `unwritten`.
-    var stagedBytes: Int64 = 0
-    /// A full batch being flushed on another thread, placed after the next batch fills
-    /// (``batchFilled()``) or when ``placeStaged()`` drains.
-    var flushing: (batch: SealedBatch, flush: any PendingWork)?
+    /// Copies queued, written to temp names, and batched for one flush.
+    var copyQueue = CopyQueue()
+    /// This run's trash folders: made, and waiting for a flush.
+    var trashState = TrashState()
+    /// The folders this run changed (flushed at the end) and the paths it made.
+    var folderState = FolderState()
+    /// Names the other side's file system takes for another item, and what waits on them.
+    var collisions = Collisions()
+    /// Conflicts an interrupted run already kept, and the paths they settle.
+    var conflictState = ConflictState()
     /// Whether `archive` now differs from the one the run started with.
     private(set) var archiveChanged = false
-    /// Folders that could not be made because their name reaches another folder (``ApplyIssue/nameCollision(with:)``),
-    /// with that folder's name: nothing is put inside them, or it would land in the other folder.
-    var collidedFolders: [SyncPath: String] = [:]
-    /// Conflicts whose losing version an interrupted run already kept under its conflict name:
-    /// the path, and that copy. The copy's own plan entry is settled by the conflict.
-    var keptCopies: [SyncPath: SyncPath] = [:]
-    /// Copies and folders refused because their name reaches an item that this run deletes on
-    /// that side (a rename by case only, onto FAT or exFAT), and what lies in such folders: tried
-    /// again, in plan order, once the deletions are done.
-    var afterDeletions: [SyncPath] = []
-    /// The folders in ``afterDeletions``: what lies inside them waits with them.
-    var foldersAfterDeletions: Set<SyncPath> = []
-    /// Whether the copies in ``afterDeletions`` are being tried again (then a collision is final).
-    var retryingAfterDeletions = false
-    /// Paths whose plan entry another entry carries out (``keptCopies``).
-    var settledPaths: Set<SyncPath> = []
 
     /// Whether the state must be committed after this run (and so the container's marker placed).
     var commitNeeded: Bool { archiveChanged || context.mustCommit }
@@ -72,14 +51,14 @@ struct Applier {
                     // A safe point: every change so far is whole. The staged copies are placed
                     // and everything flushed below; the paths not reached keep their old state.
                     // Paths put off until the deletions were counted, and are not done.
-                    report.interruption = SyncReport.Interruption(done: done - afterDeletions.count, total: total)
+                    report.interruption = SyncReport.Interruption(done: done - collisions.waiting.count, total: total)
                     break phases
                 }
-                if settledPaths.contains(entries[index].path) {
+                if conflictState.settled.contains(entries[index].path) {
                     // Carried out with the conflict it belongs to.
-                } else if !collidedFolders.isEmpty, let collided = collidedAncestor(of: entries[index].path) {
-                    if foldersAfterDeletions.contains(collided.folder) {
-                        afterDeletions.append(entries[index].path)  // made once its folder is
+                } else if !collisions.folders.isEmpty, let collided = collidedAncestor(of: entries[index].path) {
+                    if collisions.waitingFolders.contains(collided.folder) {
+                        collisions.waiting.append(entries[index].path)  // made once its folder is
                     } else {
                         recordFailure(ApplyIssue.insideCollidedFolder(collided.folder, other: collided.other), at: entries[index].path)
                     }
@@ -103,7 +82,7 @@ struct Applier {
         if commitNeeded, let placeMarker = context.placeMarker {
             // The container's new generation, durable with the final flush, before the state's commit.
             _ = try placeMarker()
-            dirtyFolders[.container]!.insert(nil)
+            folderState.dirty[.container]!.insert(nil)
         }
         try flushFolders()
         context.progress(report.interruption?.done ?? total, total)
@@ -127,7 +106,7 @@ struct Applier {
         return source.kind != .directory && entry.item(on: from.other)?.kind == .directory ? .replaceFolders : .createAndCopy
     }
 
-    private mutating func apply(_ entry: SyncPlan.Entry) {
+    mutating func apply(_ entry: SyncPlan.Entry) {
         let (path, decision, local, container) = (entry.path, entry.decision, entry.local, entry.container)
         do {
             switch decision {
@@ -158,61 +137,12 @@ struct Applier {
         }
     }
 
-    /// The copies and folders that met an item this run has since deleted, tried again, parents
-    /// first, copies in batches as in the first phase; a folder that still collides keeps
-    /// everything inside it out. Stops at a safe point when asked to.
-    ///
-    /// - Returns: `false` when the run was asked to stop (``SyncReport/interruption`` is set).
-    private mutating func retryAfterDeletions(done: inout Int, total: Int) throws -> Bool {
-        guard !afterDeletions.isEmpty else { return true }
-        retryingAfterDeletions = true
-        defer { retryingAfterDeletions = false }
-        let paths = Set(afterDeletions)
-        afterDeletions = []
-        for folder in foldersAfterDeletions { collidedFolders[folder] = nil }
-        foldersAfterDeletions = []
-        var remaining = paths.count  // counted in `done` when they were put off
-        for entry in plan.entries where paths.contains(entry.path) {
-            if context.shouldStop() {
-                placeStaged()
-                report.interruption = SyncReport.Interruption(done: done - remaining, total: total)
-                return false
-            }
-            if !collidedFolders.isEmpty, let collided = collidedAncestor(of: entry.path) {
-                recordFailure(ApplyIssue.insideCollidedFolder(collided.folder, other: collided.other), at: entry.path)
-            } else if let source = Self.plainCopySource(entry) {
-                stage(entry, from: source)
-                if batchIsFull { batchFilled() }
-            } else {
-                apply(entry)
-            }
-            remaining -= 1
-            if remaining % 64 == 0 { try context.heartbeat() }
-        }
-        placeStaged()
-        return true
-    }
-
-    /// Whether a copy or a new folder at `path` that met `other` waits for the deletions: `other`
-    /// is the name of an item beside it that this run deletes on the side the copy goes to.
-    private func waitsForDeletion(_ path: SyncPath, other: String) -> Bool {
-        guard !retryingAfterDeletions, other != path.name,
-              let entry = plan.entry(at: path),
-              case .propagate(let source) = entry.decision, entry.item(on: source) != nil
-        else { return false }
-        let sibling = path.replacingName(with: other)
-        guard let deletion = plan.entry(at: sibling),
-              case .propagate(let from) = deletion.decision, from == source, deletion.item(on: from) == nil
-        else { return false }
-        return true
-    }
-
     /// Reports why `path` was not carried out, as the issue says (``ApplyIssue/isSkip``,
     /// ``ApplyIssue/reason``); any other error is a failure in the boundary's words.
     mutating func recordFailure(_ error: any Error, at path: SyncPath) {
         if case ApplyIssue.nameCollision(let other) = error, waitsForDeletion(path, other: other) {
-            afterDeletions.append(path)
-            if collidedFolders[path] != nil { foldersAfterDeletions.insert(path) }
+            collisions.waiting.append(path)
+            if collisions.folders[path] != nil { collisions.waitingFolders.insert(path) }
             return
         }
         let reason = (error as? ApplyIssue)?.reason ?? String(describing: UnderlyingError(error))
@@ -300,14 +230,9 @@ struct Applier {
         if old != entry { archiveChanged = true }
     }
 
-    /// The other name of the collided folder `path` is inside, if any.
-    private func collidedAncestor(of path: SyncPath) -> (folder: SyncPath, other: String)? {
-        collidedFolders.first { path.isDescendant(of: $0.key) }.map { ($0.key, $0.value) }
-    }
-
     /// Whether a path is in use on either side (for conflict names).
     func isTaken(_ path: SyncPath) -> Bool {
-        plan.local.contains(path) || plan.container.contains(path) || createdPaths.contains(path)
+        plan.local.contains(path) || plan.container.contains(path) || folderState.created.contains(path)
     }
 
     /// What the scan found at `path` on `side`: its item, read again when the scan kept only its
@@ -318,5 +243,9 @@ struct Applier {
         if let item = snapshot.items[path] { return item }
         guard snapshot.unchanged.contains(path) else { return nil }
         return try? context.directories.metadata(at: context.url(path, on: side))
+    }
+
+    mutating func countDeletion(on side: Side) {
+        if side == .local { report.deletedLocal += 1 } else { report.deletedContainer += 1 }
     }
 }

@@ -1,6 +1,21 @@
 import Foundation
 import SeamsCore
 
+/// The copies of the first phase on their way into place.
+struct CopyQueue {
+    /// Copies written to temp files and waiting for one flush and their renames.
+    var staged: [StagedCopy] = []
+    /// Copies queued to be written to temp files, a few at once (``ApplyContext/copiesAtOnce``).
+    var unwritten: [(entry: SyncPlan.Entry, source: Side)] = []
+    /// The bytes in ``staged`` and ``unwritten``.
+    var bytes: Int64 = 0
+    /// A full batch being flushed on another thread, placed after the next batch fills
+    /// (``Applier/batchFilled()``) or when ``Applier/placeStaged()`` drains.
+    var flushing: (batch: SealedBatch, flush: any PendingWork)?
+    /// Temp names given out so far: each holds the run's id and its number.
+    var temporaryCounter = 0
+}
+
 /// A file copied to a temp name beside its target, waiting for the batch flush and its rename.
 struct StagedCopy {
     /// The path, the same on both sides.
@@ -52,9 +67,9 @@ extension Applier {
     /// Queues the copy for `entry`: written to a temp file beside its target at once when copies
     /// are written one by one, else with the next few (``ApplyContext/copiesAtOnce``).
     mutating func stage(_ entry: SyncPlan.Entry, from source: Side) {
-        unwritten.append((entry, source))
-        stagedBytes += entry.item(on: source)!.size
-        if unwritten.count >= Self.writtenTogether(context.copiesAtOnce) { writeUnwritten() }
+        copyQueue.unwritten.append((entry, source))
+        copyQueue.bytes += entry.item(on: source)!.size
+        if copyQueue.unwritten.count >= Self.writtenTogether(context.copiesAtOnce) { writeUnwritten() }
     }
 
     /// How many queued copies are written together by `copiesAtOnce` threads: a few per thread,
@@ -62,17 +77,17 @@ extension Applier {
     static func writtenTogether(_ copiesAtOnce: Int) -> Int { copiesAtOnce > 1 ? copiesAtOnce * 4 : 1 }
 
     /// Whether the queued copies fill a batch (by count or by bytes), to be flushed and placed.
-    var batchIsFull: Bool { staged.count + unwritten.count >= context.batchCount || stagedBytes >= Self.batchBytes }
+    var batchIsFull: Bool { copyQueue.staged.count + copyQueue.unwritten.count >= context.batchCount || copyQueue.bytes >= Self.batchBytes }
 
     /// Writes every queued copy to its temp file, `copiesAtOnce` at a time, and stages those
     /// written; the temp names are given out in plan order first, so they are the same however
     /// the writes interleave. A copy that failed is reported and leaves no temp file.
     mutating func writeUnwritten() {
-        guard !unwritten.isEmpty else { return }
-        let jobs = unwritten.map { entry, source in
+        guard !copyQueue.unwritten.isEmpty else { return }
+        let jobs = copyQueue.unwritten.map { entry, source in
             (entry: entry, source: source, temp: temporaryURL(beside: entry.path, on: source.other))
         }
-        unwritten = []
+        copyQueue.unwritten = []
         let context = self.context
         let written = context.work.map(jobs.count, width: context.copiesAtOnce) { index in
             let (entry, source, temp) = jobs[index]
@@ -84,10 +99,10 @@ extension Applier {
             let item = entry.item(on: source)!
             switch result {
             case .success(let copied):
-                staged.append(StagedCopy(
+                copyQueue.staged.append(StagedCopy(
                     path: entry.path, source: source, item: item, expected: entry.item(on: source.other), temp: temp, copied: copied))
             case .failure(let error):
-                stagedBytes -= item.size
+                copyQueue.bytes -= item.size
                 recordFailure(error, at: entry.path)
             }
         }
@@ -105,8 +120,8 @@ extension Applier {
         guard let batch = sealBatch() else { return }
         let directories = context.directories
         let flush = context.work.start { try batch.flush(through: directories) }
-        let previous = flushing
-        flushing = (batch, flush)
+        let previous = copyQueue.flushing
+        copyQueue.flushing = (batch, flush)
         if let previous { place(previous.batch, flushed: previous.flush.wait()) }
     }
 
@@ -119,8 +134,8 @@ extension Applier {
     /// When the batch flush fails, no copy of it is placed: each path fails on its own, its temp
     /// file is removed, and the next run tries again.
     mutating func placeStaged() {
-        if let previous = flushing {
-            flushing = nil
+        if let previous = copyQueue.flushing {
+            copyQueue.flushing = nil
             place(previous.batch, flushed: previous.flush.wait())
         }
         writeUnwritten()
@@ -132,10 +147,10 @@ extension Applier {
     /// every version the batch replaces, checked as the scan saw it; `nil` when nothing is staged.
     /// The trash folders waiting for a flush go with the batch's flush.
     private mutating func sealBatch() -> SealedBatch? {
-        guard !staged.isEmpty else { return nil }
-        let batch = staged
-        staged = []
-        stagedBytes = 0
+        guard !copyQueue.staged.isEmpty else { return nil }
+        let batch = copyQueue.staged
+        copyQueue.staged = []
+        copyQueue.bytes = 0
         // A trash folder that cannot be made is met again, and reported, path by path when the
         // batch is placed: placeCopy keeps the version it replaces on its own.
         var made: Set<URL> = []
@@ -158,8 +173,8 @@ extension Applier {
                 // Left for placeCopy, which meets the same problem and reports it.
             }
         }
-        let trash = trashPending
-        trashPending = []
+        let trash = trashState.pending
+        trashState.pending = []
         return SealedBatch(copies: batch, preserved: preserved, made: made, trash: trash, folders: Self.deepestFirst(chain.union(trash)))
     }
 
@@ -170,14 +185,14 @@ extension Applier {
     /// folders wait for the next flush).
     private mutating func place(_ batch: SealedBatch, flushed: Result<Void, any Error>) {
         if case .failure(let error) = flushed {
-            trashPending.formUnion(batch.trash)
+            trashState.pending.formUnion(batch.trash)
             for copy in batch.copies {
                 try? context.directories.removeItem(at: copy.temp, recursively: false)
                 recordFailure(error, at: copy.path)
             }
             return
         }
-        trashFolders.formUnion(batch.made)
+        trashState.folders.formUnion(batch.made)
         let placedAtOnce = placeNewCopiesAtOnce(batch.copies)
         for (index, copy) in batch.copies.enumerated() where !placedAtOnce.contains(index) {
             do {
@@ -249,5 +264,86 @@ extension Applier {
             }
         }
         return carriedOut
+    }
+
+    /// Copies a file to the other side atomically: ``stageCopy(_:from:item:to:)``, flush,
+    /// ``placeCopy(_:copied:from:item:to:expected:preserved:)``.
+    ///
+    /// - Returns: The new file's metadata, as read from its temp file.
+    mutating func copy(
+        _ sourcePath: SyncPath, from source: Side, item: FileMetadata, to destination: SyncPath,
+        expected: FileMetadata?
+    ) throws -> FileMetadata {
+        let (temp, copied) = try stageCopy(sourcePath, from: source, item: item, to: destination)
+        do {
+            // A link's target text is written with the link and made durable by its folder's
+            // flush; opening it to flush would follow it.
+            if item.kind != .symbolicLink { try context.directories.synchronizeFile(at: temp) }
+        } catch {
+            try? context.directories.removeItem(at: temp, recursively: false)
+            throw error
+        }
+        return try placeCopy(temp, copied: copied, from: source, item: item, to: destination, expected: expected)
+    }
+
+    /// The first half of a copy: the content in a temp file beside the target, the source checked
+    /// against the scan once copied (a source changed since is not copied). Not yet flushed.
+    ///
+    /// - Returns: The temp file and its metadata.
+    mutating func stageCopy(
+        _ sourcePath: SyncPath, from source: Side, item: FileMetadata, to destination: SyncPath
+    ) throws -> (temp: URL, copied: FileMetadata) {
+        let temp = temporaryURL(beside: destination, on: source.other)
+        return (temp, try Self.writeTemp(temp, context: context, from: sourcePath, on: source, item: item, to: destination))
+    }
+
+    /// Writes `item` at `sourcePath` on `source` to `temp`, beside `destination` on the other
+    /// side, and checks the source against the scan once copied. Changes nothing but `temp`, so
+    /// several may run at once (``ApplyContext/copiesAtOnce``); a failed one leaves no `temp`.
+    ///
+    /// - Returns: The temp file's metadata.
+    static func writeTemp(
+        _ temp: URL, context: ApplyContext, from sourcePath: SyncPath, on source: Side, item: FileMetadata, to destination: SyncPath
+    ) throws -> FileMetadata {
+        try context.requireRealFolders(above: sourcePath, on: source)
+        try context.requireRealFolders(above: destination, on: source.other)
+        let sourceURL = context.url(sourcePath, on: source)
+        do {
+            try context.directories.copyItem(at: sourceURL, to: temp)
+        } catch let error as CocoaError where error.posixCode == .ENOENT {
+            if try context.currentMetadata(sourceURL) == nil { throw ApplyIssue.vanishedDuringSync }
+            throw error
+        } catch let error as CocoaError
+            where item.kind == .symbolicLink && Self.meansNoLinks(error) && (try? context.currentMetadata(temp)) == nil
+        {
+            throw ApplyIssue.linksUnsupported(source.other)
+        }
+        do {
+            let copied = try context.directories.metadata(at: temp)
+            // The source is what is checked against the scan, after the copy: a change made while
+            // it was copied counts too, and the copy's own date may be coarser than the source's
+            // (exFAT keeps 10 ms, FAT 2 s), so it is not compared.
+            guard copied.size == item.size, ApplyContext.sameItem(try context.currentMetadata(sourceURL), item) else {
+                throw ApplyIssue.changedDuringSync
+            }
+            return copied
+        } catch {
+            try? context.directories.removeItem(at: temp, recursively: false)
+            throw error
+        }
+    }
+
+    /// Whether a failed copy of a link says the target's file system has no links: EPERM (Linux's
+    /// answer on FAT and exFAT), ENOTSUP/EOPNOTSUPP, or ENOSYS (some FUSE file systems).
+    static func meansNoLinks(_ error: CocoaError) -> Bool {
+        guard let code = error.posixCode else { return false }
+        let noLinks: [POSIXErrorCode] = [.EPERM, .EOPNOTSUPP, .ENOSYS]  // ENOTSUP is EOPNOTSUPP on Linux
+        return noLinks.contains(code)
+    }
+
+    mutating func temporaryURL(beside path: SyncPath, on side: Side) -> URL {
+        copyQueue.temporaryCounter += 1
+        let name = Snapshot.temporaryPrefix + context.runID + "-" + String(copyQueue.temporaryCounter)
+        return context.url(path.replacingName(with: name), on: side)
     }
 }

@@ -1,0 +1,66 @@
+import Foundation
+import SeamsCore
+
+/// What the run changed in the folders of both sides.
+struct FolderState {
+    /// The folders whose entries changed, by side (`nil`: the root), flushed at the end.
+    var dirty: [Side: Set<SyncPath?>] = [.local: [], .container: []]
+    /// The paths this run made.
+    var created: Set<SyncPath> = []
+}
+
+/// Folders: made, removed once empty, and flushed at the end; leftovers of interrupted runs.
+extension Applier {
+    /// Creates a folder (an existing folder is fine).
+    mutating func makeFolder(_ path: SyncPath, on side: Side) throws {
+        try context.requireRealFolders(above: path, on: side)
+        let url = context.url(path, on: side)
+        do {
+            try context.directories.createDirectory(at: url, withIntermediateDirectories: false)
+        } catch let error as CocoaError where error.code == .fileWriteFileExists {
+            guard try context.currentMetadata(url)?.kind == .directory else { throw error }
+            if let other = try context.aliasedName(url) {
+                collisions.folders[path] = other
+                throw ApplyIssue.nameCollision(with: other)
+            }
+        }
+        folderState.dirty[side]!.insert(path.parent)
+        folderState.created.insert(path)
+        report.foldersCreated += 1
+    }
+
+    /// Removes a folder that is empty by now; a folder that is not (something new in it) stays.
+    mutating func removeFolder(_ path: SyncPath, on side: Side) throws {
+        try context.requireRealFolders(above: path, on: side)
+        // What was moved out of it into the trash is durable there before the folder goes.
+        try flushTrash()
+        try context.directories.removeItem(at: context.url(path, on: side), recursively: false)
+        folderState.dirty[side]!.remove(path)
+        folderState.dirty[side]!.insert(path.parent)
+        countDeletion(on: side)
+    }
+
+    /// Removes the temp files an interrupted run left; they are the tool's own, never a user's.
+    mutating func removeLeftovers() {
+        for side in Side.allCases {
+            for path in plan.snapshot(side).leftovers {
+                guard (try? context.requireRealFolders(above: path, on: side)) != nil else { continue }
+                try? context.directories.removeItem(at: context.url(path, on: side), recursively: false)
+            }
+        }
+    }
+
+    /// Flushes every folder whose entries changed, in two batches: the trash folders not flushed
+    /// since they changed first, so that a replaced or deleted version is durable in the trash
+    /// before its old name is durably gone. (The trash's own new folders were flushed when they
+    /// were made, and the container's marker before its rename.)
+    mutating func flushFolders() throws {
+        try flushTrash()
+        var folders: [URL] = []
+        for side in Side.allCases {
+            let sorted = folderState.dirty[side]!.sorted { ($0?.rawValue.utf8.count ?? -1) > ($1?.rawValue.utf8.count ?? -1) }
+            folders += sorted.map { context.folderURL($0, on: side) }
+        }
+        try context.directories.synchronize(files: [], directories: folders)
+    }
+}
