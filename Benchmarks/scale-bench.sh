@@ -4,6 +4,9 @@
 #
 #   Benchmarks/scale-bench.sh                  # 10k, 100k and 1M files; WORK=/some/dir for the scratch dir
 #   SIZES="10k 100k" Benchmarks/scale-bench.sh # fewer sizes
+#   BEFORE=/path/to/old/seams-sync SIZES=100k Benchmarks/scale-bench.sh
+#                                              # also an earlier build, in turn with the others
+#   LOAD=1 Benchmarks/scale-bench.sh           # with two busy loops running (both cores busy)
 #
 # Sizes:
 #   10k   ../shared/bench/make-tree.py: 10,000 files of 1-4 KiB in 100 folders + 20 files of 5 MiB
@@ -23,8 +26,15 @@ MAKE_TREE=${MAKE_TREE:-$(cd .. && pwd)/shared/bench/make-tree.py}
 WORK=${WORK:-$(mktemp -d /tmp/seams-scale.XXXXXX)}
 SIZES=${SIZES:-10k 100k 1M}
 RUNS=${RUNS:-3}
+BEFORE=${BEFORE:-}
 mkdir -p "$WORK"
 rm -f "$WORK/copies"
+if [ "${LOAD:-0}" = 1 ]; then
+    # A fixed load: one busy loop per core of this 2-core machine, for the whole run.
+    for _ in 1 2; do (while :; do :; done) & done
+    trap 'kill $(jobs -p) 2>/dev/null' EXIT
+    echo "load: two busy loops" >&2
+fi
 # Flushes cost nothing on tmpfs: say where the trees are.
 echo "scratch: $WORK on $(df -T "$WORK" | awk 'NR == 2 { print $2 }')" >&2
 
@@ -91,6 +101,10 @@ both() {
     local size=$1 phase=$2 round=$3 copy=$4
     if [ $((round % 2)) = 1 ]; then run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size.$copy/"; fi
     run "$size" seams "$phase" "$BIN" sync "$WORK/src-$size" "$WORK/dst-seams-$size.$copy" --state-dir "$WORK/state-$size.$copy" --max-delete 100
+    if [ -n "$BEFORE" ]; then
+        run "$size" before "$phase" "$BEFORE" sync "$WORK/src-$size" "$WORK/dst-before-$size.$copy" \
+            --state-dir "$WORK/state-before-$size.$copy" --max-delete 100
+    fi
     if [ $((round % 2)) = 0 ]; then run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size.$copy/"; fi
 }
 
@@ -112,7 +126,7 @@ for size in $SIZES; do
     rm -rf "$WORK/src-$size" "$WORK"/result-"$size"-*
     build_tree "$size" "$WORK/src-$size"
     for i in $(seq "$RUNS"); do
-        mkdir -p "$WORK/dst-seams-$size.$i" "$WORK/dst-rsync-$size.$i"
+        mkdir -p "$WORK/dst-seams-$size.$i" "$WORK/dst-rsync-$size.$i" "$WORK/dst-before-$size.$i"
         both "$size" cold "$i" "$i"
     done
     # The later phases sync the last cold copies again.
@@ -135,6 +149,17 @@ for size in $SIZES; do
             "$(ratio "$(median "$s")" "$(median "$r")")" "$(peak "$r")" "$(peak "$s")"
     done
 done
+if [ -n "$BEFORE" ]; then
+    printf "\n| files | phase | earlier build | seams-sync | seams-sync / earlier | earlier peak | seams-sync peak |\n|---|---|---|---|---|---|---|\n"
+    for size in $SIZES; do
+        for phase in cold nochange modify100; do
+            s="$WORK/result-$size-seams-$phase" b="$WORK/result-$size-before-$phase"
+            printf "| %s | %s | %.3f s | %.3f s | %sx | %s MiB | %s MiB |\n" "$size" "$phase" "$(median "$b")" "$(median "$s")" \
+                "$(ratio "$(median "$s")" "$(median "$b")")" "$(peak "$b")" "$(peak "$s")"
+        done
+    done
+fi
 echo
+[ "${LOAD:-0}" = 1 ] && echo "measured with two busy loops running"
 cat "$WORK/copies"
 echo "medians of $RUNS runs; scratch: $WORK ($(df -T "$WORK" | awk 'NR == 2 { print $2 }'))"
