@@ -87,8 +87,8 @@ public struct SyncEngine: Sendable {
     /// Syncs `local` with `container`, from async code: the run goes to the engine's own threads
     /// and this task waits for it without holding a thread of Swift's cooperative pool.
     ///
-    /// Parameters, result and errors are those of the synchronous
-    /// ``run(local:container:stateDirectory:options:stop:progress:)``. Cancelling the task does not
+    /// Parameters, result and errors are those of the synchronous overload, the one marked
+    /// `noasync`. Cancelling the task does not
     /// stop the run: pass a ``SyncStopToken`` and ask it to stop (``SyncManager`` does).
     public func run(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions = SyncOptions(),
@@ -136,22 +136,22 @@ public struct SyncEngine: Sendable {
                 local: local, container: container, stateDirectory: stateDirectory, options: options,
                 stop: stop, progress: progress ?? self.progress)
         } catch let error as SyncError {
-            throw Self.lostServer(error, container: container) ?? error
+            throw Self.lostServer(error, container: replica(at: container)) ?? error
         } catch {
             let wrapped = SyncError.writeFailed(error, near: local)
-            throw Self.lostServer(wrapped, container: container) ?? wrapped
+            throw Self.lostServer(wrapped, container: replica(at: container)) ?? wrapped
         }
     }
 
     /// A read or write that failed because the server stopped answering, as ``SyncError/serverLost(_:reason:)``.
-    private static func lostServer(_ error: SyncError, container: URL) -> SyncError? {
-        guard replica(at: container).capabilities.contains(.networked) else { return nil }
+    private static func lostServer(_ error: SyncError, container: any Replica) -> SyncError? {
+        guard container.capabilities.contains(.networked) else { return nil }
         switch error {
         case .readFailed(let url, let underlying), .writeFailed(let url, let underlying):
             guard replica(at: url).capabilities.contains(.networked), let code = underlying.posixCode,
                 [.ECONNREFUSED, .ETIMEDOUT, .EHOSTUNREACH, .ECONNRESET].contains(code)
             else { return nil }
-            return .serverLost(container, reason: serverReason(underlying.error))
+            return .serverLost(container.root, reason: serverReason(underlying.error))
         default:
             return nil
         }
@@ -163,7 +163,7 @@ public struct SyncEngine: Sendable {
         progress: @escaping @Sendable (Int, Int) -> Void
     ) throws -> SyncReport {
         let run = SyncRun(
-            directories: directories, files: files, localReplica: LocalFolderReplica(root: local),
+            directories: directories, files: files, localReplica: replica(at: local),
             containerReplica: replica(at: container), stateDirectory: stateDirectory, options: options,
             shouldStop: { stop?.isStopRequested ?? false })
         let (prepared, loaded) = try PrepareStage(

@@ -54,7 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
             WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: URLSessionHTTPTransport.shared)
         }
         let engine = SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), remote: remote)
-        // A thread of its own: over WebDAV each of the engine's calls waits for the network.
+        // On the engine's own threads (the async run): over WebDAV each call waits for the network.
         let sync = { @Sendable in try await engine.run(local: local, container: target, stateDirectory: state) }
         print("1. First sync (everything local goes to the container):")
         let first = try await sync()

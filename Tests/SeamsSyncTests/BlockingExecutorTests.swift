@@ -102,4 +102,10 @@ import Testing
         #expect(calls.count > 10 && calls.allSatisfy { $0 }, "\(calls.filter { !$0 }.count) of \(calls.count) calls elsewhere")
         #expect(!BlockingExecutor.isExecutorThread, "the test's own task is not on the executor")
     }
+
+    @Test("the executor's threads carry its name, as debuggers and crash logs show it")
+    func threadsAreNamed() async throws {
+        let name = try await BlockingExecutor.shared.run { SystemThreadName.current() }
+        #expect(name == BlockingExecutor.threadName)
+    }
 }

@@ -108,6 +108,10 @@ enum LinuxExtras {
     static let renameat2: RenameAt2? = symbol("renameat2", as: RenameAt2.self)
     static let copyFileRange: CopyFileRange? = symbol("copy_file_range", as: CopyFileRange.self)
     static let syncfs: SyncFS? = symbol("syncfs", as: SyncFS.self)
+    typealias SetThreadName = @convention(c) (pthread_t, UnsafePointer<CChar>?) -> Int32
+    typealias GetThreadName = @convention(c) (pthread_t, UnsafeMutablePointer<CChar>?, Int) -> Int32
+    static let setThreadName: SetThreadName? = symbol("pthread_setname_np", as: SetThreadName.self)
+    static let getThreadName: GetThreadName? = symbol("pthread_getname_np", as: GetThreadName.self)
 
     private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
         #if os(Linux)
@@ -116,5 +120,29 @@ enum LinuxExtras {
         #else
         return nil
         #endif
+    }
+}
+
+/// The calling thread's name as the system keeps it (debuggers, crash logs, `/proc`), at most
+/// 15 bytes on Linux; `Thread.name` is not passed on to the system there.
+package enum SystemThreadName {
+    /// Names the calling thread.
+    package static func set(_ name: String) {
+        #if os(Linux)
+        _ = LinuxExtras.setThreadName?(pthread_self(), name)
+        #elseif canImport(Darwin)
+        _ = pthread_setname_np(name)
+        #endif
+    }
+
+    /// The calling thread's name, or `nil` where it cannot be read.
+    package static func current() -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        #if os(Linux)
+        guard let get = LinuxExtras.getThreadName, get(pthread_self(), &buffer, buffer.count) == 0 else { return nil }
+        #elseif canImport(Darwin)
+        guard pthread_getname_np(pthread_self(), &buffer, buffer.count) == 0 else { return nil }
+        #endif
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -26,6 +26,9 @@ package final class BlockingExecutor: Sendable {
     /// The threads the engine's scans and copies share.
     package static let shared = BlockingExecutor(idleTimeout: 2)
 
+    /// The system's name of the executor's threads (at most 15 bytes, Linux's limit).
+    package static let threadName = "seams-worker"
+
     /// The key of the calling thread's dictionary that marks an executor's thread.
     private static let marker = "seams-sync.executor"
 
@@ -157,6 +160,7 @@ package final class BlockingExecutor: Sendable {
     /// A thread's life: its job, then wait on the idle list for the next one until the timeout.
     private func serve(_ worker: Worker) {
         Thread.current.threadDictionary[Self.marker] = true
+        SystemThreadName.set(Self.threadName)  // for debuggers and crash logs
         while true {
             do {
                 // Released before the thread waits: the job's captures are not kept while idle.

@@ -127,7 +127,7 @@ struct Reconciler: Sendable {
     /// not a million (each row is about 200 bytes).
     ///
     /// The scans' ``Snapshot/unchanged`` paths count as in sync when both sides have them; one
-    /// side's alone has no metadata to decide with, and ``Snapshot/complete(_:_:everything:read:)``
+    /// side's alone has no metadata to decide with, and ``Snapshot/complete(_:_:read:)``
     /// must have read it first (such a path gets one row, skipped, never taken as deleted).
     static func rows(archive: Archive, local: Snapshot, container: Snapshot) -> (rows: [Row], inSync: Int) {
         var rows: [Row] = []

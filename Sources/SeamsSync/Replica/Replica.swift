@@ -3,13 +3,20 @@ import SeamsCore
 
 /// One side of a pair, as the engine's stages see it: where it is, and what it can do.
 ///
-/// The stages decide by ``capabilities`` alone, never by a replica's type or its URL's scheme:
-/// how many listings and copies go at once, whether a folder above a path can have become a
-/// link, how a temp file is made durable, how the lock is put in place, what an unreachable root
-/// or a lost connection is called. A new kind of container (an S3 bucket) declares its own.
+/// The stages, the lock and the container's marker decide by ``capabilities``, not by a
+/// replica's type or its URL's scheme: how many listings and copies go at once, whether a folder
+/// above a path can have become a link, how a temp file is made durable, how the lock is put in
+/// place, what an unreachable root or a lost connection is called. A new kind of container (an
+/// S3 bucket) declares its own.
 ///
-/// Today both replicas are reached through one boundary that routes each URL to the local file
-/// system or to the server (`RoutingAccessor`); a replica does not yet carry its own I/O.
+/// Not yet so: both replicas are reached through one boundary that routes each URL to the local
+/// file system or to the server (`RoutingAccessor`), and a replica does not carry its own I/O;
+/// the applier tries an atomic exchange and learns from the answer whether there is one, and
+/// uses a conditional replace where the boundary has one (`ConditionalReplacing`). So
+/// ``ReplicaCapabilities/atomicExchange``, ``ReplicaCapabilities/replaceIfUnchanged``,
+/// ``ReplicaCapabilities/contentTags``, ``ReplicaCapabilities/flush``,
+/// ``ReplicaCapabilities/permissionsAndDates`` and ``ReplicaCapabilities/storeSideCopyAndMove``
+/// are declared and not yet read.
 protocol Replica: Sendable {
     /// The synced folder, or the server's collection.
     var root: URL { get }
@@ -69,9 +76,11 @@ struct WebDAVReplica: Replica {
     }
 }
 
-/// The replica a root URL names: a `file:` URL is a local folder, any other a server's collection.
+/// The replica a URL belongs to: a `file:` URL is a local folder, any other a server's collection.
 ///
-/// The one place where a URL's scheme decides anything: the stages read capabilities.
+/// Where a URL's scheme decides what kind of replica it is: the engine's entry point, for both
+/// roots, and the mapping of a failed request to a lost server. (How a URL is spelled, a path or
+/// an absolute string, still follows its scheme in `SyncPath` and the state's file name.)
 func replica(at root: URL) -> any Replica {
     root.isFileURL ? LocalFolderReplica(root: root) : WebDAVReplica(root: root)
 }

@@ -2,7 +2,7 @@
 /// table (a million paths in 125 KiB), and a set for paths given by hand.
 ///
 /// It answers like a `Set<SyncPath>` (`contains`, `insert`, `remove`, `count`, iteration in
-/// ``SyncPath`` order); the reconciler and ``Snapshot/complete(_:_:everything:read:)`` also work
+/// ``SyncPath`` order); the reconciler and ``Snapshot/complete(_:_:read:)`` also work
 /// on the bits directly when both scans were compared with the same table.
 struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLiteral {
     /// The table whose entries the bits stand for (`nil`: none).

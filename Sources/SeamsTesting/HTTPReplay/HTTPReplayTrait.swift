@@ -36,9 +36,10 @@ public struct HTTPReplayTrait: TestTrait, TestScoping {
     /// Where the trait was applied.
     public let sourceLocation: SourceLocation
 
-    /// The fixture file for `test`: `<directory>/<name>.har` where it exists or where the mode
-    /// records (recordings are written to the sources); else, in replay, the bundle's copy when
-    /// it has one (`HTTPFixtures/<name>.har` in the bundle, or `<name>.har` at its top).
+    /// The fixture file for `test`: `<directory>/<name>.har` where the folder is there (a fixture
+    /// missing from it fails the replay, as it should) or where the mode records (recordings are
+    /// written to the sources); else, in replay, the bundle's copy when it has one
+    /// (`HTTPFixtures/<name>.har` in the bundle, or `<name>.har` at its top).
     ///
     /// - Parameter test: The test the trait is applied to.
     /// - Returns: The fixture's URL.
@@ -46,7 +47,7 @@ public struct HTTPReplayTrait: TestTrait, TestScoping {
         let folder = directory
             ?? URL(filePath: test.sourceLocation.filePath).deletingLastPathComponent().appending(path: "HTTPFixtures")
         let inSources = folder.appending(path: name + ".har")
-        guard let bundle, !FileManager.default.fileExists(atPath: inSources.path),
+        guard let bundle, !FileManager.default.fileExists(atPath: folder.path),
             (try? HTTPReplayMode.resolved(mode)) == .replay
         else { return inSources }
         return bundle.url(forResource: name, withExtension: "har", subdirectory: "HTTPFixtures")

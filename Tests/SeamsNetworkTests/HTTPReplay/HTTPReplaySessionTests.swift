@@ -197,6 +197,12 @@ struct HTTPReplaySessionTests {
         // A recording mode writes to the sources, never into the bundle.
         let recording: HTTPReplayTrait = .httpReplay("trait-echo", mode: .recordMissing, directory: absent, bundle: .module)
         #expect(recording.fixture(for: test) == absent.appending(path: "trait-echo.har"))
+        // Where the folder is there, a fixture missing from it is missing: never a stale copy.
+        let present = FileManager.default.temporaryDirectory.appending(path: "seams-sources-\(UUID().uuidString)", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: present, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: present) }
+        let notInFolder: HTTPReplayTrait = .httpReplay("trait-echo", mode: .replay, directory: present, bundle: .module)
+        #expect(notInFolder.fixture(for: test) == present.appending(path: "trait-echo.har"))
         // Where the folder is there, its file wins over the bundle's.
         let inSources: HTTPReplayTrait = .httpReplay("trait-echo", mode: .replay, bundle: .module)
         #expect(inSources.fixture(for: test).path.hasSuffix("HTTPReplay/HTTPFixtures/trait-echo.har"))
