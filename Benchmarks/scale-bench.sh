@@ -141,24 +141,20 @@ for size in $SIZES; do
 done
 rm -rf "$WORK"/dst-* "$WORK"/state-*
 
-printf "\n| files | phase | rsync -a | seams-sync | ratio | rsync peak | seams-sync peak |\n|---|---|---|---|---|---|---|\n"
-for size in $SIZES; do
-    for phase in cold nochange modify100; do
-        s="$WORK/result-$size-seams-$phase" r="$WORK/result-$size-rsync-$phase"
-        printf "| %s | %s | %.3f s | %.3f s | %sx | %s MiB | %s MiB |\n" "$size" "$phase" "$(median "$r")" "$(median "$s")" \
-            "$(ratio "$(median "$s")" "$(median "$r")")" "$(peak "$r")" "$(peak "$s")"
-    done
-done
-if [ -n "$BEFORE" ]; then
-    printf "\n| files | phase | earlier build | seams-sync | seams-sync / earlier | earlier peak | seams-sync peak |\n|---|---|---|---|---|---|---|\n"
+# table PEER LABEL: seams-sync against the tool whose results are named PEER, per size and phase
+table() {
+    local peer=$1 label=$2
+    printf "\n| files | phase | %s | seams-sync | ratio | %s peak | seams-sync peak |\n|---|---|---|---|---|---|---|\n" "$label" "$label"
     for size in $SIZES; do
         for phase in cold nochange modify100; do
-            s="$WORK/result-$size-seams-$phase" b="$WORK/result-$size-before-$phase"
-            printf "| %s | %s | %.3f s | %.3f s | %sx | %s MiB | %s MiB |\n" "$size" "$phase" "$(median "$b")" "$(median "$s")" \
-                "$(ratio "$(median "$s")" "$(median "$b")")" "$(peak "$b")" "$(peak "$s")"
+            local s="$WORK/result-$size-seams-$phase" p="$WORK/result-$size-$peer-$phase"
+            printf "| %s | %s | %.3f s | %.3f s | %sx | %s MiB | %s MiB |\n" "$size" "$phase" "$(median "$p")" "$(median "$s")" \
+                "$(ratio "$(median "$s")" "$(median "$p")")" "$(peak "$p")" "$(peak "$s")"
         done
     done
-fi
+}
+table rsync "rsync -a"
+[ -n "$BEFORE" ] && table before "earlier build"
 echo
 [ "${LOAD:-0}" = 1 ] && echo "measured with two busy loops running"
 cat "$WORK/copies"

@@ -346,7 +346,7 @@ public enum WebDAVContract {
     }
 
     /// Runs `body` and checks that it throws the file system's error: the code (when given) and errno.
-    static func expectFailure(_ code: CocoaError.Code?, _ errno: Int32, _ body: () throws -> Void) throws {
+    package static func expectFailure(_ code: CocoaError.Code?, _ errno: Int32, _ body: () throws -> Void) throws {
         do {
             try body()
         } catch let error as CocoaError {

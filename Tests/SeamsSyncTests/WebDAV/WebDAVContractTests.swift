@@ -72,22 +72,8 @@ struct WebDAVContractTests {
     }
 }
 
-struct ContractFailure: Error, CustomStringConvertible {
-    let description: String
-}
-
-/// Runs `body` and checks that it throws the file system's error: the code (when given) and errno.
+/// Runs `body` and checks that it throws the file system's error: the code (when given) and errno
+/// (the contract's own check, for the other WebDAV tests).
 func expectFailure(_ code: CocoaError.Code?, _ errno: Int32, _ body: () throws -> Void) throws {
-    do {
-        try body()
-    } catch let error as CocoaError {
-        if let code, error.code != code { throw ContractFailure(description: "code \(error.code.rawValue), expected \(code.rawValue): \(error)") }
-        if error.posixCode?.rawValue != errno {
-            throw ContractFailure(description: "errno \(String(describing: error.posixCode)), expected \(errno): \(error)")
-        }
-        return
-    } catch {
-        throw ContractFailure(description: "threw \(error), not a CocoaError")
-    }
-    throw ContractFailure(description: "did not throw")
+    try WebDAVContract.expectFailure(code, errno, body)
 }
