@@ -47,6 +47,18 @@ struct WebDAVEndToEndTests {
         }
     }
 
+    /// Writes an executable script through a descriptor closed on `exec`: a process another
+    /// test starts meanwhile cannot inherit it open for writing, which would make every later
+    /// `exec` of the script fail with ETXTBSY ("Text file busy") for as long as that process runs.
+    static func writeExecutable(_ text: String, to url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == bytes.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
     static func available(_ kind: LocalWebDAVServer.Kind) -> Bool {
         if let reason = LocalWebDAVServer.unavailableReason(kind) {
             print("skipped on \(kind): \(reason)")
@@ -67,9 +79,9 @@ struct WebDAVEndToEndTests {
             try FileManager.default.createDirectory(at: wrapper, withIntermediateDirectories: true)
             let record = w.base.appending(path: "rclone-seen")
             let script = "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path).args'\nenv > '\(record.path).env'\nexec '\(rclone)' \"$@\"\n"
-            try Data(script.utf8).write(to: wrapper.appending(path: "rclone"))
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: wrapper.appending(path: "rclone").path)
+            try Self.writeExecutable(script, to: wrapper.appending(path: "rclone"))
             let result = try CLI.run(["demo", "--webdav"], environment: ["TMPDIR": w.base.path, "PATH": wrapper.path + ":" + path])
+            try #require(result.status == 0, "\(result.stdout)\n\(result.stderr)")
             let arguments = try String(contentsOf: URL(filePath: record.path + ".args"), encoding: .utf8)
             let environment = try String(contentsOf: URL(filePath: record.path + ".env"), encoding: .utf8).split(separator: "\n")
             let password = try #require(environment.first { $0.hasPrefix("RCLONE_PASS=") }?.dropFirst("RCLONE_PASS=".count))
@@ -78,7 +90,6 @@ struct WebDAVEndToEndTests {
             #expect(!arguments.contains(password), "the password is on rclone's command line: \(arguments)")
             #expect(arguments.hasPrefix("serve\nwebdav\n"), "\(arguments)")
             #expect(!result.stdout.contains(password) && !result.stderr.contains(password), "the password is printed")
-            #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
             #expect(result.stdout.contains("served by: rclone serve webdav at http://127.0.0.1:"), "\(result.stdout)")
             #expect(result.stdout.contains("identical on both sides"))
             #expect(result.stdout.contains("1 conflicts kept both"))
