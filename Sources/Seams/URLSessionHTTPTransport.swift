@@ -19,7 +19,7 @@ import HTTPTypesFoundation
 ///
 /// Uploads from a file stream (``HTTPFileTransferProviding``): the file is read as it is sent
 /// and never held whole.
-public final class URLSessionHTTPTransport: HTTPFileTransferProviding {
+public final class URLSessionHTTPTransport: HTTPFileTransferProviding, WaitingHTTPTransportProviding {
     /// A transport on an ephemeral session that does not follow redirects.
     public static let shared = URLSessionHTTPTransport()
 
@@ -132,6 +132,59 @@ extension URLSessionHTTPTransport {
         return try await HTTPTimeout.run(timeout) { () async throws(HTTPTransportError) in
             try await Self.exchange(prepared, session: session, delegate: delegate, bodyFile: bodyFile)
         }
+    }
+}
+
+extension URLSessionHTTPTransport {
+    /// Starts the exchange and blocks the calling thread until the session's delegate thread
+    /// reports its end, or `timeout` passes (then the task is cancelled).
+    ///
+    /// - Parameters:
+    ///   - request: The request; its path carries the query.
+    ///   - body: What the request sends; a file is read as it is sent.
+    ///   - timeout: How long the whole exchange may take.
+    /// - Returns: The response head and its complete body.
+    /// - Throws: ``HTTPTransportError`` when no complete response arrived.
+    @available(*, noasync, message: "it blocks its thread; use send(_:body:timeout:)")
+    public func sendWaiting(
+        _ request: HTTPRequest, body: HTTPRequestBody, timeout: Duration
+    ) throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        var file: URL?
+        var data: Data?
+        switch body {
+        case .none: break
+        case .data(let bytes): data = bytes
+        case .file(let url):
+            if access(url.path, R_OK) != 0 {
+                let code = errno
+                throw HTTPTransportError(.other, underlying: CocoaError.fileSystemError(errno: code, path: url.path, writing: false))
+            }
+            file = url
+        }
+        let prepared = try Self.urlRequest(request, body: data, timeout: timeout)
+        let task = file.map { session.uploadTask(with: prepared, fromFile: $0) } ?? session.dataTask(with: prepared)
+        let outcome = LockedValue<Result<(URLResponse, Data), any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        delegate.register(task.taskIdentifier) { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        task.resume()
+        if done.wait(timeout: .now() + .nanoseconds(timeout.dispatchNanoseconds)) == .timedOut {
+            task.cancel()
+            done.wait()  // the delegate reports the cancelled task
+            throw HTTPTransportError(.timedOut)
+        }
+        let (urlResponse, received): (URLResponse, Data)
+        do {
+            (urlResponse, received) = try outcome.withLock { $0! }.get()
+        } catch {
+            throw HTTPTransportError(urlLoading: error)
+        }
+        guard let response = (urlResponse as? HTTPURLResponse)?.httpResponse else {
+            throw HTTPTransportError(.other, underlying: URLError(.badServerResponse))
+        }
+        return (response, received)
     }
 }
 

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// every platform (FoundationNetworking ignores the redirect delegate for completion-handler tasks).
 final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Exchange {
-        var continuation: CheckedContinuation<(URLResponse, Data), any Error>
+        var complete: @Sendable (Result<(URLResponse, Data), any Error>) -> Void
         var data = Data()
         /// The server refused the credentials (401) and the task was stopped at the challenge.
         var refusedSignIn = false
@@ -25,7 +25,12 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
 
     /// Remembers who waits for task `id`; call before resuming the task.
     func register(_ id: Int, _ continuation: CheckedContinuation<(URLResponse, Data), any Error>) {
-        exchanges.withLock { $0[id] = Exchange(continuation: continuation) }
+        register(id) { continuation.resume(with: $0) }
+    }
+
+    /// Calls `complete` once, on the session's delegate thread, when the task `id` ends.
+    func register(_ id: Int, _ complete: @escaping @Sendable (Result<(URLResponse, Data), any Error>) -> Void) {
+        exchanges.withLock { $0[id] = Exchange(complete: complete) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -65,13 +70,13 @@ final class URLSessionTransportDelegate: NSObject, URLSessionDataDelegate, Senda
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if exchange.refusedSignIn, let response = task.response as? HTTPURLResponse, response.statusCode == 401 {
-            exchange.continuation.resume(returning: (response, exchange.data))
+            exchange.complete(.success((response, exchange.data)))
         } else if let error {
-            exchange.continuation.resume(throwing: Self.classified(error, responseArrived: task.response != nil))
+            exchange.complete(.failure(Self.classified(error, responseArrived: task.response != nil)))
         } else if let response = task.response {
-            exchange.continuation.resume(returning: (response, exchange.data))
+            exchange.complete(.success((response, exchange.data)))
         } else {
-            exchange.continuation.resume(throwing: URLError(.badServerResponse))
+            exchange.complete(.failure(URLError(.badServerResponse)))
         }
     }
 

@@ -40,16 +40,20 @@ extension WebDAVAccessor: FileAccessorProviding {
 
     /// Uploads the local file at `localFile` to `url`, only if nothing is there: as
     /// ``createFile(_:at:)``, with the body read from the file as it is sent when the transport
-    /// streams files (``HTTPFileTransferProviding``, as `URLSessionHTTPTransport` does), so a file
-    /// of gigabytes is never held in memory.
+    /// streams files (``HTTPFileTransferProviding``, as `URLSessionHTTPTransport` does) and `files`
+    /// is this machine's file system, so a file of gigabytes is never held in memory; otherwise
+    /// the file is read whole through `files`.
     ///
     /// - Parameters:
-    ///   - localFile: A file on this machine's file system.
+    ///   - localFile: A file that `files` reads.
+    ///   - files: The local file boundary `localFile` belongs to.
     ///   - url: Where on the server; nothing may be there.
     /// - Throws: The server's refusal as ``createFile(_:at:)`` throws it, or the local file
     ///   system's error (ENOENT, EACCES) for `localFile`.
-    public func createFile(contentsOf localFile: URL, at url: URL) throws {
-        try createFile(.file(localFile), at: url)
+    public func createFile(
+        contentsOf localFile: URL, from files: any FileAccessorProviding = DefaultFileAccessor(), at url: URL
+    ) throws {
+        try createFile(.file(localFile, files), at: url)
     }
 
     /// Writes a new file at a name that only this client uses, in one request: `PUT` with
@@ -76,15 +80,19 @@ extension WebDAVAccessor: FileAccessorProviding {
 
     /// Uploads the local file at `localFile` to a name that only this client uses, in one request,
     /// as ``upload(_:toNewName:)`` does, with the body read from the file as it is sent when the
-    /// transport streams files (``HTTPFileTransferProviding``).
+    /// transport streams files (``HTTPFileTransferProviding``) and `files` is this machine's file
+    /// system; otherwise the file is read whole through `files`.
     ///
     /// - Parameters:
-    ///   - localFile: A file on this machine's file system.
+    ///   - localFile: A file that `files` reads.
+    ///   - files: The local file boundary `localFile` belongs to.
     ///   - url: A name on the server that no other client writes.
     /// - Throws: What ``upload(_:toNewName:)`` throws, or the local file system's error (ENOENT,
     ///   EACCES) for `localFile`.
-    public func upload(contentsOf localFile: URL, toNewName url: URL) throws {
-        try putNew(.file(localFile), at: url)
+    public func upload(
+        contentsOf localFile: URL, from files: any FileAccessorProviding = DefaultFileAccessor(), toNewName url: URL
+    ) throws {
+        try putNew(.file(localFile, files), at: url)
     }
 
     private func putNew(_ body: Body, at url: URL) throws {
@@ -94,7 +102,9 @@ extension WebDAVAccessor: FileAccessorProviding {
     }
 
     /// Downloads the file at `url` into a new local file at `localFile`, in ranges of
-    /// ``pieceSize`` bytes (`GET` with `Range`), so a file of gigabytes is never held in memory.
+    /// ``pieceSize`` bytes (`GET` with `Range`), each written as it comes
+    /// (``FileAccessorProviding/createFile(at:pieces:)``), so a file of gigabytes is never held in
+    /// memory.
     ///
     /// Every range after the first is asked for with `If-Match` and the first answer's ETag: a
     /// file that changes on the server during the download is refused (EAGAIN), never stitched
@@ -104,23 +114,17 @@ extension WebDAVAccessor: FileAccessorProviding {
     ///
     /// - Parameters:
     ///   - url: A file on the server.
-    ///   - localFile: A path on this machine's file system where nothing is yet.
+    ///   - localFile: A path of `files` where nothing is yet.
+    ///   - files: The local file boundary that makes `localFile`.
     /// - Throws: The server's answer as ``read(from:)`` throws it (ENOENT for a missing file),
     ///   EAGAIN when the file changed during the download, or the local file system's error for
     ///   `localFile` (EEXIST when something is there, ENOSPC).
-    public func download(_ url: URL, toNewFile localFile: URL) throws {
-        let descriptor = open(localFile.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw CocoaError.fileSystemError(errno: errno, path: localFile.path, writing: true) }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-        var complete = false
-        defer {
-            close(descriptor)
-            if !complete { unlink(localFile.path) }
-        }
+    public func download(_ url: URL, toNewFile localFile: URL, in files: any FileAccessorProviding = DefaultFileAccessor()) throws {
         var offset = 0
         var total: Int?
         var etag: String?
-        repeat {
+        try files.createFile(at: localFile) { () throws -> Data? in
+            if let total, offset >= total { return nil }
             var headers = HTTPFields()
             headers[.range] = "bytes=\(offset)-\(offset + pieceSize - 1)"
             // Only a strong ETag can be matched (Apache's is weak in the second a file was written).
@@ -150,14 +154,9 @@ extension WebDAVAccessor: FileAccessorProviding {
                 throw failure(response, url: url, writing: false, method: .get)
             }
             if offset == 0 { etag = response.headerFields[.eTag] }
-            do {
-                try handle.write(contentsOf: body)
-            } catch {
-                throw Self.localError(error, path: localFile.path, writing: true)
-            }
             offset += body.count
-        } while offset < total ?? 0
-        complete = true
+            return body
+        }
     }
 
     /// An entity tag without its weakness mark (RFC 9110's weak comparison).

@@ -121,7 +121,8 @@ public final class WebDAVAccessor: Sendable {
     enum Body {
         case none
         case data(Data)
-        case file(URL)
+        /// A local file and the boundary that reads it.
+        case file(URL, any FileAccessorProviding)
     }
 
     /// Sends one request, retrying transient failures, and returns the answer (any status).
@@ -173,39 +174,65 @@ public final class WebDAVAccessor: Sendable {
 
     private static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .propfind]
 
-    /// Runs the transport's async call to its end and waits for it on this thread.
+    /// Runs one exchange to its end on this thread.
     ///
-    /// A file body streams through a transport that can (``HTTPFileTransferProviding``); another
-    /// is given the file's bytes.
+    /// A transport that can be waited for (``WaitingHTTPTransportProviding``, as
+    /// `URLSessionHTTPTransport` and `InMemoryWebDAVServer` are) is: the thread that receives the
+    /// answer wakes this one, with no task between them. Another transport (a test's mock, a
+    /// recording, `AsyncHTTPClientTransport`) is run in a task this thread waits for
+    /// (``waitForTask(_:)``).
+    ///
+    /// A file body streams from the file when the file is on this machine's file system and the
+    /// transport can stream it (a waiting transport, or ``HTTPFileTransferProviding``); otherwise
+    /// the transport is given the file's bytes, read through the file's own boundary.
     private func exchange(_ request: HTTPRequest, body: Body) -> Result<(HTTPResponse, Data), HTTPTransportError> {
+        let waiting = transport as? any WaitingHTTPTransportProviding
         let streaming = transport as? any HTTPFileTransferProviding
-        var inMemory: Data?
+        let payload: HTTPRequestBody
         switch body {
-        case .none: inMemory = nil
-        case .data(let data): inMemory = data
-        case .file(let file):
-            if streaming == nil {
+        case .none: payload = .none
+        case .data(let data): payload = .data(data)
+        case .file(let file, let files):
+            if files.usesThisMachinesFileSystem && (waiting != nil || streaming != nil) {
+                payload = .file(file)
+            } else {
                 do {
-                    inMemory = try Data(contentsOf: file)
+                    payload = .data(try files.read(from: file))
                 } catch {
                     return .failure(HTTPTransportError(.other, underlying: Self.localError(error, path: file.path, writing: false)))
                 }
             }
         }
-        let outcome = LockedValue<Result<(HTTPResponse, Data), HTTPTransportError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let (transport, timeout, payload) = (self.transport, self.timeout, inMemory)
-        Task {
-            let result: Result<(HTTPResponse, Data), HTTPTransportError>
+        let timeout = self.timeout
+        if let waiting {
+            return Result { () throws(HTTPTransportError) in try waiting.sendWaiting(request, body: payload, timeout: timeout) }
+        }
+        let transport = self.transport
+        return Self.waitForTask { () async -> Result<(HTTPResponse, Data), HTTPTransportError> in
             do throws(HTTPTransportError) {
-                if let streaming, case .file(let file) = body {
-                    result = .success(try await streaming.send(request, bodyFile: file, timeout: timeout))
-                } else {
-                    result = .success(try await transport.send(request, body: payload, timeout: timeout))
+                switch payload {
+                case .none: return .success(try await transport.send(request, body: nil, timeout: timeout))
+                case .data(let data): return .success(try await transport.send(request, body: data, timeout: timeout))
+                case .file(let file): return .success(try await streaming!.send(request, bodyFile: file, timeout: timeout))
                 }
             } catch {
-                result = .failure(error)
+                return .failure(error)
             }
+        }
+    }
+
+    /// Runs `work` in a task and blocks this thread until it ends: the accessor's one bridge from
+    /// its blocking calls to a transport that is only async.
+    ///
+    /// The accessor's calls are blocking by contract, and the sync engine makes them on its own
+    /// threads. Called from a task, the wait holds a thread of Swift's cooperative pool that
+    /// `work` may need (a test may, with threads to spare; an app should not).
+    @available(*, noasync)
+    static func waitForTask<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let outcome = LockedValue<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let result = await work()
             outcome.withLock { $0 = result }
             done.signal()
         }

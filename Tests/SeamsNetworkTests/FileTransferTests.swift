@@ -55,8 +55,7 @@ struct FileTransferTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let authority = server.authority
         let make: MakeRequest = { method, target in HTTPRequest(method: method, scheme: "http", authority: authority, path: target) }
-        let ahc = kind == .asyncHTTPClient ? AsyncHTTPClientTransport() : nil
-        let transport: any HTTPFileTransferProviding = ahc ?? URLSessionHTTPTransport()
+        let (transport, ahc) = kind.makeLive()!
         let outcome: Result<Void, any Error>
         do {
             try await body(transport, make, folder)

@@ -26,6 +26,11 @@ final class LiveBoundary: DirectoryAccessorProviding, FileAccessorProviding {
     func fileExists(at url: URL) -> Bool { files.fileExists(at: url) }
     func contentsEqual(_ first: URL, _ second: URL) throws -> Bool { try files.contentsEqual(first, second) }
     func createFile(_ data: Data, at url: URL) throws { try files.createFile(data, at: url) }
+    func createFile(at url: URL, pieces nextPiece: () throws -> Data?) throws {
+        announce("createFile", url)
+        try files.createFile(at: url, pieces: nextPiece)
+    }
+    var usesThisMachinesFileSystem: Bool { true }
     func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] { try directories.contentsOfDirectory(at: url) }
     func metadata(at url: URL) throws -> FileMetadata {
         announce("metadata", url)

@@ -43,4 +43,45 @@ extension DefaultFileAccessor {
             throw CocoaError.fileSystemError(errno: failure.rawValue, path: path, writing: true)
         }
     }
+
+    /// Creates the file with `open(O_CREAT | O_EXCL)` and writes each piece as `nextPiece`
+    /// returns it; a failure removes the half-made file. Not flushed.
+    ///
+    /// - Parameters:
+    ///   - url: A file URL whose parent folder exists and where nothing is.
+    ///   - nextPiece: The next piece, or `nil` after the last.
+    /// - Throws: `CocoaError` `.fileWriteFileExists` (EEXIST) when anything is at `url`, the codes
+    ///   of ``FileAccessorProviding/write(_:to:)`` for a failed write, and what `nextPiece` throws.
+    public func createFile(at url: URL, pieces nextPiece: () throws -> Data?) throws {
+        let path = url.path
+        let descriptor: Int32
+        do {
+            descriptor = try Syscalls.open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        } catch {
+            throw CocoaError.fileSystemError(errno: error.rawValue, path: path, writing: true)
+        }
+        var complete = false
+        defer {
+            Syscalls.close(descriptor)
+            if !complete { try? Syscalls.unlink(path) }
+        }
+        while let piece = try nextPiece() {
+            let failure: Errno? = piece.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Errno? in
+                do throws(Errno) {
+                    var written = 0
+                    while written < bytes.count {
+                        written += try Syscalls.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]))
+                    }
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure { throw CocoaError.fileSystemError(errno: failure.rawValue, path: path, writing: true) }
+        }
+        complete = true
+    }
+
+    /// `true`: the URLs are this machine's paths.
+    public var usesThisMachinesFileSystem: Bool { true }
 }

@@ -69,6 +69,29 @@ public protocol FileAccessorProviding: Sendable {
     /// - Throws: `CocoaError` `.fileWriteFileExists` (EEXIST) when anything is at `url`; otherwise
     ///   what ``write(_:to:)`` throws.
     func createFile(_ data: Data, at url: URL) throws
+
+    /// Creates a new file, only if nothing is at `url`, from the pieces `nextPiece` returns, in
+    /// order, until it returns `nil`: a file of gigabytes (a download in ranges) is never held in
+    /// memory. The file holds every piece or is not left at all: when `nextPiece` or a write
+    /// throws, what was written is removed and the error is rethrown as it was thrown. The content
+    /// is not flushed; flush it with `DirectoryAccessorProviding.synchronizeFile(at:)`.
+    ///
+    /// The live accessor writes each piece as it comes; the default collects the pieces and calls
+    /// ``createFile(_:at:)``, which is right for in-memory doubles.
+    ///
+    /// - Parameters:
+    ///   - url: A file URL whose parent folder exists and where nothing is.
+    ///   - nextPiece: The next piece of the content, or `nil` after the last.
+    /// - Throws: `CocoaError` `.fileWriteFileExists` (EEXIST) when anything is at `url`, before
+    ///   `nextPiece` is called; what ``write(_:to:)`` throws for a failed write; what `nextPiece` throws.
+    func createFile(at url: URL, pieces nextPiece: () throws -> Data?) throws
+
+    /// Whether the URLs this accessor takes name files of this machine's file system, which other
+    /// code (a transport that streams a request body from a file) may open by their path.
+    ///
+    /// `true` for ``DefaultFileAccessor``; `false` by default, as for an in-memory double, whose
+    /// files only its own calls can read.
+    var usesThisMachinesFileSystem: Bool { get }
 }
 
 extension FileAccessorProviding {
@@ -83,4 +106,15 @@ extension FileAccessorProviding {
         if fileExists(at: url) { throw CocoaError.fileSystemError(errno: EEXIST, path: url.path, writing: true) }
         try write(data, to: url)
     }
+
+    /// Checks that nothing is at `url`, collects every piece, then calls ``createFile(_:at:)``.
+    public func createFile(at url: URL, pieces nextPiece: () throws -> Data?) throws {
+        if fileExists(at: url) { throw CocoaError.fileSystemError(errno: EEXIST, path: url.path, writing: true) }
+        var content = Data()
+        while let piece = try nextPiece() { content.append(piece) }
+        try createFile(content, at: url)
+    }
+
+    /// `false`: a double's files are read through its own calls only.
+    public var usesThisMachinesFileSystem: Bool { false }
 }

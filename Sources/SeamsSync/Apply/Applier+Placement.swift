@@ -43,7 +43,7 @@ extension Applier {
             try flushTrash()
             // Swapped in one step where the file system can, then what came out is checked: a
             // version saved in the moment since the check above gets its name back.
-            if try context.directories.exchangeItems(at: temp, and: destinationURL) {
+            if context.exchangeSides.contains(target), try context.directories.exchangeItems(at: temp, and: destinationURL) {
                 if ApplyContext.sameItem(try context.currentMetadata(temp), expected) {
                     try? context.directories.removeItem(at: temp, recursively: false)  // kept in the trash
                     placed = true
@@ -51,7 +51,7 @@ extension Applier {
                     _ = try context.directories.exchangeItems(at: temp, and: destinationURL)
                     try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
                 }
-            } else if let conditional = context.directories as? any ConditionalReplacing {
+            } else if context.conditionalReplaceSides.contains(target), let conditional = context.directories as? any ConditionalReplacing {
                 // One step on the server: refused there when a version was saved since the check.
                 guard try conditional.moveItem(at: temp, to: destinationURL, ifStill: expected) else {
                     try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)

@@ -24,6 +24,12 @@ struct ApplyContext: Sendable {
     /// fails on its own (ENOENT). ``requireRealFolders(above:on:)`` asks nothing on such a side,
     /// where each look would cost a request per folder, twice per copied file.
     var foldersAlwaysReal: Set<Side> = []
+    /// The sides whose replica swaps two items in one step (``ReplicaCapabilities/atomicExchange``):
+    /// a replace there tries the swap first (a file system may still answer that it has none).
+    var exchangeSides: Set<Side> = Set(Side.allCases)
+    /// The sides whose replica replaces a file only while it is still the version last read
+    /// (``ReplicaCapabilities/replaceIfUnchanged``), through the boundary's `ConditionalReplacing`.
+    var conditionalReplaceSides: Set<Side> = []
     /// How many plain file copies are written to their temp names at once, each on a thread of
     /// its own (uploads and downloads wait on a server), and how many of a flushed batch's new
     /// files are moved onto their free names at once; 1 does both one by one, in plan order.

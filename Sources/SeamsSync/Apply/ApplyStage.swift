@@ -44,6 +44,8 @@ struct ApplyStage {
         context.batchCount = max(1, run.options.copyBatchCount)
         // Where no link can be, no folder can have become one since the scan.
         context.foldersAlwaysReal = Set(Side.allCases.filter { !run.can($0, .symbolicLinks) })
+        context.exchangeSides = Set(Side.allCases.filter { run.can($0, .atomicExchange) })
+        context.conditionalReplaceSides = Set(Side.allCases.filter { run.can($0, .replaceIfUnchanged) })
         // Requests mostly wait: as many at once as asked; local copies share two cores.
         let atOnce = concurrently || work != nil
         let networked = Side.allCases.contains { run.can($0, .networked) }

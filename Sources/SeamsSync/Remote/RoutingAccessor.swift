@@ -6,6 +6,12 @@ import SeamsWebDAV
 /// local file system or to the server, by the URL it is given; a copy between the two is an
 /// upload or a download.
 ///
+/// Transfers between the sides go through the local side's own boundary (the upload reads the
+/// file, the download makes it piece by piece: ``FileAccessorProviding/createFile(at:pieces:)``),
+/// so an in-memory file system takes the same path as this machine's; only a transport that
+/// streams a file body opens the file itself, when the local side says it is this machine's
+/// (``FileAccessorProviding/usesThisMachinesFileSystem``).
+///
 /// The engine itself never asks which side a URL is on: what a server cannot do (hard links,
 /// permission bits, setting dates, flushing) it answers as a file system without them does (see
 /// ``WebDAVAccessor``), and the engine's paths for such file systems (FAT, exFAT) do the rest.
@@ -13,18 +19,6 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding, Condi
     let localDirectories: any DirectoryAccessorProviding
     let localFiles: any FileAccessorProviding
     let remote: WebDAVAccessor
-    /// Whether the local side is this machine's file system (the live accessors): then uploads
-    /// and downloads stream between its files and the server, and a file of gigabytes is never
-    /// held in memory. Another local side (a test's in-memory file system) is read and written
-    /// through its own boundary, whole.
-    let localIsLive: Bool
-
-    init(localDirectories: any DirectoryAccessorProviding, localFiles: any FileAccessorProviding, remote: WebDAVAccessor) {
-        self.localDirectories = localDirectories
-        self.localFiles = localFiles
-        self.remote = remote
-        localIsLive = localDirectories is DefaultDirectoryAccessor && localFiles is DefaultFileAccessor
-    }
 
     private func isRemote(_ url: URL) -> Bool { !url.isFileURL && remote.serves(url) }
 
@@ -107,10 +101,8 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding, Condi
             for entry in try localDirectories.contentsOfDirectory(at: source) {
                 try upload(source.appending(path: entry.name), to: destination.appending(path: entry.name))
             }
-        case .file where localIsLive:
-            try remote.upload(contentsOf: source, toNewName: destination)
         case .file:
-            try remote.upload(try localFiles.read(from: source), toNewName: destination)
+            try remote.upload(contentsOf: source, from: localFiles, toNewName: destination)
         case .symbolicLink, .other:
             throw CocoaError.fileSystemError(errno: ENOTSUP, path: destination.absoluteString, writing: true)
         }
@@ -125,11 +117,7 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding, Condi
             }
             return
         }
-        if localIsLive {
-            try remote.download(source, toNewFile: destination)
-        } else {
-            try localFiles.createFile(try remote.read(from: source), at: destination)
-        }
+        try remote.download(source, toNewFile: destination, in: localFiles)
         try localDirectories.setModificationDate(found.modificationDate, at: destination)
     }
 
@@ -143,6 +131,9 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding, Condi
     func write(_ data: Data, to url: URL) throws { try files(url).write(data, to: url) }
     func fileExists(at url: URL) -> Bool { files(url).fileExists(at: url) }
     func createFile(_ data: Data, at url: URL) throws { try files(url).createFile(data, at: url) }
+    func createFile(at url: URL, pieces nextPiece: () throws -> Data?) throws {
+        try files(url).createFile(at: url, pieces: nextPiece)
+    }
 
     func contentsEqual(_ first: URL, _ second: URL) throws -> Bool {
         switch (isRemote(first), isRemote(second)) {
@@ -150,14 +141,15 @@ struct RoutingAccessor: DirectoryAccessorProviding, FileAccessorProviding, Condi
         default:
             // Sizes first: most differing files differ in size, and then nothing is downloaded.
             if try metadata(at: first).size != metadata(at: second).size { return false }
-            guard localIsLive else { return try read(from: first) == read(from: second) }
+            // A local side that is not this machine's file system has no temp folder of ours.
+            guard localFiles.usesThisMachinesFileSystem else { return try read(from: first) == read(from: second) }
             // Each server file is downloaded to a temporary file and compared there, in pieces.
             var downloads: [URL] = []
             defer { for file in downloads { try? localDirectories.removeItem(at: file, recursively: false) } }
             func local(_ url: URL) throws -> URL {
                 guard isRemote(url) else { return url }
                 let file = FileManager.default.temporaryDirectory.appending(path: "seams-compare-\(UUID().uuidString)")
-                try remote.download(url, toNewFile: file)
+                try remote.download(url, toNewFile: file, in: localFiles)
                 downloads.append(file)
                 return file
             }

@@ -9,14 +9,20 @@ import SeamsCore
 /// place, what an unreachable root or a lost connection is called. A new kind of container (an
 /// S3 bucket) declares its own.
 ///
+/// Transfers between the two replicas go through the local side's own boundary: an upload reads
+/// the file through it (or the transport streams the file, where the boundary is this machine's
+/// file system), a download makes the file through it piece by piece
+/// (`FileAccessorProviding.createFile(at:pieces:)`), so the in-memory file system of the crash
+/// suites takes the path this machine's takes. A replace tries a swap only on a replica with
+/// ``ReplicaCapabilities/atomicExchange``, and a conditional replace only on one with
+/// ``ReplicaCapabilities/replaceIfUnchanged``.
+///
 /// Not yet so: both replicas are reached through one boundary that routes each URL to the local
-/// file system or to the server (`RoutingAccessor`), and a replica does not carry its own I/O;
-/// the applier tries an atomic exchange and learns from the answer whether there is one, and
-/// uses a conditional replace where the boundary has one (`ConditionalReplacing`). So
-/// ``ReplicaCapabilities/atomicExchange``, ``ReplicaCapabilities/replaceIfUnchanged``,
+/// file system or to the server (`RoutingAccessor`), and a replica does not carry its own I/O.
 /// ``ReplicaCapabilities/contentTags``, ``ReplicaCapabilities/flush``,
 /// ``ReplicaCapabilities/permissionsAndDates`` and ``ReplicaCapabilities/storeSideCopyAndMove``
-/// are declared and not yet read.
+/// are declared and not yet read: the boundary answers for them (a server's flush does nothing,
+/// its dates cannot be set, a copy on one side is that side's copy).
 protocol Replica: Sendable {
     /// The synced folder, or the server's collection.
     var root: URL { get }

@@ -113,7 +113,7 @@ public enum FileAccessorConformance {
             try Check.equal(try s.names(), ["d"], "root")
             try Check.equal(try s.names("d"), ["f"], "d")
         },
-    ] + exclusive + comparing
+    ] + exclusive + pieces + comparing
 
     /// ``FileAccessorProviding/createFile(_:at:)``: a new file, never over anything.
     static let exclusive: [ConformanceBehaviour] = [
@@ -132,6 +132,51 @@ public enum FileAccessorConformance {
         },
         behaviour("createFile into a missing folder throws 4 ENOENT") { s in
             try Check.fails(.fileNoSuchFile, ENOENT, "create") { try s.files.createFile(Data(), at: s.url("no/f")) }
+        },
+    ]
+
+    /// What a piece producer throws in the behaviours of ``pieces``.
+    struct PieceFailure: Error, Equatable {}
+
+    /// ``FileAccessorProviding/createFile(at:pieces:)``: a new file made piece by piece, whole or not at all.
+    static let pieces: [ConformanceBehaviour] = [
+        behaviour("createFile(at:pieces:) writes every piece in order, an empty piece included") { s in
+            var queue = ["one ", "", "two ", "three"].map { Data($0.utf8) }
+            try s.files.createFile(at: s.url("new")) { queue.isEmpty ? nil : queue.removeFirst() }
+            try Check.equal(try s.text("new"), "one two three", "content")
+        },
+        behaviour("createFile(at:pieces:) with no piece makes an empty file") { s in
+            try s.files.createFile(at: s.url("empty")) { nil }
+            try Check.equal(try s.files.read(from: s.url("empty")), Data(), "content")
+            try Check.equal(try s.names(), ["empty"], "root")
+        },
+        behaviour("createFile(at:pieces:) onto an existing file throws 516 EEXIST before asking for a piece") { s in
+            try s.makeFile("f", "mine")
+            var asked = 0
+            try Check.fails(.fileWriteFileExists, EEXIST, "create") {
+                try s.files.createFile(at: s.url("f")) {
+                    asked += 1
+                    return nil
+                }
+            }
+            try Check.equal(asked, 0, "pieces asked for")
+            try Check.equal(try s.text("f"), "mine", "content")
+        },
+        behaviour("createFile(at:pieces:) whose piece fails rethrows that error and leaves no file") { s in
+            var given = 0
+            do {
+                try s.files.createFile(at: s.url("half")) {
+                    given += 1
+                    if given == 3 { throw PieceFailure() }
+                    return Data("piece".utf8)
+                }
+                throw ConformanceFailure("a failing piece did not fail the create")
+            } catch is PieceFailure {}
+            try Check.equal(given, 3, "pieces asked for")
+            try Check.equal(try s.names(), [], "root")
+        },
+        behaviour("createFile(at:pieces:) into a missing folder throws 4 ENOENT") { s in
+            try Check.fails(.fileNoSuchFile, ENOENT, "create") { try s.files.createFile(at: s.url("no/f")) { nil } }
         },
     ]
 

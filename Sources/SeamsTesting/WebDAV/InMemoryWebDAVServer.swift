@@ -37,7 +37,7 @@ public import SeamsWebDAV
 /// Symbolic links in the served folder are not served (a server shows none). Locks live in the
 /// server, not in the file system, and expire by the clock given (`Timeout: Second-n`): a client
 /// that dies holding one leaves it until it expires, as on a real server.
-public final class InMemoryWebDAVServer: HTTPTransportProviding {
+public final class InMemoryWebDAVServer: WaitingHTTPTransportProviding {
     /// The URL of the served folder (`http://dav.test/dav/` unless chosen): give it to the accessor.
     public let baseURL: URL
     let folder: URL
@@ -178,6 +178,30 @@ public final class InMemoryWebDAVServer: HTTPTransportProviding {
     public func send(
         _ request: HTTPRequest, body: Data?, timeout: Duration
     ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        try exchange(request, body: body)
+    }
+
+    /// Answers `request` on the calling thread, as ``send(_:body:timeout:)`` does; a file body is
+    /// read from this machine's file system, as a live transport reads it.
+    @available(*, noasync, message: "use send(_:body:timeout:)")
+    public func sendWaiting(
+        _ request: HTTPRequest, body: HTTPRequestBody, timeout: Duration
+    ) throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        switch body {
+        case .none: return try exchange(request, body: nil)
+        case .data(let data): return try exchange(request, body: data)
+        case .file(let url):
+            let data: Data
+            do {
+                data = try Data(contentsOf: url)
+            } catch {
+                throw HTTPTransportError(.other, underlying: error)
+            }
+            return try exchange(request, body: data)
+        }
+    }
+
+    private func exchange(_ request: HTTPRequest, body: Data?) throws(HTTPTransportError) -> (HTTPResponse, Data) {
         let path = Self.decodedRequestPath(request.path ?? "/")
         let (number, fault, deadBefore) = state.withLock { state -> (Int, WebDAVFault?, Bool) in
             let number = state.requests.count + 1

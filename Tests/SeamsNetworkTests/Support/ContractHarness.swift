@@ -8,11 +8,27 @@ import Testing
 /// The transports the contract suite runs on.
 enum TransportUnderTest: String, CaseIterable, CustomStringConvertible, Sendable {
     case urlSession
+    /// `URLSessionHTTPTransport.sendWaiting`, each request waited for on a thread of its own.
+    case urlSessionWaiting
     case asyncHTTPClient
     case mock
 
     /// The transports that talk to a real socket.
-    static let live: [TransportUnderTest] = [.urlSession, .asyncHTTPClient]
+    static let live: [TransportUnderTest] = [.urlSession, .urlSessionWaiting, .asyncHTTPClient]
+    /// The transports whose exchange ends when its task is cancelled (a waiting exchange ends by
+    /// its timeout only).
+    static let cancellable: [TransportUnderTest] = [.urlSession, .asyncHTTPClient, .mock]
+
+    /// The live transport of this kind, or `nil` for the mock.
+    func makeLive(followsRedirects: Bool = false) -> (any HTTPFileTransferProviding, AsyncHTTPClientTransport?)? {
+        switch self {
+        case .urlSession: (URLSessionHTTPTransport(followsRedirects: followsRedirects), nil)
+        case .urlSessionWaiting: (WaitingOnAThread(URLSessionHTTPTransport(followsRedirects: followsRedirects)), nil)
+        case .asyncHTTPClient:
+            { let ahc = AsyncHTTPClientTransport(followsRedirects: followsRedirects); return (ahc, ahc) }()
+        case .mock: nil
+        }
+    }
 
     var description: String { rawValue }
 }
@@ -46,11 +62,9 @@ struct ContractHarness: Sendable {
         switch kind {
         case .mock:
             try await body(mock())
-        case .urlSession, .asyncHTTPClient:
+        case .urlSession, .urlSessionWaiting, .asyncHTTPClient:
             let server = try await LoopbackServer.start()
-            let ahc = kind == .asyncHTTPClient ? AsyncHTTPClientTransport(followsRedirects: followsRedirects) : nil
-            let transport: any HTTPTransportProviding =
-                ahc ?? URLSessionHTTPTransport(followsRedirects: followsRedirects)
+            let (transport, ahc) = kind.makeLive(followsRedirects: followsRedirects)!
             let harness = ContractHarness(transport: transport, authority: server.authority, arrivals: server.arrivals)
             let outcome: Result<Void, any Error>
             do {
@@ -93,5 +107,35 @@ struct ContractHarness: Sendable {
             }
         }
         return ContractHarness(transport: mock, authority: "127.0.0.1:1", arrivals: arrivals)
+    }
+}
+
+/// A waiting transport's blocking entry point seen as an async transport: each request is
+/// waited for on a new thread of its own, never on a thread of Swift's cooperative pool.
+struct WaitingOnAThread: HTTPFileTransferProviding {
+    let base: any WaitingHTTPTransportProviding
+
+    init(_ base: any WaitingHTTPTransportProviding) {
+        self.base = base
+    }
+
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        try await wait(request, body.map { .data($0) } ?? .none, timeout)
+    }
+
+    func send(_ request: HTTPRequest, bodyFile: URL, timeout: Duration) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        try await wait(request, .file(bodyFile), timeout)
+    }
+
+    private func wait(
+        _ request: HTTPRequest, _ body: HTTPRequestBody, _ timeout: Duration
+    ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        let base = self.base
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(HTTPResponse, Data), HTTPTransportError>, Never>) in
+            Thread.detachNewThread {
+                continuation.resume(returning: Result { () throws(HTTPTransportError) in try base.sendWaiting(request, body: body, timeout: timeout) })
+            }
+        }
+        return try result.get()
     }
 }
