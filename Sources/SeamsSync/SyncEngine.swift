@@ -195,6 +195,7 @@ public struct SyncEngine: Sendable {
                 path: path.rawValue,
                 reason: "its name starts with .seams, which seams-sync keeps for its own files; rename it to sync it"))
         }
+        report.ignored = scanned.ignored.map(\.rawValue)
         report.rebuiltState = prepared.stateRebuilt
         report.replicaMismatch = prepared.check.mismatch
         return report

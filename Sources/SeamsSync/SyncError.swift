@@ -44,6 +44,10 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No folder for the sync state was given and none can be derived (neither
     /// `XDG_STATE_HOME` nor `HOME` is set); a temporary folder would lose the state at reboot.
     case noStateDirectory
+    /// An ignore rule cannot be read: a pattern git would not read (`line` counts from 1), or an
+    /// ignore file that is not UTF-8 text (`line` 0); `source` is the file's path or `--exclude`.
+    /// Nothing was changed.
+    case badIgnoreRule(source: String, line: Int, pattern: String, reason: String)
 
     /// Whether the run was refused before changing anything (a guard or a missing folder).
     public var isRefusal: Bool {
@@ -57,7 +61,7 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The C library's words for a POSIX error ("Operation not permitted (EPERM)"), the error's
     /// own description otherwise.
-    private static func reason(_ underlying: UnderlyingError) -> String {
+    static func reason(_ underlying: UnderlyingError) -> String {
         guard let code = underlying.posixCode else { return underlying.description }
         return "\(String(cString: strerror(code.rawValue))) (\(POSIXError(code).code))"
     }
@@ -119,6 +123,10 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
             "No folder for the sync state: set HOME or XDG_STATE_HOME, or pass --state-dir."
         case .interrupted:
             "Interrupted before anything was changed; run again to sync."
+        case .badIgnoreRule(let source, let line, let pattern, let reason):
+            line == 0
+                ? "The ignore file \(source) cannot be used: \(reason). Nothing was changed."
+                : "The ignore rule \"\(pattern)\" (\(source), line \(line)) cannot be read: \(reason). Nothing was changed."
         case .unsupportedState(let url, let version):
             "The state file \(url.path) has format version \(version), newer than this program reads; it was left untouched."
         }

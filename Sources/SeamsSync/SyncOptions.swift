@@ -22,6 +22,18 @@ public struct SyncOptions: Hashable, Sendable {
     /// is renamed into place. Larger batches cost fewer device flushes; each batch's copies are
     /// lost together if the power fails before its flush (their sources are untouched).
     public var copyBatchCount = 2048
+    /// Patterns of paths to leave alone, in `.gitignore` syntax (`node_modules/`, `*.tmp`,
+    /// `/build`), on top of the `.seamsignore` files; they win over those files' `!` patterns. An
+    /// ignored path is never read, written, moved, deleted or trashed on either side.
+    public var excludes: [String] = []
+    /// Whether platform junk is left alone too: `.DS_Store`, `._*`, `Thumbs.db`, `desktop.ini`,
+    /// `.Trash-*`, `~$*`.
+    public var defaultExcludes = true
+
+    /// The patterns ``defaultExcludes`` adds: Finder's `.DS_Store`, the AppleDouble `._*` files
+    /// macOS writes on FAT and exFAT, Windows' `Thumbs.db` and `desktop.ini`, the `.Trash-*`
+    /// folders of Linux desktops on removable drives, and Office's `~$*` lock files.
+    public static let defaultExcludePatterns = [".DS_Store", "._*", "Thumbs.db", "desktop.ini", ".Trash-*", "~$*"]
 
     /// The default options.
     public init() {}

@@ -55,6 +55,9 @@ public struct SyncReport: Hashable, Sendable, Codable {
     public var failures: [Problem] = []
     /// Paths left alone on purpose (special files, unreadable folders, links a side cannot hold).
     public var skipped: [Problem] = []
+    /// Paths the ignore rules left out, on either side, sorted: an ignored folder once, not
+    /// what it holds (which was never listed). Nothing at these paths was read or changed.
+    public var ignored: [String] = []
     /// The planned changes, for a dry run.
     public var planned: [Change] = []
     /// Set when the state file was unreadable and the state was rebuilt (every difference kept both).
@@ -86,6 +89,9 @@ public struct SyncReport: Hashable, Sendable, Codable {
         }
         if let replicaMismatch {
             lines.append("Synced as a new pair: \(replicaMismatch). Nothing was deleted; every difference was kept as both versions.")
+        }
+        if !ignored.isEmpty {
+            lines.append("\(ignored.count) \(ignored.count == 1 ? "path" : "paths") left alone by ignore rules.")
         }
         if rebuiltState { lines.append("The state file was unreadable: rebuilt; every difference was kept both.") }
         lines += planned.map { "  would \($0.action): \($0.path)" }

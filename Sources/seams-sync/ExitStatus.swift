@@ -58,6 +58,8 @@ enum ExitStatus: Int32 {
                 self = .badUsage
             } else if case .localFolderNotChosen = error {
                 self = .badUsage
+            } else if case .badIgnoreRule = error {
+                self = .badUsage
             } else {
                 self = .other
             }

@@ -43,12 +43,13 @@ struct Output: Sendable {
         }
     }
 
-    func finish(_ report: SyncReport, status: ExitStatus, local: URL, container: URL) {
+    func finish(_ report: SyncReport, status: ExitStatus, local: URL, container: URL, listIgnored: Bool = false) {
         if json {
             emit(JSONReport(status: status.word, exitCode: status.rawValue, local: local.path, container: container.isFileURL ? container.path : container.absoluteString, report: report))
             return
         }
         print(report.summary)
+        if listIgnored { for path in report.ignored { print("  ignored: \(path)") } }
         if !report.failures.isEmpty {
             logger.warning("\(report.failures.count) paths were not synced; nothing was lost. They will be retried on the next run.")
         }

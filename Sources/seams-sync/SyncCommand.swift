@@ -39,6 +39,21 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(help: "With a WebDAV container: at most N requests to the server at once (folder listings, uploads and downloads to temp names, new files moved into place); 1 sends them one by one.")
     var requests = SyncEngine.defaultRequestsInFlight
 
+    @Option(name: .customLong("exclude"), help: ArgumentHelp(
+        "Leave paths matching PATTERN alone on both sides (.gitignore syntax; repeat it for more).", valueName: "PATTERN"))
+    var excludes: [String] = []
+
+    @Option(name: .customLong("exclude-from"), help: ArgumentHelp(
+        "Read --exclude patterns from FILE, one a line (.gitignore syntax).", valueName: "FILE"))
+    var excludeFrom: [String] = []
+
+    @Flag(name: .customLong("no-default-excludes"), help: ArgumentHelp(
+        "Sync platform junk too; by default \(SyncOptions.defaultExcludePatterns.joined(separator: " ")) are left alone."))
+    var noDefaultExcludes = false
+
+    @Flag(help: "List every path the ignore rules left alone.")
+    var verbose = false
+
     func validate() throws {
         guard (0...100).contains(maxDelete) else {
             throw ValidationError("--max-delete must be a percentage from 0 to 100.")
@@ -80,6 +95,17 @@ struct SyncCommand: AsyncParsableCommand {
         options.dryRun = dryRun
         options.force = force
         options.maxDeletePercent = maxDelete
+        options.defaultExcludes = !noDefaultExcludes
+        options.excludes = excludes
+        for file in excludeFrom {
+            do {
+                let text = try String(contentsOf: Self.absolute(file), encoding: .utf8)
+                options.excludes += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            } catch {
+                output.fail(ExitStatus.badUsage, "--exclude-from \(file) cannot be read: \(error.localizedDescription)")
+                throw ExitCode(ExitStatus.badUsage.rawValue)
+            }
+        }
         let server = remote.map {
             WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: URLSessionHTTPTransport.shared)
         }
@@ -94,7 +120,7 @@ struct SyncCommand: AsyncParsableCommand {
             let report = try await engine.run(
                 local: localURL, container: containerURL, stateDirectory: state, options: options, stop: stop)
             status = report.interruption == nil ? ExitStatus(report) : signals.status
-            output.finish(report, status: status, local: localURL, container: containerURL)
+            output.finish(report, status: status, local: localURL, container: containerURL, listIgnored: verbose)
         } catch SyncError.interrupted {
             status = signals.status
             output.fail(status, SyncError.interrupted.description)

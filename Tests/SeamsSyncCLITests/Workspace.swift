@@ -49,7 +49,7 @@ final class Workspace {
         let enumerator = manager.enumerator(at: root, includingPropertiesForKeys: [.isDirectoryKey])
         while let url = enumerator?.nextObject() as? URL {
             let relative = String(url.path.dropFirst(root.path.count + 1))
-            if url.lastPathComponent.hasPrefix(".seams") {
+            if url.lastPathComponent.hasPrefix(".seams"), url.lastPathComponent != ".seamsignore" {
                 enumerator?.skipDescendants()
                 continue
             }

@@ -34,7 +34,13 @@ extension Applier {
         try context.requireRealFolders(above: path, on: side)
         // What was moved out of it into the trash is durable there before the folder goes.
         try flushTrash()
-        try context.directories.removeItem(at: context.url(path, on: side), recursively: false)
+        do {
+            try context.directories.removeItem(at: context.url(path, on: side), recursively: false)
+        } catch let error as CocoaError where error.posixCode == .ENOTEMPTY || error.posixCode == .EEXIST {
+            // Never deleted with it: what the ignore rules leave alone in it.
+            if let kept = plan.snapshot(side).ignored.first(where: { $0.isDescendant(of: path) }) { throw ApplyIssue.holdsIgnored(kept) }
+            throw error
+        }
         folderState.dirty[side]!.remove(path)
         folderState.dirty[side]!.insert(path.parent)
         countDeletion(on: side)

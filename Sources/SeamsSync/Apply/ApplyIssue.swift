@@ -21,6 +21,9 @@ enum ApplyIssue: Error, Hashable {
     case notAFolderOnTheWay(SyncPath)
     /// The path is a symbolic link and the side it would go to cannot hold links (FAT, exFAT).
     case linksUnsupported(Side)
+    /// The folder, deleted on the other side, still holds items the ignore rules leave alone
+    /// (the first of them named): it stays, with them; what it held that syncs was deleted.
+    case holdsIgnored(SyncPath)
 }
 
 extension ApplyIssue {
@@ -29,7 +32,7 @@ extension ApplyIssue {
     /// for the user).
     var isSkip: Bool {
         switch self {
-        case .vanishedDuringSync, .linksUnsupported: true
+        case .vanishedDuringSync, .linksUnsupported, .holdsIgnored: true
         default: false
         }
     }
@@ -39,6 +42,9 @@ extension ApplyIssue {
         switch self {
         case .vanishedDuringSync:
             "vanished during the sync"
+        case .holdsIgnored(let item):
+            "deleted on the other side, and kept here: it holds \"\(item.rawValue)\", which the ignore rules leave "
+                + "alone (what it held that syncs was deleted); remove it to delete the folder"
         case .changedDuringSync:
             "changed during the sync; it will sync next run"
         case .trashNotAFolder:

@@ -1,4 +1,5 @@
 import Foundation
+import SeamsCore
 
 /// An archive's entries by path: a dictionary in use (look up, set, remove, iterate), kept as
 /// the state file's compact sorted table plus the changes made since it was read.
@@ -44,6 +45,27 @@ struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLite
     var isEmpty: Bool { count == 0 }
 
     /// The entry of `path`, or `nil`; setting `nil` removes it.
+    /// How many entries are at one of `paths` or under one of them: one lookup per path, and one
+    /// walk of the entries only when a recorded folder is among them.
+    func count(atOrUnder paths: [SyncPath]) -> Int {
+        let recorded = paths.compactMap { path in self[path].map { (path, $0.kind) } }
+        guard !recorded.isEmpty else { return 0 }
+        let folders = Set(recorded.filter { $0.1 == .directory }.map(\.0))
+        guard !folders.isEmpty else { return recorded.count }
+        var count = recorded.count
+        for (path, _) in self {
+            var above = path.parent
+            while let folder = above {
+                if folders.contains(folder) {
+                    count += 1
+                    break
+                }
+                above = folder.parent
+            }
+        }
+        return count
+    }
+
     subscript(path: SyncPath) -> Archive.Entry? {
         get {
             if let change = changes[path] { return change }

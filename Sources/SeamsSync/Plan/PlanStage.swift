@@ -15,7 +15,9 @@ struct PlanStage {
     /// - Throws: ``SyncError/emptySide(_:known:)`` or ``SyncError/tooManyDeletions(_:count:known:limitPercent:)``.
     func callAsFunction(archive: Archive, scanned: ScanStage.Scanned) throws -> SyncPlan {
         let plan = Reconciler().plan(archive: archive, local: scanned.local, container: scanned.container)
-        if !options.force { try checkGuards(plan, known: archive.entries.count) }
+        // Known items the rules now leave out are neither here nor deleted: the guards do not count them.
+        let known = archive.entries.count - archive.entries.count(atOrUnder: scanned.ignored)
+        if !options.force { try checkGuards(plan, known: known) }
         return plan
     }
 

@@ -23,6 +23,8 @@ struct ScanStage {
         var learnedTags: [LearnedTag]
         /// Items of either side whose names start with `.seams` but are not the tool's own, once each.
         var reserved: [SyncPath]
+        /// Items of either side the ignore rules left out, once each, sorted.
+        var ignored: [SyncPath] = []
     }
 
     /// Runs the stage.
@@ -35,9 +37,10 @@ struct ScanStage {
         let expected = archive.entries.count
         let roots = [run.local, run.container]
         let networked = Side.allCases.map { run.can($0, .networked) }
-        let scanner = Scanner(directories: run.directories)
+        let scanner = Scanner(directories: run.directories, files: run.files)
         let shouldStop = run.shouldStop
         let readers = serverReaders
+        let rules = try IgnoreRules(defaults: run.options.defaultExcludes, excludes: run.options.excludes)
         // The second scan on the executor's thread: a Dispatch worker may be slow
         // to come when the pool is busy.
         let scans = BlockingExecutor.shared.map(2, width: concurrently ? 2 : 1) { index in
@@ -46,10 +49,12 @@ struct ScanStage {
                 do {
                     let snapshot = try scanner.scan(
                         roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
-                        readers: networked[index] ? readers : 1, learning: &learned, shouldStop: shouldStop)
+                        readers: networked[index] ? readers : 1, learning: &learned, ignoring: rules, shouldStop: shouldStop)
                     return (snapshot, learned)
                 } catch is ScanStopped {
                     throw SyncError.interrupted
+                } catch let error as SyncError {
+                    throw error
                 } catch {
                     guard networked[index] else { throw SyncError.folderNotAvailable(roots[index]) }
                     throw SyncError.serverNotAvailable(roots[index], reason: SyncEngine.serverReason(error))
@@ -59,10 +64,20 @@ struct ScanStage {
         var (local, _) = try scans[0].get()
         var (container, learnedTags) = try scans[1].get()
         if run.shouldStop() { throw SyncError.interrupted }
+        // Each side's `.seamsignore` files apply to both sides: a path one side's rules leave out
+        // is left out of the other too, never seen as deleted there.
+        if local.rules != container.rules {
+            let (localRules, containerRules) = (local.rules, container.rules)
+            local.leaveOut(ignoredBy: containerRules)
+            container.leaveOut(ignoredBy: localRules)
+        }
         try complete(&local, &container)
         var seen = Set<SyncPath>()
         let reserved = (local.reserved + container.reserved).filter { seen.insert($0).inserted }
-        return Scanned(local: local, container: container, learnedTags: learnedTags, reserved: reserved)
+        var ignored = Set(local.ignored)
+        ignored.formUnion(container.ignored)
+        return Scanned(
+            local: local, container: container, learnedTags: learnedTags, reserved: reserved, ignored: ignored.sorted())
     }
 
     /// Reads again what one scan found unchanged where the other found a change or nothing: the

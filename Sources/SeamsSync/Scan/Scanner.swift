@@ -5,12 +5,17 @@ import SeamsCore
 /// at a time or several at once.
 struct Scanner: Sendable {
     private let directories: any DirectoryAccessorProviding
+    /// Reads the `.seamsignore` files found; without it none is read.
+    private let files: (any FileAccessorProviding)?
 
     /// Creates a scanner.
     ///
-    /// - Parameter directories: The boundary that lists folders.
-    init(directories: any DirectoryAccessorProviding) {
+    /// - Parameters:
+    ///   - directories: The boundary that lists folders.
+    ///   - files: The boundary that reads the `.seamsignore` files found (none is read without it).
+    init(directories: any DirectoryAccessorProviding, files: (any FileAccessorProviding)? = nil) {
         self.directories = directories
+        self.files = files
     }
 
     /// Scans the tree under `root`.
@@ -34,22 +39,28 @@ struct Scanner: Sendable {
     /// - Throws: The boundary's error when `root` itself cannot be listed, ``ScanStopped`` when asked to stop.
     func scan(
         _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive? = nil, side: Side = .local, readers: Int = 1,
-        shouldStop: () -> Bool = { false }
+        ignoring rules: IgnoreRules = IgnoreRules(), shouldStop: () -> Bool = { false }
     ) throws -> Snapshot {
         var learned: [LearnedTag] = []
         return try scan(
             root, expectedCount: expectedCount, comparedWith: archive, side: side, readers: readers, learning: &learned,
-            shouldStop: shouldStop)
+            ignoring: rules, shouldStop: shouldStop)
     }
 
-    /// Scans the tree under `root`, as ``scan(_:expectedCount:comparedWith:side:readers:shouldStop:)``,
+    /// Scans the tree under `root`, as ``scan(_:expectedCount:comparedWith:side:readers:ignoring:shouldStop:)``,
     /// and adds to `learnedTags` each container file found unchanged whose archive entry has no
     /// content tag while the server gives one.
+    ///
+    /// An item the rules ignore is left out (``Snapshot/ignored``), and an ignored folder is not
+    /// listed. A folder's `.seamsignore` is read before its items are looked at, and its rules
+    /// apply below it (``Snapshot/rules``); one that cannot be read, or holds a pattern git would
+    /// not read, ends the scan with ``SyncError/badIgnoreRule(source:line:pattern:reason:)``.
     func scan(
         _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive?, side: Side, readers: Int,
-        learning learnedTags: inout [LearnedTag], shouldStop: () -> Bool
+        learning learnedTags: inout [LearnedTag], ignoring rules: IgnoreRules = IgnoreRules(), shouldStop: () -> Bool
     ) throws -> Snapshot {
         var snapshot = Snapshot()
+        snapshot.rules = rules
         let known = Known(table: archive?.entries.compacted(), side: side)
         if let table = known.table {
             snapshot.unchanged = UnchangedPaths(table: table)
@@ -58,7 +69,7 @@ struct Scanner: Sendable {
         }
         var pending: [(SyncPath?, URL)] = []
         let top = try directories.contentsOfDirectory(at: root)
-        add(top, under: nil, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
+        try add(top, under: nil, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
         // Folders taken at once: one for one reader (depth first, each listing added before the
         // next is asked for); a few per reader otherwise, so that a slow folder holds up little.
         let takenAtOnce = readers > 1 ? readers * 4 : 1
@@ -73,7 +84,7 @@ struct Scanner: Sendable {
             for ((path, _), listing) in zip(folders, listings) {
                 switch listing {
                 case .success(let entries):
-                    add(entries, under: path, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
+                    try add(entries, under: path, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
                 case .failure(let error):
                     if let path { snapshot.unreadableFolders[path] = UnderlyingError(error) }
                 }
@@ -82,6 +93,7 @@ struct Scanner: Sendable {
         if readers > 1 {
             snapshot.leftovers.sort()
             snapshot.reserved.sort()
+            snapshot.ignored.sort()
         }
         return snapshot
     }
@@ -112,7 +124,20 @@ struct Scanner: Sendable {
     private func add(
         _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL, known: Known,
         to snapshot: inout Snapshot, learning learnedTags: inout [LearnedTag], pending: inout [(SyncPath?, URL)]
-    ) {
+    ) throws(SyncError) {
+        if let files, let file = entries.first(where: { $0.name == IgnoreRules.fileName && $0.metadata.kind == .file }) {
+            let url = (parent?.appending(file.name) ?? SyncPath(file.name)).url(in: root)
+            let content: Data
+            do {
+                content = try files.read(from: url)
+            } catch {
+                throw SyncError.badIgnoreRule(
+                    source: url.isFileURL ? url.path : url.absoluteString, line: 0, pattern: "",
+                    reason: "reading it failed: \(SyncError.reason(UnderlyingError(error)))")
+            }
+            try snapshot.rules.addFile(content, in: parent, at: url)
+        }
+        let rules = snapshot.rules.isEmpty ? nil : snapshot.rules.inFolder(parent)
         let unchanged = known.unchanged(entries, under: parent)
         for (index, entry) in entries.enumerated() {
             if Snapshot.isOwnName(entry.name) {
@@ -125,6 +150,10 @@ struct Scanner: Sendable {
                 continue
             }
             let isFolder = entry.metadata.kind == .directory
+            if let rules, rules.ignores(Substring(entry.name), isFolder: isFolder) {
+                snapshot.ignored.append(parent?.appending(entry.name) ?? SyncPath(entry.name))
+                continue
+            }
             if let (ordinal, learned) = index < unchanged.count ? unchanged[index] : nil {
                 snapshot.unchanged.insert(ordinal: ordinal)
                 // An unchanged file's path is not made at all, unless its tag is learned.

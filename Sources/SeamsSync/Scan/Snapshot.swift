@@ -22,6 +22,11 @@ struct Snapshot: Sendable {
     /// Items whose names start with `.seams` but are not the tool's own (a user's
     /// `.seams-notes.txt`): neither synced nor removed, reported as skipped every run.
     var reserved: [SyncPath] = []
+    /// Items the ignore rules left out, each once (an ignored folder, not what it holds, which
+    /// was never listed).
+    var ignored: [SyncPath] = []
+    /// The rules the scan applied: the run's, and the `.seamsignore` files it found on its side.
+    var rules = IgnoreRules()
 
     /// Creates a snapshot.
     init(
@@ -32,6 +37,42 @@ struct Snapshot: Sendable {
         self.items = items
         self.unreadableFolders = unreadableFolders
         self.leftovers = leftovers
+    }
+
+    /// Leaves out what `rules` (the other side's) ignore: items, and paths found unchanged,
+    /// whose own name or a folder above is ignored; each goes into ``ignored``, unless a folder
+    /// above it is there already.
+    mutating func leaveOut(ignoredBy rules: IgnoreRules) {
+        var left: [SyncPath] = []
+        for (path, item) in items where rules.ignoresPathOrFolderAbove(path, isFolder: item.kind == .directory) {
+            left.append(path)
+        }
+        for path in left { items[path] = nil }
+        if let table = unchanged.table, unchanged.isBits(of: table) {
+            var ordinals: [(Int, SyncPath)] = []
+            table.forEach(where: { unchanged.word($0) }) { ordinal, bytes, entry in
+                let path = SyncPath(String(decoding: bytes, as: UTF8.self))
+                if rules.ignoresPathOrFolderAbove(path, isFolder: entry.kind == .directory) { ordinals.append((ordinal, path)) }
+            }
+            for (ordinal, path) in ordinals {
+                unchanged.remove(ordinal: ordinal)
+                left.append(path)
+            }
+        } else {
+            let paths = unchanged.filter { rules.ignoresPathOrFolderAbove($0, isFolder: false) }
+            for path in paths { _ = unchanged.remove(path) }
+            left += paths
+        }
+        let leftSet = Set(left)
+        ignored += left.filter { path in
+            var above = path.parent
+            while let folder = above {
+                if leftSet.contains(folder) { return false }
+                above = folder.parent
+            }
+            return true
+        }
+        ignored.sort()
     }
 
     /// Whether the scan found an item at `path`, changed or not.

@@ -19,8 +19,11 @@ enum OwnNames {
     /// The tool's own names at the top of a synced folder.
     static let atRoot: Set<String> = [trash, lock, replicaMarker]
 
+    /// The user's ignore rules in a folder: the one name that starts with `.seams` and is not the
+    /// tool's own. It syncs like any file, so every device shares the rules.
+    static let ignoreFile = ".seamsignore"
     /// Whether `name` (one path component) is one of the tool's own.
     static func isOwn(_ name: String) -> Bool {
-        name.utf8.starts(with: prefix.utf8)
+        name.utf8.starts(with: prefix.utf8) && name != ignoreFile
     }
 }
