@@ -4,6 +4,8 @@
 # standard tree of ../shared/bench/make-tree.py (10,020 files, 140 MB), every tool in one run.
 #
 #   Benchmarks/webdav-bench.sh          # from the package root; WORK=/some/dir to choose the scratch dir
+#   BEFORE=/path/to/old/seams-sync PEERS=0 Benchmarks/webdav-bench.sh
+#                                       # this build against an earlier one only (/before), rclone left out
 #
 # Phases: cold sync into an empty collection, a re-run with no change, a re-run after --modify 100
 # (a new --seed each run, so every run brings new content). Each phase runs COLD_RUNS (3) or RUNS (5)
@@ -55,7 +57,12 @@ python3 "$MAKE_TREE" "$SRC" >/dev/null
 USER_NAME=seams
 PASSWORD=seams-bench-secret
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-mkdir -p "$WORK/apache/run" "$WORK/apache/empty" "$SERVED/dav" "$SERVED/bisync" "$SERVED/copy"
+BEFORE=${BEFORE:-}
+PEERS=${PEERS:-1}
+TOOLS="seams"
+[ -n "$BEFORE" ] && TOOLS="$TOOLS before"
+[ "$PEERS" = 1 ] && TOOLS="$TOOLS bisync copy"
+mkdir -p "$WORK/apache/run" "$WORK/apache/empty" "$SERVED/dav" "$SERVED/before" "$SERVED/bisync" "$SERVED/copy"
 htpasswd -bc "$WORK/apache/htpasswd" "$USER_NAME" "$PASSWORD" >/dev/null 2>&1
 {
     echo "ServerRoot \"$WORK/apache\""
@@ -76,6 +83,7 @@ htpasswd -bc "$WORK/apache/htpasswd" "$USER_NAME" "$PASSWORD" >/dev/null 2>&1
     echo "DocumentRoot \"$WORK/apache/empty\""
     echo "DavLockDB \"$WORK/apache/run/DavLock\""
     echo "Alias /dav \"$SERVED/dav\""
+    echo "Alias /before \"$SERVED/before\""
     echo "Alias /bisync \"$SERVED/bisync\""
     echo "Alias /copy \"$SERVED/copy\""
     echo "<Directory \"$SERVED\">"
@@ -161,16 +169,23 @@ run() {
 phase() {
     local phase=$1 resync=()
     [ "$phase" = cold ] && resync=(--resync)
-    run seams "$phase" "$BIN" sync "$SRC" "$SEAMS_URL" --state-dir "$WORK/state-seams" --max-delete 100
-    run bisync "$phase" rclone bisync "$SRC" dav-mtime:bisync "${resync[@]}" --workdir "$BISYNC_WORKDIR"
-    run copy "$phase" rclone copy "$SRC" dav:copy
+    local tool
+    for tool in $TOOLS; do
+        case $tool in
+            seams) run seams "$phase" "$BIN" sync "$SRC" "$SEAMS_URL" --state-dir "$WORK/state-seams" --max-delete 100 ;;
+            before) run before "$phase" "$BEFORE" sync "$SRC" "http://127.0.0.1:$PORT/before/" --state-dir "$WORK/state-before" --max-delete 100 ;;
+            bisync) run bisync "$phase" rclone bisync "$SRC" dav-mtime:bisync "${resync[@]}" --workdir "$BISYNC_WORKDIR" ;;
+            copy) run copy "$phase" rclone copy "$SRC" dav:copy ;;
+        esac
+    done
     return 0
 }
 
 # check WHEN: each served folder against the source (seams-sync's .seams-* and Apache's .DAV left out)
 check() {
     local tool
-    for tool in dav bisync copy; do
+    for tool in $TOOLS; do
+        [ "$tool" = seams ] && tool=dav
         if diff -r -x '.seams*' -x .DAV "$SRC" "$SERVED/$tool" >"$WORK/diff-$tool.txt" 2>&1; then
             echo "$1: /$tool identical to the source" >>"$WORK/checks.txt"
         else
@@ -178,7 +193,7 @@ check() {
         fi
     done
 }
-empty() { find "$SERVED/dav" "$SERVED/bisync" "$SERVED/copy" -mindepth 1 -delete; rm -rf "$WORK/state-seams" "$BISYNC_WORKDIR"; }
+empty() { find "$SERVED/dav" "$SERVED/before" "$SERVED/bisync" "$SERVED/copy" -mindepth 1 -delete; rm -rf "$WORK/state-seams" "$WORK/state-before" "$BISYNC_WORKDIR"; }
 
 # Each phase runs several times, the tools taking turns, and the median counts: one slow run
 # on a busy machine does not decide a ratio.
@@ -237,6 +252,14 @@ for phase in cold nochange modify100; do
             "$(awk '{ n[$1 "/" $2]++ } END { for (k in n) print k "=" n[k] }' "$WORK/requests-$tool-$phase.txt" | sort | paste -sd' ')  ($(awk '{ t += $4 } END { printf "%.2f s", t / 1e6 }' "$WORK/requests-$tool-$phase.txt"))"
     done
 done
+if [ -n "$BEFORE" ]; then
+    printf "\nthis build against the earlier one (%s), same server, same sitting\n" "$BEFORE"
+    printf "%-10s %12s %14s %8s %12s %14s\n" phase seams-sync "earlier build" ratio "requests" "earlier req."
+    for phase in cold nochange modify100; do
+        printf "%-10s %12s %14s %8s %12s %14s\n" "$phase" "$(value seams $phase 1)" "$(value before $phase 1)" \
+            "$(ratio "$(value seams $phase 1)" "$(value before $phase 1)")" "$(value seams $phase 3)" "$(value before $phase 3)"
+    done
+fi
 echo
 echo "goals:"
 for phase in cold nochange modify100; do

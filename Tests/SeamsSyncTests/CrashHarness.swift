@@ -129,7 +129,7 @@ struct CrashHarness {
         var pending: [(String, URL)] = [("", root)]
         while let (prefix, url) = pending.popLast() {
             for entry in try fileSystem.contentsOfDirectory(at: url) {
-                if !includingOwn, entry.name.hasPrefix(".seams") { continue }
+                if !includingOwn, entry.name.hasPrefix(".seams"), entry.name != ".seamsignore" { continue }
                 if entry.name.hasPrefix(".seams-tmp") || entry.name == ".seams-lock" { continue }
                 let path = prefix.isEmpty ? entry.name : prefix + "/" + entry.name
                 let child = url.appending(path: entry.name)

@@ -142,6 +142,12 @@ extension CrashScenario {
         }.atOnce.expecting(
             ["e1.txt": "edited 1, local", "e2.txt": "edited 2, container", "new1.txt": "new 1", "new2.txt": "new 2", "new3.txt": "new 3"],
             trash: ["e1.txt": ["edit me 1"], "e2.txt": ["edit me 2"]]),
+        .init("a .seamsignore added that names a synced file, while another file is edited") { b in
+            try b.write(.local, "a.log", "log v1"); try b.write(.local, "b.txt", "b v1"); try b.write(.local, "c.txt", "c"); try b.sync()
+            try b.write(.local, ".seamsignore", "*.log\n"); try b.write(.container, "b.txt", "b v2 container")
+        }.expecting(
+            [".seamsignore": "*.log\n", "a.log": "log v1", "b.txt": "b v2 container", "c.txt": "c"],
+            trash: ["b.txt": ["b v1"]]),
         .init("edit on the local side") { b in
             try b.write(.local, "a.txt", "v1"); try b.sync(); try b.write(.local, "a.txt", "v2 local")
         }.expecting(

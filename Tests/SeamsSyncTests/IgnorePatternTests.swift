@@ -120,6 +120,22 @@ struct IgnorePatternTests {
         #expect(overriding.ignores("keep.log", in: nil, isFolder: false))
     }
 
+    @Test("the first-byte pass over a folder's patterns never hides a match: literal starts, a wildcard start, a non-ASCII start, a trailing **")
+    func firstBytePass() throws {
+        let literal = try IgnoreRules(defaults: false, excludes: ["._*", "build/", "/dist"])
+        #expect(literal.inFolder(nil).firstBytes != nil)
+        #expect(literal.ignores("._x", in: SyncPath("a"), isFolder: false))
+        #expect(literal.ignores("build", in: SyncPath("a"), isFolder: true))
+        #expect(literal.ignores("dist", in: nil, isFolder: true))
+        #expect(!literal.ignores("x._", in: nil, isFolder: false))
+        for (pattern, name) in [("*.log", "a.log"), ("é*", "été"), ("keep/**", "anything")] {
+            let rules = try IgnoreRules(defaults: true, excludes: [pattern])
+            #expect(rules.inFolder(SyncPath("keep")).firstBytes == nil, "\(pattern)")
+            let parent: SyncPath? = pattern.hasPrefix("keep") ? SyncPath("keep") : nil
+            #expect(rules.ignores(name, in: parent, isFolder: false), "\(pattern) \(name)")
+        }
+    }
+
     @Test("the defaults leave platform junk alone, and only when asked")
     func defaults() throws {
         let on = try IgnoreRules(defaults: true, excludes: [])

@@ -94,6 +94,14 @@ struct IgnorePattern: Hashable, Sendable {
         return IgnorePattern(negated: negated, foldersOnly: foldersOnly, anchored: anchored, parts: parts, text: line)
     }
 
+    /// The byte every name this pattern matches starts with, when there is one: the first byte of
+    /// its last part when that starts with a literal ASCII character (`.DS_Store`, `/build`, `._*`);
+    /// `nil` for one that starts with a wildcard, a set or another character, or ends in `**`.
+    var firstByteOfName: UInt8? {
+        guard case .name(let glob)? = parts.last, case .literal(let scalar)? = glob.tokens.first, scalar.isASCII else { return nil }
+        return UInt8(scalar.value)
+    }
+
     /// Whether the pattern matches a path, given as its folders relative to the pattern's folder
     /// and its name.
     ///

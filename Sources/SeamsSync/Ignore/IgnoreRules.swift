@@ -94,9 +94,32 @@ struct IgnoreRules: Hashable, Sendable {
         let folders: [Substring]
         /// The lists that apply, lowest precedence first, each with the depth of its own folder.
         let lists: [(depth: Int, patterns: [IgnorePattern])]
+        /// For each byte, whether a name starting with it can match some pattern; `nil` when a
+        /// pattern can match a name starting with any byte (`*.log`). Most names start with a
+        /// byte no pattern starts with, and are passed at once.
+        let firstBytes: [Bool]?
+
+        init(folders: [Substring], lists: [(depth: Int, patterns: [IgnorePattern])]) {
+            self.folders = folders
+            self.lists = lists
+            var table = [Bool](repeating: false, count: 256)
+            var bounded = true
+            for (_, patterns) in lists {
+                for pattern in patterns {
+                    guard let byte = pattern.firstByteOfName else {
+                        bounded = false
+                        break
+                    }
+                    table[Int(byte)] = true
+                }
+                if !bounded { break }
+            }
+            firstBytes = bounded ? table : nil
+        }
 
         /// Whether the item `name` of the folder is ignored (the folders above it are not looked at).
         func ignores(_ name: Substring, isFolder: Bool) -> Bool {
+            if let firstBytes, let byte = name.utf8.first, !firstBytes[Int(byte)] { return false }
             var ignored = false
             for (depth, patterns) in lists {
                 // The last match decides: only a pattern that would change the answer is tried.

@@ -125,7 +125,8 @@ struct Scanner: Sendable {
         _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL, known: Known,
         to snapshot: inout Snapshot, learning learnedTags: inout [LearnedTag], pending: inout [(SyncPath?, URL)]
     ) throws(SyncError) {
-        if let files, let file = entries.first(where: { $0.name == IgnoreRules.fileName && $0.metadata.kind == .file }) {
+        let ruleFile = IgnoreRules.fileName
+        if let files, let file = entries.first(where: { $0.name == ruleFile && $0.metadata.kind == .file }) {
             let url = (parent?.appending(file.name) ?? SyncPath(file.name)).url(in: root)
             let content: Data
             do {
