@@ -16,7 +16,7 @@ public struct SyncEngine: Sendable {
     private let clock: @Sendable () -> Date
     private let owner: String
     private let makeRunID: @Sendable () -> String
-    private let progress: @Sendable (Int, Int) -> Void
+    private let progress: @Sendable (SyncProgress) -> Void
     private let scansConcurrently: Bool
     private let requestsInFlight: Int
     private let process: SyncProcess
@@ -34,7 +34,8 @@ public struct SyncEngine: Sendable {
     ///   - clock: The time now (trash ages, lock heartbeats, conflict dates).
     ///   - owner: Who runs, written into the lock (host and process by default).
     ///   - runID: Makes a short id per run for temp and trash names.
-    ///   - progress: Told now and then how many of how many paths are done.
+    ///   - progress: Told now and then how far a run is (``SyncProgress``): items found while it
+    ///     scans, paths and bytes done while it applies its plan.
     ///   - scansConcurrently: Whether the two folders are scanned at the same time (the default),
     ///     and a server is sent several requests at once (`requestsInFlight`). Turn it off where
     ///     the order of I/O calls must be the same every run, as when a fault is injected at the
@@ -58,7 +59,7 @@ public struct SyncEngine: Sendable {
         clock: @escaping @Sendable () -> Date = { Date() },
         owner: String = "\(ProcessInfo.processInfo.hostName) pid \(ProcessInfo.processInfo.processIdentifier)",
         runID: @escaping @Sendable () -> String = { String(UInt32.random(in: 0...UInt32.max), radix: 36) },
-        progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+        progress: @escaping @Sendable (SyncProgress) -> Void = { _ in },
         scansConcurrently: Bool = true,
         requestsInFlight: Int = SyncEngine.defaultRequestsInFlight,
         process: SyncProcess = .current,
@@ -92,7 +93,7 @@ public struct SyncEngine: Sendable {
     /// stop the run: pass a ``SyncStopToken`` and ask it to stop (``SyncManager`` does).
     public func run(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions = SyncOptions(),
-        stop: SyncStopToken? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
+        stop: SyncStopToken? = nil, progress: (@Sendable (SyncProgress) -> Void)? = nil
     ) async throws -> SyncReport {
         try await BlockingExecutor.shared.run { [self] in
             try runBlocking(
@@ -114,14 +115,14 @@ public struct SyncEngine: Sendable {
     ///   - options: Guards, dry run, retention.
     ///   - stop: Asks the run to stop at its next safe point; the report then carries
     ///     ``SyncReport/interruption``.
-    ///   - progress: Told how many of how many paths are done; `nil` uses the engine's own.
+    ///   - progress: Told how far the run is; `nil` uses the engine's own.
     /// - Returns: What was done; paths that failed are listed in it.
     /// - Throws: ``SyncError`` when the run was refused or could not finish;
     ///   ``SyncError/interrupted`` when it was asked to stop before it changed anything.
     @available(*, noasync, message: "blocks its thread for the whole run; use the async overload from async code")
     public func run(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions = SyncOptions(),
-        stop: SyncStopToken? = nil, progress: (@Sendable (Int, Int) -> Void)? = nil
+        stop: SyncStopToken? = nil, progress: (@Sendable (SyncProgress) -> Void)? = nil
     ) throws -> SyncReport {
         try runBlocking(
             local: local, container: container, stateDirectory: stateDirectory, options: options, stop: stop, progress: progress)
@@ -129,7 +130,7 @@ public struct SyncEngine: Sendable {
 
     private func runBlocking(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions, stop: SyncStopToken?,
-        progress: (@Sendable (Int, Int) -> Void)?
+        progress: (@Sendable (SyncProgress) -> Void)?
     ) throws -> SyncReport {
         do {
             return try runChecked(
@@ -160,7 +161,7 @@ public struct SyncEngine: Sendable {
     /// The run as its stages: prepare → scan → plan → apply → commit → purge.
     private func runChecked(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions, stop: SyncStopToken?,
-        progress: @escaping @Sendable (Int, Int) -> Void
+        progress: @escaping @Sendable (SyncProgress) -> Void
     ) throws -> SyncReport {
         let run = SyncRun(
             directories: directories, files: files, localReplica: replica(at: local),
@@ -170,8 +171,8 @@ public struct SyncEngine: Sendable {
             run: run, clock: clock, owner: owner, makeRunID: makeRunID, process: process, lockWait: lockWait)()
         var archive = consume loaded
         defer { prepared.lock?.release() }
-        let scanned = try ScanStage(run: run, concurrently: scansConcurrently, serverReaders: serverRequestsAtOnce)(
-            comparedWith: archive)
+        let scanned = try ScanStage(
+            run: run, concurrently: scansConcurrently, serverReaders: serverRequestsAtOnce, progress: progress)(comparedWith: archive)
         archive.entries.record(scanned.learnedTags)
         try prepared.lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
         let plan = try PlanStage(options: options)(archive: archive, scanned: scanned)

@@ -44,7 +44,7 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// No folder for the sync state was given and none can be derived (neither
     /// `XDG_STATE_HOME` nor `HOME` is set); a temporary folder would lose the state at reboot.
     case noStateDirectory
-    /// An ignore rule cannot be read: a pattern git would not read (`line` counts from 1), or an
+    /// An ignore rule cannot be read: a pattern that cannot mean what it says (`line` counts from 1), or an
     /// ignore file that is not UTF-8 text (`line` 0); `source` is the file's path or `--exclude`.
     /// Nothing was changed.
     case badIgnoreRule(source: String, line: Int, pattern: String, reason: String)

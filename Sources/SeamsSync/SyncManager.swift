@@ -156,12 +156,7 @@ public actor SyncManager {
         guard let stateDirectory else { throw SyncError.noStateDirectory }
         let stop = SyncStopToken()
         let (engine, options) = (self.engine, self.options)
-        let told: @Sendable (Int, Int) -> Void
-        if let progress {
-            told = { progress(SyncProgress(completed: $0, total: $1)) }
-        } else {
-            told = { _, _ in }
-        }
+        let told: @Sendable (SyncProgress) -> Void = progress ?? { _ in }
         let report: SyncReport
         do {
             report = try await withTaskCancellationHandler {

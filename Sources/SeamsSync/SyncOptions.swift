@@ -30,6 +30,12 @@ public struct SyncOptions: Hashable, Sendable {
     /// `.Trash-*`, `~$*`.
     public var defaultExcludes = true
 
+    /// The lines of a file of patterns, as a `.seamsignore` is read: split at `\n` and `\r\n`,
+    /// a leading byte-order mark dropped. For ``excludes`` read from a file (`--exclude-from`).
+    public static func ignoreFileLines(_ text: String) -> [String] {
+        IgnoreRules.lines(of: text)
+    }
+
     /// The patterns ``defaultExcludes`` adds: Finder's `.DS_Store`, the AppleDouble `._*` files
     /// macOS writes on FAT and exFAT, Windows' `Thumbs.db` and `desktop.ini`, the `.Trash-*`
     /// folders of Linux desktops on removable drives, and Office's `~$*` lock files.

@@ -34,12 +34,15 @@ struct Output: Sendable {
         self.logger = logger
     }
 
-    /// A progress callback for the engine: a line on the terminal, nothing otherwise.
-    var progress: @Sendable (Int, Int) -> Void {
-        guard interactive else { return { _, _ in } }
-        return { done, total in
-            FileHandle.standardError.write(Data("\rsyncing \(done)/\(total)\u{1B}[K".utf8))
-            if done == total { FileHandle.standardError.write(Data("\n".utf8)) }
+    /// A progress callback for the engine: one line on the terminal, updated in place at most ten
+    /// times a second (and whenever the phase changes, and at the end); nothing otherwise.
+    var progress: @Sendable (SyncProgress) -> Void {
+        guard interactive else { return { _ in } }
+        let line = ProgressLine()
+        return { progress in
+            if let text = line.update(progress, now: ContinuousClock.now) {
+                FileHandle.standardError.write(Data(text.utf8))
+            }
         }
     }
 

@@ -100,7 +100,7 @@ struct SyncCommand: AsyncParsableCommand {
         for file in excludeFrom {
             do {
                 let text = try String(contentsOf: Self.absolute(file), encoding: .utf8)
-                options.excludes += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                options.excludes += SyncOptions.ignoreFileLines(text)
             } catch {
                 output.fail(ExitStatus.badUsage, "--exclude-from \(file) cannot be read: \(error.localizedDescription)")
                 throw ExitCode(ExitStatus.badUsage.rawValue)

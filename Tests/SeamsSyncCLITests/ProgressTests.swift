@@ -11,11 +11,12 @@ import Testing
         return w
     }
 
-    /// The `syncing DONE/TOTAL` updates in `text`, in order.
+    /// The `syncing: DONE/TOTAL items, …` updates in `text`, in order.
     private func updates(in text: String) -> [(done: Int, total: Int)] {
         text.split(separator: "\r").compactMap { piece in
-            guard piece.hasPrefix("syncing "), let end = piece.firstIndex(of: "\u{1B}") else { return nil }
-            let numbers = piece[piece.index(piece.startIndex, offsetBy: 8)..<end].split(separator: "/")
+            guard piece.hasPrefix("syncing: "), let end = piece.firstIndex(of: " ") else { return nil }
+            let counts = piece[piece.index(after: end)...].prefix { $0 != " " }
+            let numbers = counts.replacingOccurrences(of: ",", with: "").split(separator: "/")
             guard numbers.count == 2, let done = Int(numbers[0]), let total = Int(numbers[1]) else { return nil }
             return (done, total)
         }
@@ -27,12 +28,15 @@ import Testing
             let w = try workspace()
             let result = try w.sync(stdout: .terminal, stderr: .terminal)
             #expect(result.status == 0, "\(result.terminal)")
-            #expect(result.terminal.contains("\rsyncing "), "\(result.terminal.debugDescription)")
+            #expect(result.terminal.contains("\rscanning: "), "the scan shows: \(result.terminal.debugDescription)")
+            #expect(result.terminal.contains("\rsyncing: "), "\(result.terminal.debugDescription)")
             #expect(result.terminal.contains("\u{1B}[K"), "clears the rest of the line")
             let updates = updates(in: result.terminal)
-            #expect(updates.count >= 2, "\(result.terminal.debugDescription)")
+            #expect(updates.count >= 1, "\(result.terminal.debugDescription)")
             let last = try #require(updates.last)
             #expect(last.done == last.total && last.total >= 150, "\(updates)")
+            // The last update: every item and every byte (150 files of 1 to 3 bytes, 340 in all), 100%, then a line end.
+            #expect(result.terminal.contains("/\(last.total) items, 340 B/340 B, 100%\u{1B}[K\r\n"), "\(result.terminal.debugDescription)")
             #expect(updates.map(\.done) == updates.map(\.done).sorted())
             #expect(result.terminal.contains("150 to container"), "\(result.terminal)")
             #expect(w.tree(w.container) == w.tree(w.local))

@@ -73,6 +73,8 @@ struct IgnorePatternTests {
         Case("trailing   ", "trailing", true),
         Case("kept\\ ", "kept ", true),
         Case("é.txt", "é.txt", true),
+        Case("**", "a/b", true),
+        Case("**/", "a", folder: true, true),
     ]
 
     @Test(arguments: cases)
@@ -92,7 +94,7 @@ struct IgnorePatternTests {
         #expect(negated.matches([], "keep.log", isFolder: false))
     }
 
-    @Test("a line git would not read is a problem that says why", arguments: [
+    @Test("a line that cannot mean what it says is a problem that says why", arguments: [
         ("[abc", IgnorePattern.Problem.unclosedBracket),
         ("ends\\", .trailingBackslash),
         ("!", .emptyNegation),
@@ -134,6 +136,35 @@ struct IgnorePatternTests {
             let parent: SyncPath? = pattern.hasPrefix("keep") ? SyncPath("keep") : nil
             #expect(rules.ignores(name, in: parent, isFolder: false), "\(pattern) \(name)")
         }
+    }
+
+    @Test("a file saved on Windows (CRLF) or with a byte-order mark reads as the same lines")
+    func lineEnds() throws {
+        var rules = IgnoreRules()
+        try rules.addFile(Data("\u{FEFF}# rules\r\n*.log\r\n!keep.log\r\n\r\nbuild/\n".utf8), in: nil, at: URL(filePath: "/r/.seamsignore"))
+        #expect(rules.ignores("a.log", in: nil, isFolder: false))
+        #expect(!rules.ignores("keep.log", in: nil, isFolder: false))
+        #expect(rules.ignores("build", in: nil, isFolder: true))
+        #expect(SyncOptions.ignoreFileLines("a\r\nb\n\nc") == ["a", "b", "", "c"])
+        #expect(throws: SyncError.badIgnoreRule(source: "/r/.seamsignore", line: 3, pattern: "[x", reason: IgnorePattern.Problem.unclosedBracket.description)) {
+            var other = IgnoreRules()
+            try other.addFile(Data("a\r\nb\r\n[x\r\n".utf8), in: nil, at: URL(filePath: "/r/.seamsignore"))
+        }
+    }
+
+    @Test(".seamsignore and its conflict copies are the user's; every other .seams name is the tool's")
+    func ownNames() {
+        #expect(!OwnNames.isOwn(".seamsignore"))
+        #expect(!OwnNames.isOwn(".seamsignore.sync-conflict-20261126-101500-local"))
+        #expect(OwnNames.isOwn(".seamsignored"))
+        #expect(OwnNames.isOwn(".seams-trash"))
+        #expect(!OwnNames.isOwn("notes.seams"))
+    }
+
+    @Test("platform junk is a default pattern's file name")
+    func junk() {
+        for name in [".DS_Store", "Thumbs.db", "desktop.ini", "._IMG.JPG", "~$Budget.xlsx"] { #expect(IgnoreRules.isPlatformJunk(name), "\(name)") }
+        for name in ["notes.txt", "DS_Store", "node_modules"] { #expect(!IgnoreRules.isPlatformJunk(name), "\(name)") }
     }
 
     @Test("the defaults leave platform junk alone, and only when asked")

@@ -148,6 +148,41 @@ import Testing
         #expect(read("proj/node_modules/dep/index.js", in: local, fs) == "dependency")
     }
 
+    @Test("platform junk in a folder deleted on the other side goes to the trash with the folder")
+    func junkGoesWithItsFolder() throws {
+        let fs = try fileSystem()
+        try write("a", "Photos/2019/a.jpg", in: local, fs)
+        try write("finder", "Photos/2019/.DS_Store", in: local, fs)
+        for index in 1...4 { try write("other", "other\(index).txt", in: local, fs) }
+        _ = try sync(fs)
+        #expect(read("Photos/2019/.DS_Store", in: container, fs) == nil)
+        try fs.removeItem(at: container.appending(path: "Photos/2019"), recursively: true)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty && report.skipped.isEmpty, "\(report.summary)")
+        #expect(!fs.fileExists(at: local.appending(path: "Photos/2019")), "the folder is gone")
+        let trash = try fs.contentsOfDirectory(at: local.appending(path: ".seams-trash")).map(\.name)
+        let kept = try trash.flatMap { try fs.contentsOfDirectory(at: local.appending(path: ".seams-trash/\($0)/Photos/2019")).map(\.name) }
+        #expect(Set(kept) == [".DS_Store", "a.jpg"], "both kept in the trash: \(kept)")
+    }
+
+    @Test("a folder-only pattern leaves a path alone on both sides, whatever its kind on the other: no conflict copies, run after run")
+    func kindDoesNotSplitASide() throws {
+        let fs = try fileSystem()
+        try write("x", "cache/x", in: local, fs)
+        try write("a file named cache", "cache", in: container, fs)
+        try write("n", "notes.txt", in: local, fs)
+        var options = SyncOptions()
+        options.excludes = ["cache/"]
+        for run in 1...2 {
+            let report = try sync(fs, options)
+            #expect(report.failures.isEmpty && report.conflicts.isEmpty, "run \(run): \(report.summary)")
+            #expect(report.ignored == ["cache"], "run \(run)")
+            #expect(read("cache", in: container, fs) == "a file named cache")
+            #expect(read("cache/x", in: local, fs) == "x")
+            #expect(try fs.contentsOfDirectory(at: container).map(\.name).filter { !$0.hasPrefix(".seams") }.sorted() == ["cache", "notes.txt"])
+        }
+    }
+
     @Test("a subfolder's .seamsignore applies below it only")
     func subfolderFile() throws {
         let fs = try fileSystem()

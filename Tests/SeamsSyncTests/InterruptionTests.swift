@@ -23,7 +23,9 @@ import Testing
     }
 
     func engine(_ fileSystem: InMemoryFileSystem, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> SyncEngine {
-        SyncEngine(directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test", progress: progress)
+        SyncEngine(
+            directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test",
+            progress: { if $0.phase == .applying { progress($0.completed, $0.total) } })
     }
 
     func names(_ fileSystem: InMemoryFileSystem, _ root: URL) throws -> Set<String> {
@@ -131,7 +133,7 @@ import Testing
         let task = Task {
             try await manager.sync(local: local, container: container) { progress in
                 // On the sync's own thread: hold the run here until the task is cancelled.
-                if progress.completed == 64, held.withLock({ let first = !$0; $0 = true; return first }) {
+                if progress.phase == .applying, progress.completed == 64, held.withLock({ let first = !$0; $0 = true; return first }) {
                     reached.signal()
                     cancelled.wait()
                 }
@@ -166,8 +168,18 @@ import Testing
         let reports = try await [first, second]
         #expect(reports.map(\.copiedToContainer).sorted() == [0, Self.count], "one copied everything, the other found it done")
         let updates = seen.withLock { $0 }
-        #expect(updates.last == SyncProgress(completed: Self.count, total: Self.count) || updates.last?.total == 0)
-        #expect(updates.map(\.completed) == updates.map(\.completed).sorted())
+        let scanning = updates.filter { $0.phase == .scanning }
+        let applying = updates.filter { $0.phase == .applying }
+        if let last = updates.last, last.total > 0 {
+            // This call synced: it scanned, then applied, and ended with every path and byte done.
+            #expect(!scanning.isEmpty && scanning.allSatisfy { $0.total == 0 && $0.fractionCompleted == 0 })
+            #expect(updates.firstIndex { $0.phase == .applying }! > updates.lastIndex { $0.phase == .scanning }!, "the scan comes first")
+            #expect(last.completed == Self.count && last.total == Self.count && last.fractionCompleted == 1)
+            #expect(last.bytesTotal > 0 && last.bytesCompleted == last.bytesTotal)
+        }
+        #expect(scanning.map(\.completed) == scanning.map(\.completed).sorted())
+        #expect(applying.map(\.completed) == applying.map(\.completed).sorted())
+        #expect(applying.map(\.bytesCompleted) == applying.map(\.bytesCompleted).sorted())
     }
 
     @Test("SyncManager: a task cancelled before it starts throws CancellationError and touches nothing")

@@ -141,7 +141,7 @@ import Testing
         let lockURL = lockURL
         let engine = SyncEngine(
             directories: fileSystem, files: fileSystem, clock: { Self.start }, owner: "this run",
-            progress: { _, _ in
+            progress: { _ in
                 if seen.withLock({ $0 == nil }), let data = try? fileSystem.read(from: lockURL) {
                     seen.withLock { $0 = data }
                 }

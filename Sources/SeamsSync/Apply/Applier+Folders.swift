@@ -37,9 +37,21 @@ extension Applier {
         do {
             try context.directories.removeItem(at: context.url(path, on: side), recursively: false)
         } catch let error as CocoaError where error.posixCode == .ENOTEMPTY || error.posixCode == .EEXIST {
-            // Never deleted with it: what the ignore rules leave alone in it.
-            if let kept = plan.snapshot(side).ignored.first(where: { $0.isDescendant(of: path) }) { throw ApplyIssue.holdsIgnored(kept) }
-            throw error
+            let kept = plan.snapshot(side).ignored.filter { $0.isDescendant(of: path) }
+            guard let first = kept.first else { throw error }
+            // Platform junk (a Finder's `.DS_Store`) goes to the trash with the folder; what else
+            // the ignore rules leave alone is never deleted, and keeps the folder.
+            guard kept.allSatisfy({ $0.parent == path && IgnoreRules.isPlatformJunk($0.name) }) else {
+                throw ApplyIssue.holdsIgnored(kept.first { !IgnoreRules.isPlatformJunk($0.name) || $0.parent != path } ?? first)
+            }
+            for junk in kept {
+                guard let item = try context.currentMetadata(context.url(junk, on: side)), item.kind == .file else {
+                    throw ApplyIssue.holdsIgnored(junk)
+                }
+                try moveToTrash(junk, on: side, expected: item)
+            }
+            try flushTrash()
+            try context.directories.removeItem(at: context.url(path, on: side), recursively: false)
         }
         folderState.dirty[side]!.remove(path)
         folderState.dirty[side]!.insert(path.parent)

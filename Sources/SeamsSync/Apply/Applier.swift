@@ -44,6 +44,12 @@ struct Applier {
         let total = plan.pathCount
         var done = plan.inSync
         report.inSync += plan.inSync
+        let bytes = entries.map(Self.plannedBytes)
+        let bytesTotal = bytes.reduce(0, +)
+        var bytesDone: Int64 = 0
+        func told() -> SyncProgress {
+            SyncProgress(phase: .applying, completed: done, total: total, bytesCompleted: bytesDone, bytesTotal: bytesTotal)
+        }
         phases: for phase in Phase.allCases {
             let ordered = phase == .delete ? Array(entries.indices.reversed()) : Array(entries.indices)
             for index in ordered where phases[index] == phase {
@@ -69,9 +75,12 @@ struct Applier {
                     apply(entries[index])
                 }
                 done += 1
+                bytesDone += bytes[index]
                 if done % 64 == 0 {
                     try context.heartbeat()
-                    context.progress(done, total)
+                    context.progress(told())
+                } else if bytes[index] >= 1 << 20 {
+                    context.progress(told())
                 }
             }
             // Every copy of the first phase is in place before anything is deleted.
@@ -85,8 +94,15 @@ struct Applier {
             folderState.dirty[.container]!.insert(nil)
         }
         try flushFolders()
-        context.progress(report.interruption?.done ?? total, total)
+        if let interruption = report.interruption { done = interruption.done } else { (done, bytesDone) = (total, bytesTotal) }
+        context.progress(told())
         return archive
+    }
+
+    /// The bytes `entry` copies: its source file's size when it carries a file to the other side.
+    private static func plannedBytes(_ entry: SyncPlan.Entry) -> Int64 {
+        guard case .propagate(let from) = entry.decision, let item = entry.item(on: from), item.kind == .file else { return 0 }
+        return Int64(clamping: item.size)
     }
 
     /// The order a plan is carried out in, one pass over the plan each.

@@ -14,7 +14,7 @@ struct ApplyContext: Sendable {
     /// Called now and then during long runs, to keep the lock alive.
     let heartbeat: @Sendable () throws -> Void
     /// Told how many of how many paths are done.
-    let progress: @Sendable (Int, Int) -> Void
+    let progress: @Sendable (SyncProgress) -> Void
     /// Whether the run was asked to stop; looked at between paths, never inside one change.
     var shouldStop: @Sendable () -> Bool = { false }
     /// At most this many copies wait for one flush (``SyncOptions/copyBatchCount``).

@@ -44,7 +44,6 @@ struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLite
     /// Whether there are none.
     var isEmpty: Bool { count == 0 }
 
-    /// The entry of `path`, or `nil`; setting `nil` removes it.
     /// How many entries are at one of `paths` or under one of them: one lookup per path, and one
     /// walk of the entries only when a recorded folder is among them.
     func count(atOrUnder paths: [SyncPath]) -> Int {
@@ -66,6 +65,7 @@ struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLite
         return count
     }
 
+    /// The entry of `path`, or `nil`; setting `nil` removes it.
     subscript(path: SyncPath) -> Archive.Entry? {
         get {
             if let change = changes[path] { return change }

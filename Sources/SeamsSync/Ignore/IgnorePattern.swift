@@ -58,7 +58,7 @@ struct IgnorePattern: Hashable, Sendable {
     ///
     /// - Parameter line: A line of an ignore file, without its line end.
     /// - Returns: The pattern, or `nil` for a blank line or a comment.
-    /// - Throws: ``Problem`` when git would not read the line as a pattern.
+    /// - Throws: ``Problem`` when the line cannot mean what it says (git would read it and match nothing).
     static func parse(_ line: String) throws(Problem) -> IgnorePattern? {
         var scalars = Array(line.unicodeScalars)
         if scalars.last == "\r" { scalars.removeLast() }
@@ -113,8 +113,11 @@ struct IgnorePattern: Hashable, Sendable {
     func matches(_ folders: ArraySlice<Substring>, _ name: Substring, isFolder: Bool) -> Bool {
         if foldersOnly && !isFolder { return false }
         if !anchored {
-            guard case .name(let glob) = parts.first else { return false }
-            return glob.matches(name)
+            switch parts.first {
+            case .name(let glob)?: return glob.matches(name)
+            case .anyFolders?: return true  // `**` alone: everything
+            case nil: return false
+            }
         }
         // An anchored pattern of one name (`/build`) matches items of its own folder only.
         if parts.count == 1, case .name(let glob) = parts[0] { return folders.isEmpty && glob.matches(name) }

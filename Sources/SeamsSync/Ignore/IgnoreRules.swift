@@ -15,6 +15,16 @@ struct IgnoreRules: Hashable, Sendable {
     /// Platform junk (``SyncOptions/defaultExcludePatterns``).
     static var defaultPatterns: [String] { SyncOptions.defaultExcludePatterns }
 
+    /// The default patterns compiled once, for ``isPlatformJunk(_:)``.
+    private static let junk = defaultPatterns.compactMap { try? IgnorePattern.parse($0) }
+
+    /// Whether a file's name is platform junk (a default pattern matches it): in a folder deleted
+    /// on the other side it goes to the trash with the folder, where anything else the rules
+    /// leave alone keeps the folder.
+    static func isPlatformJunk(_ name: String) -> Bool {
+        junk.contains { $0.matches([], Substring(name), isFolder: false) }
+    }
+
     /// Patterns that apply below one folder.
     struct Scoped: Hashable, Sendable {
         /// The folder, `nil` for the root.
@@ -53,10 +63,24 @@ struct IgnoreRules: Hashable, Sendable {
     /// - Parameters:
     ///   - defaults: Whether ``defaultPatterns`` apply.
     ///   - excludes: Patterns given to the run, anchored at the root where they hold a `/`.
-    /// - Throws: ``SyncError/badIgnoreRule(source:line:pattern:reason:)`` for a pattern git would not read.
+    /// - Throws: ``SyncError/badIgnoreRule(source:line:pattern:reason:)`` for a pattern that cannot mean what it says.
     init(defaults: Bool, excludes: [String]) throws(SyncError) {
         if defaults { base = Self.defaultPatterns.compactMap { try? IgnorePattern.parse($0) } }
         overriding = try Self.parse(excludes, source: .option)
+        runsPatternsAnchored = (base + overriding).contains(where: \.anchored)
+        runsFirstBytes = InFolder(folders: [], lists: [(0, base), (0, overriding)]).firstBytes
+    }
+
+    /// Whether one of the defaults or the run's own patterns is anchored.
+    private var runsPatternsAnchored = false
+    /// The first-byte pass of the defaults and the run's own patterns (see ``InFolder/firstBytes``).
+    private var runsFirstBytes: [Bool]?
+
+    /// The lines of an ignore file: split at `\n` and at `\r\n` (a file saved on Windows; Swift
+    /// reads `\r\n` as one character), a leading byte-order mark dropped, as git does.
+    static func lines(of text: String) -> [String] {
+        let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        return body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
     }
 
     /// Compiles lines, skipping blanks and comments.
@@ -83,8 +107,7 @@ struct IgnoreRules: Hashable, Sendable {
         guard let text = String(data: content, encoding: .utf8) else {
             throw SyncError.badIgnoreRule(source: url.path, line: 0, pattern: "", reason: "it is not UTF-8 text")
         }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let patterns = try Self.parse(lines, source: .file(url.isFileURL ? url.path : url.absoluteString))
+        let patterns = try Self.parse(Self.lines(of: text), source: .file(url.isFileURL ? url.path : url.absoluteString))
         if !patterns.isEmpty { files[folder] = patterns }
     }
 
@@ -98,6 +121,12 @@ struct IgnoreRules: Hashable, Sendable {
         /// pattern can match a name starting with any byte (`*.log`). Most names start with a
         /// byte no pattern starts with, and are passed at once.
         let firstBytes: [Bool]?
+
+        init(folders: [Substring], lists: [(depth: Int, patterns: [IgnorePattern])], firstBytes: [Bool]?) {
+            self.folders = folders
+            self.lists = lists
+            self.firstBytes = firstBytes
+        }
 
         init(folders: [Substring], lists: [(depth: Int, patterns: [IgnorePattern])]) {
             self.folders = folders
@@ -134,9 +163,16 @@ struct IgnoreRules: Hashable, Sendable {
 
     /// The patterns for the items of `parent`.
     func inFolder(_ parent: SyncPath?) -> InFolder {
-        let folders = parent.map { $0.rawValue.split(separator: "/", omittingEmptySubsequences: false) } ?? []
+        // The folder's names matter to anchored patterns and to files below the root only.
+        let needsFolders = !files.isEmpty || runsPatternsAnchored
+        let folders = needsFolders ? parent.map { $0.rawValue.split(separator: "/", omittingEmptySubsequences: false) } ?? [] : []
         var lists: [(depth: Int, patterns: [IgnorePattern])] = []
         if !base.isEmpty { lists.append((0, base)) }
+        if files.isEmpty {
+            // The run's own patterns alone, the same for every folder: their first bytes were worked out once.
+            if !overriding.isEmpty { lists.append((0, overriding)) }
+            return InFolder(folders: folders, lists: lists, firstBytes: runsFirstBytes)
+        }
         if !files.isEmpty {
             // The root's file, then each folder's above the item, the nearest last.
             if let root = files[nil] { lists.append((0, root)) }
@@ -168,12 +204,5 @@ struct IgnoreRules: Hashable, Sendable {
         }
         for folder in ancestors.reversed() where ignores(folder.name, in: folder.parent, isFolder: true) { return true }
         return ignores(path.name, in: path.parent, isFolder: isFolder)
-    }
-
-    /// These rules with another side's `.seamsignore` files added where this side has none.
-    func merging(filesOf other: IgnoreRules) -> IgnoreRules {
-        var merged = self
-        for (folder, patterns) in other.files where merged.files[folder] == nil { merged.files[folder] = patterns }
-        return merged
     }
 }

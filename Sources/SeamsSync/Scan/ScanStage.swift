@@ -11,6 +11,8 @@ struct ScanStage {
     let concurrently: Bool
     /// How many folders of a server are listed at once.
     let serverReaders: Int
+    /// Told the items both scans found so far, after each folder listed.
+    var progress: @Sendable (SyncProgress) -> Void = { _ in }
 
     /// What the scans found.
     struct Scanned {
@@ -41,6 +43,15 @@ struct ScanStage {
         let shouldStop = run.shouldStop
         let readers = serverReaders
         let rules = try IgnoreRules(defaults: run.options.defaultExcludes, excludes: run.options.excludes)
+        let found = LockedValue(0)
+        let progress = self.progress
+        let listed: @Sendable (Int) -> Void = { count in
+            let total = found.withLock { total in
+                total += count
+                return total
+            }
+            progress(SyncProgress(phase: .scanning, completed: total, total: 0))
+        }
         // The second scan on the executor's thread: a Dispatch worker may be slow
         // to come when the pool is busy.
         let scans = BlockingExecutor.shared.map(2, width: concurrently ? 2 : 1) { index in
@@ -49,7 +60,8 @@ struct ScanStage {
                 do {
                     let snapshot = try scanner.scan(
                         roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
-                        readers: networked[index] ? readers : 1, learning: &learned, ignoring: rules, shouldStop: shouldStop)
+                        readers: networked[index] ? readers : 1, learning: &learned, ignoring: rules, listed: listed,
+                        shouldStop: shouldStop)
                     return (snapshot, learned)
                 } catch is ScanStopped {
                     throw SyncError.interrupted
@@ -71,11 +83,23 @@ struct ScanStage {
             local.leaveOut(ignoredBy: containerRules)
             container.leaveOut(ignoredBy: localRules)
         }
+        // And what one scan left out by its kind there (a folder-only pattern) is left out here too.
+        let (localIgnored, containerIgnored) = (local.ignored, container.ignored)
+        local.leaveOut(paths: containerIgnored)
+        container.leaveOut(paths: localIgnored)
         try complete(&local, &container)
         var seen = Set<SyncPath>()
         let reserved = (local.reserved + container.reserved).filter { seen.insert($0).inserted }
-        var ignored = Set(local.ignored)
-        ignored.formUnion(container.ignored)
+        // Each ignored path once, and none inside another.
+        let union = Set(local.ignored).union(container.ignored)
+        let ignored = union.filter { path in
+            var above = path.parent
+            while let folder = above {
+                if union.contains(folder) { return false }
+                above = folder.parent
+            }
+            return true
+        }
         return Scanned(
             local: local, container: container, learnedTags: learnedTags, reserved: reserved, ignored: ignored.sorted())
     }

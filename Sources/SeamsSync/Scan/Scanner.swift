@@ -57,7 +57,8 @@ struct Scanner: Sendable {
     /// not read, ends the scan with ``SyncError/badIgnoreRule(source:line:pattern:reason:)``.
     func scan(
         _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive?, side: Side, readers: Int,
-        learning learnedTags: inout [LearnedTag], ignoring rules: IgnoreRules = IgnoreRules(), shouldStop: () -> Bool
+        learning learnedTags: inout [LearnedTag], ignoring rules: IgnoreRules = IgnoreRules(),
+        listed: (Int) -> Void = { _ in }, shouldStop: () -> Bool
     ) throws -> Snapshot {
         var snapshot = Snapshot()
         snapshot.rules = rules
@@ -70,6 +71,7 @@ struct Scanner: Sendable {
         var pending: [(SyncPath?, URL)] = []
         let top = try directories.contentsOfDirectory(at: root)
         try add(top, under: nil, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
+        listed(top.count)
         // Folders taken at once: one for one reader (depth first, each listing added before the
         // next is asked for); a few per reader otherwise, so that a slow folder holds up little.
         let takenAtOnce = readers > 1 ? readers * 4 : 1
@@ -85,6 +87,7 @@ struct Scanner: Sendable {
                 switch listing {
                 case .success(let entries):
                     try add(entries, under: path, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
+                    listed(entries.count)
                 case .failure(let error):
                     if let path { snapshot.unreadableFolders[path] = UnderlyingError(error) }
                 }
@@ -124,19 +127,19 @@ struct Scanner: Sendable {
     private func add(
         _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL, known: Known,
         to snapshot: inout Snapshot, learning learnedTags: inout [LearnedTag], pending: inout [(SyncPath?, URL)]
-    ) throws(SyncError) {
+    ) throws {
         let ruleFile = IgnoreRules.fileName
         if let files, let file = entries.first(where: { $0.name == ruleFile && $0.metadata.kind == .file }) {
             let url = (parent?.appending(file.name) ?? SyncPath(file.name)).url(in: root)
-            let content: Data
             do {
-                content = try files.read(from: url)
-            } catch {
+                try snapshot.rules.addFile(try files.read(from: url), in: parent, at: url)
+            } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.posixCode == .ENOENT {
+                // Gone since the listing: no rules there.
+            } catch let error as CocoaError where error.posixCode == .EACCES || error.posixCode == .EISDIR {
                 throw SyncError.badIgnoreRule(
                     source: url.isFileURL ? url.path : url.absoluteString, line: 0, pattern: "",
                     reason: "reading it failed: \(SyncError.reason(UnderlyingError(error)))")
             }
-            try snapshot.rules.addFile(content, in: parent, at: url)
         }
         let rules = snapshot.rules.isEmpty ? nil : snapshot.rules.inFolder(parent)
         let unchanged = known.unchanged(entries, under: parent)

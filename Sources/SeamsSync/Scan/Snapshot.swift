@@ -75,6 +75,47 @@ struct Snapshot: Sendable {
         ignored.sort()
     }
 
+    /// Leaves out the paths the other side's scan ignored, whatever their kind here (`cache/`
+    /// ignores a folder `cache` there and not a file `cache` here), with all they hold: a path is
+    /// left alone on both sides or on neither.
+    mutating func leaveOut(paths: [SyncPath]) {
+        let mine = Set(ignored)
+        var folders: Set<SyncPath> = []
+        var left: [SyncPath] = []
+        for path in paths where !mine.contains(path) {
+            if let item = items.removeValue(forKey: path) {
+                left.append(path)
+                if item.kind == .directory { folders.insert(path) }
+            } else if unchanged.remove(path) != nil {
+                left.append(path)
+                folders.insert(path)  // a folder or a file: what it holds, if anything, goes too
+            }
+        }
+        if !folders.isEmpty {
+            func under(_ path: SyncPath) -> Bool {
+                var above = path.parent
+                while let folder = above {
+                    if folders.contains(folder) { return true }
+                    above = folder.parent
+                }
+                return false
+            }
+            for path in items.keys where under(path) { items[path] = nil }
+            if let table = unchanged.table, unchanged.isBits(of: table) {
+                var ordinals: [Int] = []
+                table.forEach(where: { unchanged.word($0) }) { ordinal, bytes, _ in
+                    if under(SyncPath(String(decoding: bytes, as: UTF8.self))) { ordinals.append(ordinal) }
+                }
+                for ordinal in ordinals { unchanged.remove(ordinal: ordinal) }
+            } else {
+                for path in unchanged.filter(under) { _ = unchanged.remove(path) }
+            }
+        }
+        if !left.isEmpty {
+            ignored = (ignored + left).sorted()
+        }
+    }
+
     /// Whether the scan found an item at `path`, changed or not.
     ///
     /// - Parameter path: Any path.

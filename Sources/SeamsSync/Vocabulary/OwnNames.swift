@@ -20,10 +20,12 @@ enum OwnNames {
     static let atRoot: Set<String> = [trash, lock, replicaMarker]
 
     /// The user's ignore rules in a folder: the one name that starts with `.seams` and is not the
-    /// tool's own. It syncs like any file, so every device shares the rules.
+    /// tool's own. It syncs like any file, so every device shares the rules; so do its conflict
+    /// copies (`.seamsignore.sync-conflict-…`).
     static let ignoreFile = ".seamsignore"
     /// Whether `name` (one path component) is one of the tool's own.
     static func isOwn(_ name: String) -> Bool {
-        name.utf8.starts(with: prefix.utf8) && name != ignoreFile
+        guard name.utf8.starts(with: prefix.utf8) else { return false }
+        return name != ignoreFile && !name.utf8.starts(with: (ignoreFile + ".").utf8)
     }
 }
