@@ -1,4 +1,3 @@
-@testable import seams_sync
 import SeamsSync
 import Testing
 

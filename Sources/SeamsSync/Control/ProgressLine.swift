@@ -1,31 +1,33 @@
 import SeamsCore
-import SeamsSync
 
-/// The progress line of a run on a terminal: what it does, how much of it is done, how fast, and
-/// how long the rest will take.
+/// The progress line of a run on a terminal, as the CLI draws it: what the run does, how much of
+/// it is done, how fast, and how long the rest will take.
 ///
 /// ```
 /// scanning: 12,345 items found
 /// syncing: 1,234/30,306 items, 512.0 MiB/1.2 GiB, 41%, 85.2 MiB/s, 0:12 left
 /// ```
-final class ProgressLine: Sendable {
+package final class ProgressLine: Sendable {
     private struct State {
         var lastShown: ContinuousClock.Instant?
         var lastPhase: SyncProgress.Phase?
-        /// When the applying phase began, and how many bytes were done then.
+        /// When the applying phase began.
         var applyingSince: ContinuousClock.Instant?
         var finished = false
     }
 
     private let state = LockedValue(State())
 
+    /// A line not drawn yet.
+    package init() {}
+
     /// How often the line is redrawn at most.
-    static let interval: Duration = .milliseconds(100)
+    package static let interval: Duration = .milliseconds(100)
 
     /// The text to write for `progress` at `now` (a carriage return, the line, and a clear to the
     /// line's end; a line end after the last update), or `nil` when the line was drawn less than
     /// ``interval`` ago in the same phase.
-    func update(_ progress: SyncProgress, now: ContinuousClock.Instant) -> String? {
+    package func update(_ progress: SyncProgress, now: ContinuousClock.Instant) -> String? {
         state.withLock { state -> String? in
             if state.finished { return nil }
             let last = progress.phase == .applying && progress.completed >= progress.total
@@ -40,7 +42,7 @@ final class ProgressLine: Sendable {
     }
 
     /// The line for `progress`, `elapsed` after the applying phase began.
-    static func text(_ progress: SyncProgress, elapsed: Duration) -> String {
+    package static func text(_ progress: SyncProgress, elapsed: Duration) -> String {
         switch progress.phase {
         case .scanning:
             return "scanning: \(grouped(progress.completed)) \(progress.completed == 1 ? "item" : "items") found"
@@ -62,7 +64,7 @@ final class ProgressLine: Sendable {
     }
 
     /// `12,345`.
-    static func grouped(_ number: Int) -> String {
+    package static func grouped(_ number: Int) -> String {
         var digits = String(number.magnitude)
         var groups: [Substring] = []
         while digits.count > 3 {
@@ -74,7 +76,7 @@ final class ProgressLine: Sendable {
     }
 
     /// `512 B`, `4.0 KiB`, `85.2 MiB`, `1.2 GiB`.
-    static func bytes(_ count: Int64) -> String {
+    package static func bytes(_ count: Int64) -> String {
         let units = ["KiB", "MiB", "GiB", "TiB"]
         guard count >= 1024 else { return "\(count) B" }
         var value = Double(count) / 1024
@@ -88,7 +90,7 @@ final class ProgressLine: Sendable {
     }
 
     /// `0:12`, `1:02:03`.
-    static func clock(_ seconds: Double) -> String {
+    package static func clock(_ seconds: Double) -> String {
         let total = Int(min(seconds, 359_999).rounded(.up))
         let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
         let twoDigits = { (value: Int) in value < 10 ? "0\(value)" : "\(value)" }
