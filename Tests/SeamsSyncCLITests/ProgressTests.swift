@@ -35,8 +35,13 @@ import Testing
             #expect(updates.count >= 1, "\(result.terminal.debugDescription)")
             let last = try #require(updates.last)
             #expect(last.done == last.total && last.total >= 150, "\(updates)")
-            // The last update: every item and every byte (150 files of 1 to 3 bytes, 340 in all), 100%, then a line end.
-            #expect(result.terminal.contains("/\(last.total) items, 340 B/340 B, 100%\u{1B}[K\r\n"), "\(result.terminal.debugDescription)")
+            // The last update: every item and every byte (150 files of 1 to 3 bytes, 340 in all), 100%
+            // (then the rate, when the run took half a second or more), then a line end.
+            let lastPiece = try #require(result.terminal.split(separator: "\r").last { $0.hasPrefix("syncing: ") })
+            let lastLine = lastPiece.prefix { $0 != "\u{1B}" }  // the text before the clear to the line's end
+            #expect(lastLine.hasPrefix("syncing: \(last.total)/\(last.total) items, 340 B/340 B, 100%"), "\(lastLine.debugDescription)")
+            #expect(!lastLine.contains("left"), "no time left at the end: \(lastLine.debugDescription)")
+            #expect(result.terminal.contains("\(lastLine)\u{1B}[K\r\n"), "a line end after the last update: \(result.terminal.debugDescription)")
             #expect(updates.map(\.done) == updates.map(\.done).sorted())
             #expect(result.terminal.contains("150 to container"), "\(result.terminal)")
             #expect(w.tree(w.container) == w.tree(w.local))
