@@ -18,29 +18,10 @@ extension DefaultFileAccessor {
     /// - Throws: `CocoaError` `.fileWriteFileExists` (EEXIST) when anything is at `url`, and the
     ///   codes of ``FileAccessorProviding/write(_:to:)`` otherwise.
     public func createFile(_ data: Data, at url: URL) throws {
-        let path = url.path
-        let descriptor: Int32
-        do {
-            descriptor = try Syscalls.open(path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        } catch {
-            throw CocoaError.fileSystemError(errno: error.rawValue, path: path, writing: true)
-        }
-        defer { Syscalls.close(descriptor) }
-        let failure: Errno? = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Errno? in
-            do throws(Errno) {
-                var written = 0
-                while written < bytes.count {
-                    written += try Syscalls.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]))
-                }
-                try Syscalls.fsync(descriptor)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure {
-            try? Syscalls.unlink(path)
-            throw CocoaError.fileSystemError(errno: failure.rawValue, path: path, writing: true)
+        var given = false
+        try makeNewFile(at: url, flush: true) {
+            defer { given = true }
+            return given ? nil : data
         }
     }
 
@@ -53,6 +34,12 @@ extension DefaultFileAccessor {
     /// - Throws: `CocoaError` `.fileWriteFileExists` (EEXIST) when anything is at `url`, the codes
     ///   of ``FileAccessorProviding/write(_:to:)`` for a failed write, and what `nextPiece` throws.
     public func createFile(at url: URL, pieces nextPiece: () throws -> Data?) throws {
+        try makeNewFile(at: url, flush: false, pieces: nextPiece)
+    }
+
+    /// Both creates: `open(O_CREAT | O_EXCL)`, each piece written whole, an `fsync` when asked,
+    /// and the half-made file removed on any failure.
+    private func makeNewFile(at url: URL, flush: Bool, pieces nextPiece: () throws -> Data?) throws {
         let path = url.path
         let descriptor: Int32
         do {
@@ -78,6 +65,13 @@ extension DefaultFileAccessor {
                 }
             }
             if let failure { throw CocoaError.fileSystemError(errno: failure.rawValue, path: path, writing: true) }
+        }
+        if flush {
+            do {
+                try Syscalls.fsync(descriptor)
+            } catch {
+                throw CocoaError.fileSystemError(errno: error.rawValue, path: path, writing: true)
+            }
         }
         complete = true
     }
