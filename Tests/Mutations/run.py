@@ -45,6 +45,8 @@ def main():
     parser = argparse.ArgumentParser(description="Runs the crash suites against each mutation.")
     parser.add_argument("--only", nargs="*", help="mutations whose file names start with these")
     parser.add_argument("--list", action="store_true", help="list the mutations and stop")
+    parser.add_argument("--check", action="store_true",
+                        help="check that every mutation still applies to the code as it is, and stop")
     parser.add_argument("--logs", default=os.environ.get("MUTATION_LOGS", "/tmp/seams-mutations"))
     args = parser.parse_args()
     patches = sorted(HERE.glob("*.patch"))
@@ -54,6 +56,12 @@ def main():
         for patch in patches:
             print(f"{patch.stem}: {description(patch)}")
         return 0 if patches else 2
+    if args.check:
+        stale = [p.stem for p in patches if git("apply", "--check", str(p), check=False).returncode != 0]
+        for name in stale:
+            print(f"mutation {name}: does not apply (regenerate it against the code as it is)", flush=True)
+        print(f"mutations: {len(patches) - len(stale)} of {len(patches)} apply", flush=True)
+        return 2 if stale else 0
     logs = pathlib.Path(args.logs)
     logs.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, SEAMS_CRASH_FAIL_FAST="1")

@@ -16,7 +16,11 @@ extension CrashConsistencyTests {
     @Test(
         "another run taking a killed run's lock at any call of this run's takeover keeps it: this run refuses and changes nothing",
         .disabled(if: underThreadSanitizer, "one call at a time: it tests ordering, not threads"))
-    func lockTakeoverRace() throws {
+    func lockTakeoverRace() async throws {
+        try await offThePool { try lockTakeoverRaceSweep() }
+    }
+
+    private func lockTakeoverRaceSweep() throws {
         let scenario = try #require(CrashScenario.all.first { $0.name == Self.lockScenario })
         let lock = CrashHarness.container.appending(path: ".seams-lock")
         let probe = try CrashHarness(scenario)

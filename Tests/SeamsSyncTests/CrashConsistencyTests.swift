@@ -31,16 +31,16 @@ import Testing
 /// the partial cuts must have kept name changes.
 @Suite struct CrashConsistencyTests {
     @Test("crash and power cut at every I/O call keep every version of every path and recover", arguments: CrashScenario.all)
-    func everyCrashPoint(_ scenario: CrashScenario) throws {
-        try everyCrashPoint(scenario, hardLinks: true)
+    func everyCrashPoint(_ scenario: CrashScenario) async throws {
+        try await offThePool { try everyCrashPoint(scenario, hardLinks: true) }
     }
 
     @Test(
         "the same on a file system without hard links (FAT, exFAT)",
         .disabled(if: underThreadSanitizer, "under the thread sanitizer the sweep runs once, with hard links: it tests ordering, not threads"),
         arguments: CrashScenario.all)
-    func everyCrashPointWithoutHardLinks(_ scenario: CrashScenario) throws {
-        try everyCrashPoint(scenario, hardLinks: false)
+    func everyCrashPointWithoutHardLinks(_ scenario: CrashScenario) async throws {
+        try await offThePool { try everyCrashPoint(scenario, hardLinks: false) }
     }
 
     /// A scenario whose run copies several files, with the seed of the interleaving its
@@ -60,24 +60,30 @@ import Testing
         "the same with copies, placements and the background flush at once, in seeded interleavings",
         .disabled(if: underThreadSanitizer, "the interleavings are run one call at a time: they test ordering, not threads"),
         arguments: Interleaved.all)
-    func everyCrashPointInterleaved(_ interleaved: Interleaved) throws {
-        try everyCrashPoint(interleaved.scenario, hardLinks: true, interleaving: interleaved.seed)
+    func everyCrashPointInterleaved(_ interleaved: Interleaved) async throws {
+        try await offThePool { try everyCrashPoint(interleaved.scenario, hardLinks: true, interleaving: interleaved.seed) }
     }
 
     @Test(
         "the user's save at every call of the run (every race window, every position) is never lost nor left in the trash",
         .disabled(if: underThreadSanitizer, "one call at a time: it tests ordering, not threads"),
         arguments: CrashScenario.all.filter { $0.duringRun != nil })
-    func everyRaceWindow(_ scenario: CrashScenario) throws {
-        try raceWindows(scenario, interleaving: nil)
-        if scenario.copiesAtOnce { try raceWindows(scenario, interleaving: 1) }
+    func everyRaceWindow(_ scenario: CrashScenario) async throws {
+        try await offThePool {
+            try raceWindows(scenario, interleaving: nil)
+            if scenario.copiesAtOnce { try raceWindows(scenario, interleaving: 1) }
+        }
     }
 
     @Test(
         "control: with flushes ignored, the power cuts of the sweep lose versions",
         .disabled(if: underThreadSanitizer, "a control of the sweep's ordering"),
         arguments: [FileSystemOperation.synchronizeDirectory, .synchronizeFile])
-    func ignoredFlushesAreFound(_ flush: FileSystemOperation) throws {
+    func ignoredFlushesAreFound(_ flush: FileSystemOperation) async throws {
+        try await offThePool { try ignoredFlushesAreFound(flush) }
+    }
+
+    private func ignoredFlushesAreFound(_ flush: FileSystemOperation) throws {
         var found = 0
         for scenario in CrashScenario.all where Self.controls.contains(scenario.name) {
             let (_, diskCalls, expected, _) = try reference(scenario, hardLinks: true, interleaving: nil)
