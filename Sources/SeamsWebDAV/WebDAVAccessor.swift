@@ -177,9 +177,9 @@ public final class WebDAVAccessor: Sendable {
     /// Runs one exchange to its end on this thread.
     ///
     /// A transport that can be waited for (``WaitingHTTPTransportProviding``, as
-    /// `URLSessionHTTPTransport` and `InMemoryWebDAVServer` are) is: the thread that receives the
-    /// answer wakes this one, with no task between them. Another transport (a test's mock, a
-    /// recording, `AsyncHTTPClientTransport`) is run in a task this thread waits for
+    /// `URLSessionHTTPTransport`, `AsyncHTTPClientTransport` and `InMemoryWebDAVServer` are) is:
+    /// the thread that receives the answer wakes this one, with no task between them. A transport
+    /// that is only async (a test's mock, a recording) is run in a task this thread waits for
     /// (``waitForTask(_:)``).
     ///
     /// A file body streams from the file when the file is on this machine's file system and the

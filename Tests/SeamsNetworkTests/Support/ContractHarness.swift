@@ -11,10 +11,12 @@ enum TransportUnderTest: String, CaseIterable, CustomStringConvertible, Sendable
     /// `URLSessionHTTPTransport.sendWaiting`, each request waited for on a thread of its own.
     case urlSessionWaiting
     case asyncHTTPClient
+    /// `AsyncHTTPClientTransport.sendWaiting`, each request waited for on a thread of its own.
+    case asyncHTTPClientWaiting
     case mock
 
     /// The transports that talk to a real socket.
-    static let live: [TransportUnderTest] = [.urlSession, .urlSessionWaiting, .asyncHTTPClient]
+    static let live: [TransportUnderTest] = [.urlSession, .urlSessionWaiting, .asyncHTTPClient, .asyncHTTPClientWaiting]
     /// The transports whose exchange ends when its task is cancelled (a waiting exchange ends by
     /// its timeout only).
     static let cancellable: [TransportUnderTest] = [.urlSession, .asyncHTTPClient, .mock]
@@ -26,6 +28,8 @@ enum TransportUnderTest: String, CaseIterable, CustomStringConvertible, Sendable
         case .urlSessionWaiting: (WaitingOnAThread(URLSessionHTTPTransport(followsRedirects: followsRedirects)), nil)
         case .asyncHTTPClient:
             { let ahc = AsyncHTTPClientTransport(followsRedirects: followsRedirects); return (ahc, ahc) }()
+        case .asyncHTTPClientWaiting:
+            { let ahc = AsyncHTTPClientTransport(followsRedirects: followsRedirects); return (WaitingOnAThread(ahc), ahc) }()
         case .mock: nil
         }
     }
@@ -62,7 +66,7 @@ struct ContractHarness: Sendable {
         switch kind {
         case .mock:
             try await body(mock())
-        case .urlSession, .urlSessionWaiting, .asyncHTTPClient:
+        case .urlSession, .urlSessionWaiting, .asyncHTTPClient, .asyncHTTPClientWaiting:
             let server = try await LoopbackServer.start()
             let (transport, ahc) = kind.makeLive(followsRedirects: followsRedirects)!
             let harness = ContractHarness(transport: transport, authority: server.authority, arrivals: server.arrivals)
