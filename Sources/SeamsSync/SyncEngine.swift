@@ -13,6 +13,8 @@ public import SeamsWebDAV
 public struct SyncEngine: Sendable {
     private let directories: any DirectoryAccessorProviding
     private let files: any FileAccessorProviding
+    /// The WebDAV server whose collections may be containers.
+    private let remote: WebDAVAccessor?
     private let clock: @Sendable () -> Date
     private let owner: String
     private let makeRunID: @Sendable () -> String
@@ -50,9 +52,10 @@ public struct SyncEngine: Sendable {
     ///     by a dead process of this host is taken over at once.
     ///   - lockWait: Waits while a lock of another host is watched for its expiry (real time by
     ///     default; a test moves its clock instead).
-    ///   - remote: A WebDAV server whose collection may be the container: URLs it serves go to it,
-    ///     every other URL to `directories` and `files`, and a copy between the two is an upload or
-    ///     a download. `nil` (the default) when both folders are local.
+    ///   - remote: A WebDAV server whose collection may be the container: a container URL it
+    ///     serves is a collection there, reached through it (a copy between it and the local
+    ///     folder is an upload or a download); the local folder, the state and any other
+    ///     container go to `directories` and `files`. `nil` (the default) when both folders are local.
     public init(
         directories: any DirectoryAccessorProviding,
         files: any FileAccessorProviding,
@@ -72,14 +75,9 @@ public struct SyncEngine: Sendable {
         precondition(requestsInFlight >= 1, "at least one request at a time")
         self.requestsInFlight = requestsInFlight
         self.progress = progress
-        if let remote {
-            let routing = RoutingAccessor(localDirectories: directories, localFiles: files, remote: remote)
-            self.directories = routing
-            self.files = routing
-        } else {
-            self.directories = directories
-            self.files = files
-        }
+        self.directories = directories
+        self.files = files
+        self.remote = remote
         self.clock = clock
         self.owner = owner
         self.makeRunID = runID
@@ -144,12 +142,19 @@ public struct SyncEngine: Sendable {
         }
     }
 
+    /// The replica at `root`: a collection of the engine's server when the server serves it,
+    /// else a folder reached through the engine's local boundaries.
+    func replica(at root: URL) -> any Replica {
+        if let remote, !root.isFileURL, remote.serves(root) { return WebDAVReplica(root: root, server: remote) }
+        return LocalFolderReplica(root: root, directories: directories, files: files)
+    }
+
     /// A read or write that failed because the server stopped answering, as ``SyncError/serverLost(_:reason:)``.
     private static func lostServer(_ error: SyncError, container: any Replica) -> SyncError? {
         guard container.capabilities.contains(.networked) else { return nil }
         switch error {
         case .readFailed(let url, let underlying), .writeFailed(let url, let underlying):
-            guard replica(at: url).capabilities.contains(.networked), let code = underlying.posixCode,
+            guard url.absoluteString.hasPrefix(container.root.absoluteString), let code = underlying.posixCode,
                 [.ECONNREFUSED, .ETIMEDOUT, .EHOSTUNREACH, .ECONNRESET].contains(code)
             else { return nil }
             return .serverLost(container.root, reason: serverReason(underlying.error))
@@ -164,7 +169,7 @@ public struct SyncEngine: Sendable {
         progress: @escaping @Sendable (SyncProgress) -> Void
     ) throws -> SyncReport {
         let run = SyncRun(
-            directories: directories, files: files, localReplica: replica(at: local),
+            localReplica: LocalFolderReplica(root: local, directories: directories, files: files),
             containerReplica: replica(at: container), stateDirectory: stateDirectory, options: options,
             shouldStop: { stop?.isStopRequested ?? false })
         let (prepared, loaded) = try PrepareStage(

@@ -1,23 +1,19 @@
 import Foundation
 import SeamsCore
 
-/// What every stage of one run reads: the boundaries the engine was made with, the two roots,
-/// the state's folder, the options, and whether the run was asked to stop.
+/// What every stage of one run reads: the two replicas (each with its own boundaries), the
+/// state's folder, the options, and whether the run was asked to stop.
 ///
 /// The stages, in order: ``PrepareStage`` → ``ScanStage`` → ``PlanStage`` → ``ApplyStage`` →
 /// ``CommitStage`` → ``PurgeStage``. Each takes what the ones before it produced as values, and
 /// none reads from disk what an earlier one already knows (apart from the deliberate look at an
 /// item just before it is replaced or deleted).
 struct SyncRun: Sendable {
-    /// Lists, moves, copies, links and flushes, on both sides.
-    let directories: any DirectoryAccessorProviding
-    /// Reads and writes whole files (state, lock, marker, content comparison).
-    let files: any FileAccessorProviding
     /// The local folder, as a replica.
     let localReplica: any Replica
     /// The container (a local folder or a server's collection), as a replica.
     let containerReplica: any Replica
-    /// Where the pair's state lives.
+    /// Where the pair's state lives, on this machine's file system (the local replica's boundaries).
     let stateDirectory: URL
     /// Guards, dry run, retention, batches.
     let options: SyncOptions
@@ -37,6 +33,9 @@ struct SyncRun: Sendable {
 
     /// Whether `side` can do all of `capabilities`.
     func can(_ side: Side, _ capabilities: ReplicaCapabilities) -> Bool {
-        replica(side).capabilities.isSuperset(of: capabilities)
+        replica(side).can(capabilities)
     }
+
+    /// Copies and comparisons between the two replicas.
+    var transfers: ReplicaTransfers { ReplicaTransfers(local: localReplica, container: containerReplica) }
 }

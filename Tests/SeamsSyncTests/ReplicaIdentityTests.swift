@@ -44,7 +44,7 @@ import Testing
     }
 
     func marker(_ fileSystem: InMemoryFileSystem) throws -> ReplicaIdentity? {
-        guard case .marker(let identity) = try ReplicaMarker(directories: fileSystem, files: fileSystem, replica: LocalFolderReplica(root: container)).read()
+        guard case .marker(let identity) = try ReplicaMarker(replica: LocalFolderReplica(root: container, directories: fileSystem, files: fileSystem)).read()
         else { return nil }
         return identity
     }

@@ -69,7 +69,8 @@ extension Applier {
                 for: entry.path, origin: loser, modified: loserItem.modificationDate, taken: { _ in false })
             for side in Side.allCases {
                 guard let existing = scannedItem(name, on: side), existing.kind == .file, existing.size == loserItem.size,
-                      (try? context.files.contentsEqual(context.url(entry.path, on: loser), context.url(name, on: side))) == true
+                      (try? context.replicas.contentsEqual(
+                          context.url(entry.path, on: loser), on: loser, context.url(name, on: side), on: side)) == true
                 else { continue }
                 conflictState.keptCopies[entry.path] = name
                 conflictState.settled.insert(name)
@@ -108,15 +109,15 @@ extension Applier {
         try context.requireRealFolders(above: path, on: side)
         if newPath.parent != path.parent { try context.requireRealFolders(above: newPath, on: side) }
         let url = context.url(path, on: side)
-        guard ApplyContext.sameItem(try context.currentMetadata(url), expected) else {
+        guard ApplyContext.sameItem(try context.currentMetadata(url, on: side), expected) else {
             throw ApplyIssue.changedDuringSync
         }
         let newURL = context.url(newPath, on: side)
-        try context.directories.moveItem(at: url, to: newURL, replacingExisting: false)
+        try context.directories(side).moveItem(at: url, to: newURL, replacingExisting: false)
         // What was moved is checked, as for the trash: a version saved in the moment between the
         // check above and the rename gets its name back, and the path waits for the next run.
-        if !ApplyContext.sameItem(try context.currentMetadata(newURL), expected) {
-            try? context.directories.moveItem(at: newURL, to: url, replacingExisting: false)
+        if !ApplyContext.sameItem(try context.currentMetadata(newURL, on: side), expected) {
+            try? context.directories(side).moveItem(at: newURL, to: url, replacingExisting: false)
             throw ApplyIssue.changedDuringSync
         }
         folderState.created.insert(newPath)
@@ -124,9 +125,9 @@ extension Applier {
         // The old name is taken again next (by the winner, or a folder): the rename must be
         // durable first, or a power cut could keep the new item over the old name and lose
         // the renamed version. Conflicts are rare; one folder flush each.
-        try context.directories.synchronizeDirectory(at: context.folderURL(path.parent, on: side))
+        try context.replica(side).flush(folder: context.folderURL(path.parent, on: side))
         if newPath.parent != path.parent {
-            try context.directories.synchronizeDirectory(at: context.folderURL(newPath.parent, on: side))
+            try context.replica(side).flush(folder: context.folderURL(newPath.parent, on: side))
         }
     }
 }

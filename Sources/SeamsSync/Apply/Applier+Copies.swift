@@ -41,14 +41,15 @@ struct SealedBatch {
     /// The trash folders made for it.
     let made: Set<URL>
     /// The trash folders that were waiting for a flush, flushed with it.
-    let trash: Set<URL>
-    /// Every folder its flush covers, deepest first.
-    let folders: [URL]
+    let trash: Durables
+    /// Every file and folder its flush covers: the temp files, the new trash folders' chains
+    /// and the trash folders that were waiting.
+    let durables: Durables
 
     /// Its one flush: the temp files' content, the new trash folders' names and the versions
     /// kept in them (one `syncfs` on the live file system).
-    func flush(through directories: any DirectoryAccessorProviding) throws {
-        try directories.synchronize(files: copies.map(\.temp), directories: folders)
+    func flush(through replicas: ReplicaTransfers) throws {
+        try replicas.flush(durables)
     }
 }
 
@@ -118,8 +119,8 @@ extension Applier {
         guard context.copiesAtOnce > 1 else { return placeStaged() }
         writeUnwritten()
         guard let batch = sealBatch() else { return }
-        let directories = context.directories
-        let flush = context.work.start { try batch.flush(through: directories) }
+        let replicas = context.replicas
+        let flush = context.work.start { try batch.flush(through: replicas) }
         let previous = copyQueue.flushing
         copyQueue.flushing = (batch, flush)
         if let previous { place(previous.batch, flushed: previous.flush.wait()) }
@@ -140,7 +141,7 @@ extension Applier {
         }
         writeUnwritten()
         guard let batch = sealBatch() else { return }
-        place(batch, flushed: Result { try batch.flush(through: context.directories) })
+        place(batch, flushed: Result { try batch.flush(through: context.replicas) })
     }
 
     /// Takes the staged copies as a batch, makes the trash folders they need and keeps in them
@@ -154,7 +155,7 @@ extension Applier {
         // A trash folder that cannot be made is met again, and reported, path by path when the
         // batch is placed: placeCopy keeps the version it replaces on its own.
         var made: Set<URL> = []
-        var chain: Set<URL> = []
+        var chain = Durables()
         if let folders = try? makeTrashFolders(for: batch.compactMap { $0.expected == nil ? nil : ($0.path, $0.source.other) }) {
             (made, chain) = folders
         }
@@ -164,7 +165,7 @@ extension Applier {
             do {
                 // Checked before anything is read through the target's folders.
                 try context.requireRealFolders(above: copy.path, on: copy.source.other)
-                let current = try context.currentMetadata(context.url(copy.path, on: copy.source.other))
+                let current = try context.currentMetadata(context.url(copy.path, on: copy.source.other), on: copy.source.other)
                 // A target changed since the scan becomes a conflict copy below; nothing to keep.
                 guard ApplyContext.sameItem(current, expected) else { continue }
                 try preserveReplaced(copy.path, on: copy.source.other, expected: expected, madeFolders: made)
@@ -174,8 +175,11 @@ extension Applier {
             }
         }
         let trash = trashState.pending
-        trashState.pending = []
-        return SealedBatch(copies: batch, preserved: preserved, made: made, trash: trash, folders: Self.deepestFirst(chain.union(trash)))
+        trashState.pending = Durables()
+        var durables = chain
+        durables.formUnion(trash)
+        for copy in batch { durables.add(file: copy.temp, on: copy.source.other) }
+        return SealedBatch(copies: batch, preserved: preserved, made: made, trash: trash, durables: durables)
     }
 
     /// Places a sealed batch once its one flush (one `syncfs` on the live file system) has made
@@ -187,7 +191,7 @@ extension Applier {
         if case .failure(let error) = flushed {
             trashState.pending.formUnion(batch.trash)
             for copy in batch.copies {
-                try? context.directories.removeItem(at: copy.temp, recursively: false)
+                try? context.directories(copy.source.other).removeItem(at: copy.temp, recursively: false)
                 recordFailure(error, at: copy.path)
             }
             return
@@ -242,7 +246,7 @@ extension Applier {
                 let target = copy.source.other
                 return Result { () throws -> Void in
                     try context.requireRealFolders(above: copy.path, on: target)
-                    try context.directories.moveItem(at: copy.temp, to: context.url(copy.path, on: target), replacingExisting: false)
+                    try context.directories(target).moveItem(at: copy.temp, to: context.url(copy.path, on: target), replacingExisting: false)
                 }
             }
         }
@@ -257,7 +261,7 @@ extension Applier {
                 case .failure(let error as CocoaError) where error.posixCode == .EEXIST:
                     continue  // placeCopy looks at the name
                 case .failure(let error):
-                    try? context.directories.removeItem(at: copy.temp, recursively: false)
+                    try? context.directories(copy.source.other).removeItem(at: copy.temp, recursively: false)
                     recordFailure(error, at: copy.path)
                 }
                 carriedOut.insert(index)
@@ -278,9 +282,9 @@ extension Applier {
         do {
             // A link's target text is written with the link and made durable by its folder's
             // flush; opening it to flush would follow it.
-            if item.kind != .symbolicLink { try context.directories.synchronizeFile(at: temp) }
+            if item.kind != .symbolicLink { try context.replica(source.other).flush(file: temp) }
         } catch {
-            try? context.directories.removeItem(at: temp, recursively: false)
+            try? context.directories(source.other).removeItem(at: temp, recursively: false)
             throw error
         }
         return try placeCopy(temp, copied: copied, from: source, item: item, to: destination, expected: expected)
@@ -308,27 +312,28 @@ extension Applier {
         try context.requireRealFolders(above: sourcePath, on: source)
         try context.requireRealFolders(above: destination, on: source.other)
         let sourceURL = context.url(sourcePath, on: source)
+        let target = source.other
         do {
-            try context.directories.copyItem(at: sourceURL, to: temp)
+            try context.replicas.copy(sourceURL, from: source, to: temp, on: target)
         } catch let error as CocoaError where error.posixCode == .ENOENT {
-            if try context.currentMetadata(sourceURL) == nil { throw ApplyIssue.vanishedDuringSync }
+            if try context.currentMetadata(sourceURL, on: source) == nil { throw ApplyIssue.vanishedDuringSync }
             throw error
         } catch let error as CocoaError
-            where item.kind == .symbolicLink && Self.meansNoLinks(error) && (try? context.currentMetadata(temp)) == nil
+            where item.kind == .symbolicLink && Self.meansNoLinks(error) && (try? context.currentMetadata(temp, on: target)) == nil
         {
             throw ApplyIssue.linksUnsupported(source.other)
         }
         do {
-            let copied = try context.directories.metadata(at: temp)
+            let copied = try context.directories(target).metadata(at: temp)
             // The source is what is checked against the scan, after the copy: a change made while
             // it was copied counts too, and the copy's own date may be coarser than the source's
             // (exFAT keeps 10 ms, FAT 2 s), so it is not compared.
-            guard copied.size == item.size, ApplyContext.sameItem(try context.currentMetadata(sourceURL), item) else {
+            guard copied.size == item.size, ApplyContext.sameItem(try context.currentMetadata(sourceURL, on: source), item) else {
                 throw ApplyIssue.changedDuringSync
             }
             return copied
         } catch {
-            try? context.directories.removeItem(at: temp, recursively: false)
+            try? context.directories(target).removeItem(at: temp, recursively: false)
             throw error
         }
     }

@@ -16,10 +16,10 @@ extension Applier {
         try context.requireRealFolders(above: path, on: side)
         let url = context.url(path, on: side)
         do {
-            try context.directories.createDirectory(at: url, withIntermediateDirectories: false)
+            try context.directories(side).createDirectory(at: url, withIntermediateDirectories: false)
         } catch let error as CocoaError where error.code == .fileWriteFileExists {
-            guard try context.currentMetadata(url)?.kind == .directory else { throw error }
-            if let other = try context.aliasedName(url) {
+            guard try context.currentMetadata(url, on: side)?.kind == .directory else { throw error }
+            if let other = try context.aliasedName(url, on: side) {
                 collisions.folders[path] = other
                 throw ApplyIssue.nameCollision(with: other)
             }
@@ -35,7 +35,7 @@ extension Applier {
         // What was moved out of it into the trash is durable there before the folder goes.
         try flushTrash()
         do {
-            try context.directories.removeItem(at: context.url(path, on: side), recursively: false)
+            try context.directories(side).removeItem(at: context.url(path, on: side), recursively: false)
         } catch let error as CocoaError where error.posixCode == .ENOTEMPTY || error.posixCode == .EEXIST {
             let kept = plan.snapshot(side).ignored.filter { $0.isDescendant(of: path) }
             guard let first = kept.first else { throw error }
@@ -45,13 +45,13 @@ extension Applier {
                 throw ApplyIssue.holdsIgnored(kept.first { !IgnoreRules.isPlatformJunk($0.name) || $0.parent != path } ?? first)
             }
             for junk in kept {
-                guard let item = try context.currentMetadata(context.url(junk, on: side)), item.kind == .file else {
+                guard let item = try context.currentMetadata(context.url(junk, on: side), on: side), item.kind == .file else {
                     throw ApplyIssue.holdsIgnored(junk)
                 }
                 try moveToTrash(junk, on: side, expected: item)
             }
             try flushTrash()
-            try context.directories.removeItem(at: context.url(path, on: side), recursively: false)
+            try context.directories(side).removeItem(at: context.url(path, on: side), recursively: false)
         }
         folderState.dirty[side]!.remove(path)
         folderState.dirty[side]!.insert(path.parent)
@@ -63,7 +63,7 @@ extension Applier {
         for side in Side.allCases {
             for path in plan.snapshot(side).leftovers {
                 guard (try? context.requireRealFolders(above: path, on: side)) != nil else { continue }
-                try? context.directories.removeItem(at: context.url(path, on: side), recursively: false)
+                try? context.directories(side).removeItem(at: context.url(path, on: side), recursively: false)
             }
         }
     }
@@ -74,11 +74,10 @@ extension Applier {
     /// were made, and the container's marker before its rename.)
     mutating func flushFolders() throws {
         try flushTrash()
-        var folders: [URL] = []
+        var folders = Durables()
         for side in Side.allCases {
-            let sorted = folderState.dirty[side]!.sorted { ($0?.rawValue.utf8.count ?? -1) > ($1?.rawValue.utf8.count ?? -1) }
-            folders += sorted.map { context.folderURL($0, on: side) }
+            folders.add(folders: folderState.dirty[side]!.map { context.folderURL($0, on: side) }, on: side)
         }
-        try context.directories.synchronize(files: [], directories: folders)
+        try context.replicas.flush(folders)
     }
 }

@@ -14,7 +14,8 @@ extension Applier {
     ) throws -> FileMetadata {
         let target = source.other
         var placed = false
-        defer { if !placed { try? context.directories.removeItem(at: temp, recursively: false) } }
+        let directories = context.directories(target)
+        defer { if !placed { try? directories.removeItem(at: temp, recursively: false) } }
         let destinationURL = context.url(destination, on: target)
         try context.requireRealFolders(above: destination, on: target)
         if expected == nil {
@@ -25,14 +26,14 @@ extension Applier {
             // A name this run freed is taken again only once that move is durable (flushTrash).
             do {
                 try flushTrash()
-                try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)
+                try directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)
                 placed = true
                 return placedCopy(copied, at: destination, on: target)
             } catch let error as CocoaError where error.posixCode == .EEXIST {}
         }
-        let current = try context.currentMetadata(destinationURL)
+        let current = try context.currentMetadata(destinationURL, on: target)
         guard ApplyContext.sameItem(current, expected) else {
-            if expected == nil, current != nil, let other = try context.aliasedName(destinationURL) {
+            if expected == nil, current != nil, let other = try context.aliasedName(destinationURL, on: target) {
                 throw ApplyIssue.nameCollision(with: other)
             }
             try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
@@ -43,29 +44,29 @@ extension Applier {
             try flushTrash()
             // Swapped in one step where the file system can, then what came out is checked: a
             // version saved in the moment since the check above gets its name back.
-            if context.exchangeSides.contains(target), try context.directories.exchangeItems(at: temp, and: destinationURL) {
-                if ApplyContext.sameItem(try context.currentMetadata(temp), expected) {
-                    try? context.directories.removeItem(at: temp, recursively: false)  // kept in the trash
+            if context.can(target, .atomicExchange), try directories.exchangeItems(at: temp, and: destinationURL) {
+                if ApplyContext.sameItem(try context.currentMetadata(temp, on: target), expected) {
+                    try? directories.removeItem(at: temp, recursively: false)  // kept in the trash
                     placed = true
                 } else {
-                    _ = try context.directories.exchangeItems(at: temp, and: destinationURL)
+                    _ = try directories.exchangeItems(at: temp, and: destinationURL)
                     try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
                 }
-            } else if context.conditionalReplaceSides.contains(target), let conditional = context.directories as? any ConditionalReplacing {
+            } else if context.can(target, .replaceIfUnchanged) {
                 // One step on the server: refused there when a version was saved since the check.
-                guard try conditional.moveItem(at: temp, to: destinationURL, ifStill: expected) else {
+                guard try context.replica(target).moveItem(at: temp, over: destinationURL, ifStill: expected) else {
                     try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
                 }
                 placed = true
             } else {
-                try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: true)
+                try directories.moveItem(at: temp, to: destinationURL, replacingExisting: true)
                 placed = true
             }
         } else {
             // A name this run freed (a version moved to the trash or to a conflict name) is
             // taken again only once that move is durable.
             try flushTrash()
-            try context.directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)
+            try directories.moveItem(at: temp, to: destinationURL, replacingExisting: false)
             placed = true
         }
         return placedCopy(copied, at: destination, on: target)
@@ -88,7 +89,7 @@ extension Applier {
         let target = source.other
         let name = ConflictNamer().conflictPath(
             for: destination, origin: source, modified: item.modificationDate, taken: isTaken)
-        try context.directories.moveItem(at: temp, to: context.url(name, on: target), replacingExisting: false)
+        try context.directories(target).moveItem(at: temp, to: context.url(name, on: target), replacingExisting: false)
         placed = true
         folderState.created.insert(name)
         folderState.dirty[target]!.insert(destination.parent)

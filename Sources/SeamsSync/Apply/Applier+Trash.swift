@@ -5,8 +5,8 @@ import SeamsCore
 struct TrashState {
     /// The folders made (and their names flushed) this run.
     var folders: Set<URL> = []
-    /// Folders changed since the last ``Applier/flushTrash()``.
-    var pending: Set<URL> = []
+    /// Folders changed since the last ``Applier/flushTrash()``, by side.
+    var pending = Durables()
 }
 
 /// The trash: every version a run replaces or deletes is kept there, durably, first.
@@ -23,8 +23,8 @@ extension Applier {
         let inMadeFolder = context.trashURL(destination, on: target)
         let trash = madeFolders.contains(inMadeFolder.deletingLastPathComponent())
             ? inMadeFolder : try trashURL(for: destination, on: target)
-        try HardLinks.preserve(context.url(destination, on: target), as: trash, kind: expected.kind, directories: context.directories)
-        trashState.pending.insert(trash.deletingLastPathComponent())
+        try HardLinks.preserve(context.url(destination, on: target), as: trash, kind: expected.kind, in: context.replica(target))
+        trashState.pending.add(folder: trash.deletingLastPathComponent(), on: target)
     }
 
     /// Flushes the trash folders changed since the last such flush (one batch: one device flush
@@ -34,26 +34,26 @@ extension Applier {
     /// version it replaced did not.
     mutating func flushTrash() throws {
         guard !trashState.pending.isEmpty else { return }
-        try context.directories.synchronize(files: [], directories: Self.deepestFirst(trashState.pending))
-        trashState.pending = []
+        try context.replicas.flush(trashState.pending)
+        trashState.pending = Durables()
     }
 
     /// Moves a file into this run's trash after checking it is still what the scan saw.
     mutating func moveToTrash(_ path: SyncPath, on side: Side, expected: FileMetadata) throws {
         try context.requireRealFolders(above: path, on: side)
         let url = context.url(path, on: side)
-        guard ApplyContext.sameItem(try context.currentMetadata(url), expected) else {
+        guard ApplyContext.sameItem(try context.currentMetadata(url, on: side), expected) else {
             throw ApplyIssue.changedDuringSync
         }
         let trash = try trashURL(for: path, on: side)
-        try context.directories.moveItem(at: url, to: trash, replacingExisting: false)
-        trashState.pending.insert(trash.deletingLastPathComponent())
+        try context.directories(side).moveItem(at: url, to: trash, replacingExisting: false)
+        trashState.pending.add(folder: trash.deletingLastPathComponent(), on: side)
         folderState.dirty[side]!.insert(path.parent)
         // What was moved is checked: a version saved in the moment between the check above and
         // the move (no call by path closes that window) gets its name back, and the path waits
         // for the next run. Where the name was taken again meanwhile, it stays in the trash.
-        if !ApplyContext.sameItem(try context.currentMetadata(trash), expected) {
-            try? context.directories.moveItem(at: trash, to: url, replacingExisting: false)
+        if !ApplyContext.sameItem(try context.currentMetadata(trash, on: side), expected) {
+            try? context.directories(side).moveItem(at: trash, to: url, replacingExisting: false)
             throw ApplyIssue.changedDuringSync
         }
         countDeletion(on: side)
@@ -71,7 +71,7 @@ extension Applier {
     mutating func prepareTrashFolders(for items: [(SyncPath, Side)]) throws {
         let (made, chain) = try makeTrashFolders(for: items)
         guard !made.isEmpty else { return }
-        try context.directories.synchronize(files: [], directories: Self.deepestFirst(chain))
+        try context.replicas.flush(chain)
         trashState.folders.formUnion(made)
     }
 
@@ -79,31 +79,26 @@ extension Applier {
     ///
     /// - Returns: The folders made, and the folders whose entries name them (to flush, and then
     ///   add `made` to `trashState.folders`, before anything is moved into them).
-    mutating func makeTrashFolders(for items: [(SyncPath, Side)]) throws -> (made: Set<URL>, chain: Set<URL>) {
+    mutating func makeTrashFolders(for items: [(SyncPath, Side)]) throws -> (made: Set<URL>, chain: Durables) {
         var made: Set<URL> = []
-        var chain: Set<URL> = []
+        var chain = Durables()
         for (path, side) in items {
             let folder = context.trashURL(path, on: side).deletingLastPathComponent()
             if trashState.folders.contains(folder) || made.contains(folder) { continue }
             // Never through a `.seams-trash` that is a link (or a file): nothing goes outside the folder.
             let trashRoot = context.root(side).appending(path: ApplyContext.trashName, directoryHint: .isDirectory)
-            if let kind = try context.currentMetadata(trashRoot)?.kind, kind != .directory { throw ApplyIssue.trashNotAFolder }
-            try context.directories.createDirectory(at: folder, withIntermediateDirectories: true)
+            if let kind = try context.currentMetadata(trashRoot, on: side)?.kind, kind != .directory { throw ApplyIssue.trashNotAFolder }
+            try context.directories(side).createDirectory(at: folder, withIntermediateDirectories: true)
             let root = context.root(side).standardizedFileURL.path
             var parent = folder.deletingLastPathComponent()
             // Up to the root and no further (a server's `/` has a parent spelled `/..`).
             while case let current = parent.standardizedFileURL.path, current.hasPrefix(root) {
-                chain.insert(parent)
+                chain.add(folder: parent, on: side)
                 if current.count <= root.count { break }
                 parent = parent.deletingLastPathComponent()
             }
             made.insert(folder)
         }
         return (made, chain)
-    }
-
-    /// Folders in the order they are flushed: deepest first.
-    static func deepestFirst(_ folders: Set<URL>) -> [URL] {
-        folders.sorted { $0.path.utf8.count > $1.path.utf8.count }
     }
 }

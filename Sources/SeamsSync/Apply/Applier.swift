@@ -205,14 +205,14 @@ struct Applier {
         if local.kind == .symbolicLink || container.kind == .symbolicLink {
             // Two links are the same when their target texts are; a link never equals a file.
             if local.kind == container.kind {
-                let localTarget = try context.directories.destinationOfSymbolicLink(at: localURL)
-                equal = try localTarget == context.directories.destinationOfSymbolicLink(at: containerURL)
+                let localTarget = try context.directories(.local).destinationOfSymbolicLink(at: localURL)
+                equal = try localTarget == context.directories(.container).destinationOfSymbolicLink(at: containerURL)
             } else {
                 equal = false
             }
         } else {
             // Chunk by chunk on the live file system: two large files never sit in memory.
-            equal = try context.files.contentsEqual(localURL, containerURL)
+            equal = try context.replicas.contentsEqual(localURL, on: .local, containerURL, on: .container)
         }
         if equal {
             setEntry(
@@ -258,7 +258,7 @@ struct Applier {
         let snapshot = plan.snapshot(side)
         if let item = snapshot.items[path] { return item }
         guard snapshot.unchanged.contains(path) else { return nil }
-        return try? context.directories.metadata(at: context.url(path, on: side))
+        return try? context.directories(side).metadata(at: context.url(path, on: side))
     }
 
     mutating func countDeletion(on side: Side) {

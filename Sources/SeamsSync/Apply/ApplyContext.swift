@@ -1,12 +1,12 @@
 import Foundation
 import SeamsCore
 
-/// What applying a plan needs from outside: the boundaries, the two roots, and this run's names.
+/// What applying a plan needs from outside: the two replicas (each touched through its own
+/// boundaries, and decided about by its capabilities only), the copies between them, and this
+/// run's names.
 struct ApplyContext: Sendable {
-    let directories: any DirectoryAccessorProviding
-    let files: any FileAccessorProviding
-    let localRoot: URL
-    let containerRoot: URL
+    /// The two replicas, and the copies and comparisons between them.
+    let replicas: ReplicaTransfers
     /// A short id unique to this run, used in temporary names.
     let runID: String
     /// The trash folder of this run inside `.seams-trash`, such as `20261122-034512-ab12cd`.
@@ -19,17 +19,6 @@ struct ApplyContext: Sendable {
     var shouldStop: @Sendable () -> Bool = { false }
     /// At most this many copies wait for one flush (``SyncOptions/copyBatchCount``).
     var batchCount = 2048
-    /// The sides whose folders can only be folders: a WebDAV server serves no symbolic links, so
-    /// no folder there can lead out of the tree, and a write into a folder that became a file
-    /// fails on its own (ENOENT). ``requireRealFolders(above:on:)`` asks nothing on such a side,
-    /// where each look would cost a request per folder, twice per copied file.
-    var foldersAlwaysReal: Set<Side> = []
-    /// The sides whose replica swaps two items in one step (``ReplicaCapabilities/atomicExchange``):
-    /// a replace there tries the swap first (a file system may still answer that it has none).
-    var exchangeSides: Set<Side> = Set(Side.allCases)
-    /// The sides whose replica replaces a file only while it is still the version last read
-    /// (``ReplicaCapabilities/replaceIfUnchanged``), through the boundary's `ConditionalReplacing`.
-    var conditionalReplaceSides: Set<Side> = []
     /// How many plain file copies are written to their temp names at once, each on a thread of
     /// its own (uploads and downloads wait on a server), and how many of a flushed batch's new
     /// files are moved onto their free names at once; 1 does both one by one, in plan order.
@@ -46,7 +35,16 @@ struct ApplyContext: Sendable {
     /// The name of the trash folder in each root.
     static let trashName = OwnNames.trash
 
-    func root(_ side: Side) -> URL { side == .local ? localRoot : containerRoot }
+    /// The replica of `side`.
+    func replica(_ side: Side) -> any Replica { replicas.replica(side) }
+
+    /// Lists, moves, copies, links and flushes on `side`.
+    func directories(_ side: Side) -> any DirectoryAccessorProviding { replica(side).directories }
+
+    /// Whether the replica of `side` can do all of `capabilities`.
+    func can(_ side: Side, _ capabilities: ReplicaCapabilities) -> Bool { replica(side).can(capabilities) }
+
+    func root(_ side: Side) -> URL { replica(side).root }
 
     func url(_ path: SyncPath, on side: Side) -> URL { path.url(in: root(side)) }
 
@@ -58,10 +56,10 @@ struct ApplyContext: Sendable {
         SyncPath(Self.trashName + "/" + trashFolderName + "/" + path.rawValue).url(in: root(side))
     }
 
-    /// The metadata at `url`, or `nil` when nothing is there.
-    func currentMetadata(_ url: URL) throws -> FileMetadata? {
+    /// The metadata at `url` on `side`, or `nil` when nothing is there.
+    func currentMetadata(_ url: URL, on side: Side) throws -> FileMetadata? {
         do {
-            return try directories.metadata(at: url)
+            return try directories(side).metadata(at: url)
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile {
             return nil
         }
@@ -73,9 +71,9 @@ struct ApplyContext: Sendable {
     /// Called only where something unexpected is at `url`; lists its folder once.
     ///
     /// - Returns: The other name, or `nil` when an item of exactly this name is there.
-    func aliasedName(_ url: URL) throws -> String? {
+    func aliasedName(_ url: URL, on side: Side) throws -> String? {
         let name = url.lastPathComponent
-        let names = try directories.contentsOfDirectory(at: url.deletingLastPathComponent()).map(\.name)
+        let names = try directories(side).contentsOfDirectory(at: url.deletingLastPathComponent()).map(\.name)
         if names.contains(where: { $0.utf8.elementsEqual(name.utf8) }) { return nil }
         // Swift compares strings by canonical equivalence, so this folds the Unicode form too.
         let folded = name.lowercased()
@@ -93,9 +91,13 @@ struct ApplyContext: Sendable {
     /// a link planted between this check and the change itself is not caught (the gap a walk
     /// by folder descriptors would close).
     ///
+    /// A replica without symbolic links (a WebDAV server) is asked nothing: no folder there can
+    /// lead out of the tree, a write into a folder that became a file fails on its own (ENOENT),
+    /// and each look would cost a request per folder, twice per copied file.
+    ///
     /// - Throws: ``ApplyIssue/notAFolderOnTheWay(_:)`` naming the first folder that is not one.
     func requireRealFolders(above path: SyncPath, on side: Side) throws {
-        if foldersAlwaysReal.contains(side) { return }
+        guard can(side, .symbolicLinks) else { return }
         var folders: [SyncPath] = []
         var current = path.parent
         while let folder = current {
@@ -104,7 +106,7 @@ struct ApplyContext: Sendable {
         }
         for folder in folders.reversed() {
             // Missing is fine here: the change itself then fails with ENOENT, touching nothing.
-            if let kind = try currentMetadata(url(folder, on: side))?.kind, kind != .directory {
+            if let kind = try currentMetadata(url(folder, on: side), on: side)?.kind, kind != .directory {
                 throw ApplyIssue.notAFolderOnTheWay(folder)
             }
         }

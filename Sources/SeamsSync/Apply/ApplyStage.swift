@@ -37,15 +37,11 @@ struct ApplyStage {
         let marker = prepared.marker
         let (next, runID) = (prepared.check.next, prepared.runID)
         var context = ApplyContext(
-            directories: run.directories, files: run.files, localRoot: run.local, containerRoot: run.container, runID: runID,
+            replicas: run.transfers, runID: runID,
             trashFolderName: TrashPurger.folderName(startingAt: prepared.start, runID: runID),
             heartbeat: { try lock?.heartbeat() }, progress: progress, shouldStop: run.shouldStop,
             mustCommit: mustCommit, placeMarker: { try marker.place(next, runID: runID) })
         context.batchCount = max(1, run.options.copyBatchCount)
-        // Where no link can be, no folder can have become one since the scan.
-        context.foldersAlwaysReal = Set(Side.allCases.filter { !run.can($0, .symbolicLinks) })
-        context.exchangeSides = Set(Side.allCases.filter { run.can($0, .atomicExchange) })
-        context.conditionalReplaceSides = Set(Side.allCases.filter { run.can($0, .replaceIfUnchanged) })
         // Requests mostly wait: as many at once as asked; local copies share two cores.
         let atOnce = concurrently || work != nil
         let networked = Side.allCases.contains { run.can($0, .networked) }

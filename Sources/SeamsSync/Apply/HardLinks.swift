@@ -34,14 +34,12 @@ enum HardLinks {
     /// where there are none, a copy that is flushed before this returns.
     /// A symbolic link is copied as a link and not flushed (opening it would follow it): its target
     /// text is written with it, durable with the trash folder's flush.
-    static func preserve(
-        _ url: URL, as trash: URL, kind: FileMetadata.Kind = .file, directories: any DirectoryAccessorProviding
-    ) throws {
+    static func preserve(_ url: URL, as trash: URL, kind: FileMetadata.Kind = .file, in replica: any Replica) throws {
         do {
-            try directories.linkItem(at: url, to: trash)
+            try replica.directories.linkItem(at: url, to: trash)
         } catch where unsupported(error) {
-            try directories.copyItem(at: url, to: trash)
-            if kind != .symbolicLink { try directories.synchronizeFile(at: trash) }
+            try replica.directories.copyItem(at: url, to: trash)
+            if kind != .symbolicLink { try replica.flush(file: trash) }
         }
     }
 }

@@ -43,10 +43,11 @@ struct ReplicaMarker: Sendable {
     static let fileName = OwnNames.replicaMarker
     private static let format = "seams-sync.replica.1"
 
-    let directories: any DirectoryAccessorProviding
-    let files: any FileAccessorProviding
     /// The container.
     let replica: any Replica
+
+    var directories: any DirectoryAccessorProviding { replica.directories }
+    var files: any FileAccessorProviding { replica.files }
 
     var container: URL { replica.root }
 
@@ -86,7 +87,7 @@ struct ReplicaMarker: Sendable {
                 // A server writes the body whole before it answers: one `PUT`, where creating
                 // the file exclusively would add a `LOCK` and an `UNLOCK`.
                 try files.write(data, to: temp)
-                try directories.synchronizeFile(at: temp)
+                try replica.flush(file: temp)
             } else {
                 // Made and flushed in one call (`open(O_EXCL)`, `write`, `fsync`), where an atomic
                 // write would flush a temp of its own and rename it first.

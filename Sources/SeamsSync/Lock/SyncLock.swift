@@ -65,16 +65,15 @@ final class SyncLock: Sendable {
     private let stop = DispatchSemaphore(value: 0)
 
     init(
-        in replica: any Replica, owner: String, runID: String, directories: any DirectoryAccessorProviding,
-        files: any FileAccessorProviding, clock: @escaping @Sendable () -> Date, expiry: TimeInterval,
+        in replica: any Replica, owner: String, runID: String, clock: @escaping @Sendable () -> Date, expiry: TimeInterval,
         process: SyncProcess = .current, wait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
         self.folder = replica.root
         self.capabilities = replica.capabilities
         self.owner = owner
         self.runID = runID
-        self.directories = directories
-        self.files = files
+        self.directories = replica.directories
+        self.files = replica.files
         self.clock = clock
         self.expiry = expiry
         self.process = process

@@ -50,7 +50,7 @@ struct PrepareStage {
     ///   held, or the state or the marker cannot be read. The lock is released before it throws.
     func callAsFunction() throws -> (Prepared, Archive) {
         try checkRoots()
-        try FolderOverlap(directories: run.directories).check(
+        try FolderOverlap(directories: run.localReplica.directories).check(
             local: run.local, container: run.container, containerHasLocalIdentities: run.can(.container, .localIdentities),
             state: run.stateDirectory)
         let start = clock()
@@ -58,19 +58,20 @@ struct PrepareStage {
         var lock: SyncLock?
         if !run.options.dryRun {
             let taken = SyncLock(
-                in: run.containerReplica, owner: owner + " run " + runID, runID: runID, directories: run.directories,
-                files: run.files, clock: clock, expiry: run.options.lockExpiry, process: process, wait: lockWait)
+                in: run.containerReplica, owner: owner + " run " + runID, runID: runID, clock: clock,
+                expiry: run.options.lockExpiry, process: process, wait: lockWait)
             try taken.acquire()
             taken.startHeartbeat()
             lock = taken
         }
         do {
             let store = ArchiveStore(
-                directories: run.directories, files: run.files, stateDirectory: run.stateDirectory, localRoot: run.local,
+                directories: run.localReplica.directories, files: run.localReplica.files, stateDirectory: run.stateDirectory,
+                localRoot: run.local,
                 containerRoot: run.container)
             if !run.options.dryRun { try store.prepare() }
             let loaded = try store.load(moveAside: !run.options.dryRun, now: start)
-            let marker = ReplicaMarker(directories: run.directories, files: run.files, replica: run.containerReplica)
+            let marker = ReplicaMarker(replica: run.containerReplica)
             let check = ReplicaCheck(archive: loaded.archive, found: try marker.read())
             // Not the replica the state describes: as a new pair, nothing is deleted anywhere.
             let archive = check.mismatch == nil ? loaded.archive : Archive(localRoot: loaded.archive.localRoot, containerRoot: loaded.archive.containerRoot)
@@ -91,7 +92,7 @@ struct PrepareStage {
             let root = run.root(side)
             let found: FileMetadata
             do {
-                found = try run.directories.metadata(at: root)
+                found = try run.replica(side).directories.metadata(at: root)
             } catch {
                 guard run.can(side, .networked) else { throw SyncError.folderNotAvailable(root) }
                 throw SyncError.serverNotAvailable(root, reason: SyncEngine.serverReason(error))

@@ -12,9 +12,10 @@ struct PurgeStage {
     ///
     /// - Returns: A skipped item for each side whose `.seams-trash` is not a folder (left alone).
     func callAsFunction() -> [SyncReport.Problem] {
-        let purger = TrashPurger(directories: run.directories, retention: run.options.trashRetention)
         var skipped: [SyncReport.Problem] = []
-        for root in [run.local, run.container] {
+        for replica in [run.localReplica, run.containerReplica] {
+            let root = replica.root
+            let purger = TrashPurger(directories: replica.directories, retention: run.options.trashRetention)
             if let refused = purger.purge(root: root, now: start).refused {
                 skipped.append(.init(path: root.appending(path: OwnNames.trash).path, reason: refused))
             }

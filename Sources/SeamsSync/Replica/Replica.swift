@@ -1,33 +1,80 @@
 import Foundation
 import SeamsCore
+import SeamsWebDAV
 
-/// One side of a pair, as the engine's stages see it: where it is, and what it can do.
+/// One side of a pair, as the engine's stages see it: where it is, what it can do, and the
+/// boundaries through which the engine touches it.
 ///
 /// The stages, the lock and the container's marker decide by ``capabilities``, not by a
 /// replica's type or its URL's scheme: how many listings and copies go at once, whether a folder
-/// above a path can have become a link, how a temp file is made durable, how the lock is put in
-/// place, what an unreachable root or a lost connection is called. A new kind of container (an
-/// S3 bucket) declares its own.
+/// above a path can have become a link, how a temp file is made durable, whether a flush is
+/// asked for, how the lock is put in place, what an unreachable root or a lost connection is
+/// called. Every call on one side goes through that side's own ``directories`` and ``files``; a
+/// copy from one side to the other goes through ``ReplicaTransfers``. A new kind of container
+/// (an S3 bucket) is a new conformer, with its own capabilities and boundaries.
 ///
-/// Transfers between the two replicas go through the local side's own boundary: an upload reads
-/// the file through it (or the transport streams the file, where the boundary is this machine's
-/// file system), a download makes the file through it piece by piece
-/// (`FileAccessorProviding.createFile(at:pieces:)`), so the in-memory file system of the crash
-/// suites takes the path this machine's takes. A replace tries a swap only on a replica with
-/// ``ReplicaCapabilities/atomicExchange``, and a conditional replace only on one with
-/// ``ReplicaCapabilities/replaceIfUnchanged``.
-///
-/// Not yet so: both replicas are reached through one boundary that routes each URL to the local
-/// file system or to the server (`RoutingAccessor`), and a replica does not carry its own I/O.
-/// ``ReplicaCapabilities/contentTags``, ``ReplicaCapabilities/flush``,
-/// ``ReplicaCapabilities/permissionsAndDates`` and ``ReplicaCapabilities/storeSideCopyAndMove``
-/// are declared and not yet read: the boundary answers for them (a server's flush does nothing,
-/// its dates cannot be set, a copy on one side is that side's copy).
+/// The state's folder is always on this machine's file system, and is reached through the local
+/// replica's boundaries.
 protocol Replica: Sendable {
     /// The synced folder, or the server's collection.
     var root: URL { get }
     /// What this replica can do.
     var capabilities: ReplicaCapabilities { get }
+    /// Lists, moves, copies, links and flushes on this replica.
+    var directories: any DirectoryAccessorProviding { get }
+    /// Reads and writes whole files on this replica.
+    var files: any FileAccessorProviding { get }
+
+    /// Moves `source` over `destination` only while `destination` is still `expected`, in one
+    /// step on the replica (a server's `MOVE` with an `If` condition on the target's ETag); for
+    /// a replica with ``ReplicaCapabilities/replaceIfUnchanged``. The applier uses it for the
+    /// last step of a replace that has no atomic exchange: a change saved at the target after
+    /// its last look then becomes a conflict, not an overwrite.
+    ///
+    /// - Returns: `false` when `destination` is no longer `expected`: nothing was moved.
+    /// - Throws: ENOTSUP on a replica without the capability; the replica's errors.
+    func moveItem(at source: URL, over destination: URL, ifStill expected: FileMetadata) throws -> Bool
+}
+
+extension Replica {
+    func moveItem(at source: URL, over destination: URL, ifStill expected: FileMetadata) throws -> Bool {
+        throw CocoaError.fileSystemError(errno: ENOTSUP, path: destination.absoluteString, writing: true)
+    }
+
+    /// Whether this replica can do all of `capabilities`.
+    func can(_ capabilities: ReplicaCapabilities) -> Bool { self.capabilities.isSuperset(of: capabilities) }
+
+    /// Makes the files' contents and the folders' names durable, on a replica that is made
+    /// durable by a flush (``ReplicaCapabilities/flush``); on one whose writes are durable when
+    /// answered, nothing is asked.
+    func flush(files: [URL], folders: [URL]) throws {
+        guard can(.flush), !files.isEmpty || !folders.isEmpty else { return }
+        try directories.synchronize(files: files, directories: folders)
+    }
+
+    /// Makes one file's contents durable (see ``flush(files:folders:)``).
+    func flush(file: URL) throws {
+        guard can(.flush) else { return }
+        try directories.synchronizeFile(at: file)
+    }
+
+    /// Makes one folder's names durable (see ``flush(files:folders:)``).
+    func flush(folder: URL) throws {
+        guard can(.flush) else { return }
+        try directories.synchronizeDirectory(at: folder)
+    }
+}
+
+/// A replica whose files are not on this machine's file system: a file comes to a local folder
+/// by download and goes to the replica by upload, each through the local side's own boundaries.
+protocol RemoteReplica: Replica {
+    /// Writes the local file `source` (read through `local`'s boundaries) to `destination`, a
+    /// name on this replica that nothing else writes; whole or not at all.
+    func upload(_ source: URL, from local: any Replica, to destination: URL) throws
+
+    /// Makes the new local file `destination` (through `local`'s boundaries) from this
+    /// replica's file `source`; whole or not at all.
+    func download(_ source: URL, to destination: URL, in local: any Replica) throws
 }
 
 /// What a replica can do.
@@ -62,31 +109,47 @@ struct ReplicaCapabilities: OptionSet, Hashable, Sendable {
     /// Items have this machine's identities (volume and item numbers), so two roots and the state
     /// folder can be checked for overlap.
     static let localIdentities = ReplicaCapabilities(rawValue: 1 << 10)
-    /// Copies and moves within the replica are done by the store itself (a server's `COPY`, `MOVE`).
+    /// Copies and moves within the replica are done by the store itself (a file system's copy and
+    /// rename, a server's `COPY` and `MOVE`), with no bytes through this machine's memory.
     static let storeSideCopyAndMove = ReplicaCapabilities(rawValue: 1 << 11)
 }
 
 /// A folder on this machine's file systems (a disk, a USB stick, a mounted share).
 struct LocalFolderReplica: Replica {
     let root: URL
+    let directories: any DirectoryAccessorProviding
+    let files: any FileAccessorProviding
+
     var capabilities: ReplicaCapabilities {
-        [.symbolicLinks, .hardLinks, .atomicExchange, .flush, .permissionsAndDates, .localIdentities]
+        [.symbolicLinks, .hardLinks, .atomicExchange, .flush, .permissionsAndDates, .localIdentities, .storeSideCopyAndMove]
     }
 }
 
-/// A collection on a WebDAV server.
-struct WebDAVReplica: Replica {
+/// A collection on a WebDAV server, reached through its accessor.
+struct WebDAVReplica: RemoteReplica {
     let root: URL
+    let server: WebDAVAccessor
+
     var capabilities: ReplicaCapabilities {
         [.networked, .durableWhenAnswered, .noReplaceMove, .replaceIfUnchanged, .contentTags, .storeSideCopyAndMove]
     }
-}
+    var directories: any DirectoryAccessorProviding { server }
+    var files: any FileAccessorProviding { server }
 
-/// The replica a URL belongs to: a `file:` URL is a local folder, any other a server's collection.
-///
-/// Where a URL's scheme decides what kind of replica it is: the engine's entry point, for both
-/// roots, and the mapping of a failed request to a lost server. (How a URL is spelled, a path or
-/// an absolute string, still follows its scheme in `SyncPath` and the state's file name.)
-func replica(at root: URL) -> any Replica {
-    root.isFileURL ? LocalFolderReplica(root: root) : WebDAVReplica(root: root)
+    /// ``WebDAVAccessor/moveItem(at:to:ifStill:)``: `MOVE` with `If` on the target's ETag.
+    func moveItem(at source: URL, over destination: URL, ifStill expected: FileMetadata) throws -> Bool {
+        try server.moveItem(at: source, to: destination, ifStill: expected)
+    }
+
+    /// One `PUT` with `If-None-Match: *` (``WebDAVAccessor/upload(contentsOf:from:toNewName:)``),
+    /// not an exclusive create under a `LOCK`: the engine uploads only to its own temp names,
+    /// which hold the run's random id, so no other client makes the same name.
+    func upload(_ source: URL, from local: any Replica, to destination: URL) throws {
+        try server.upload(contentsOf: source, from: local.files, toNewName: destination)
+    }
+
+    /// Ranged `GET`s, each piece written as it comes (``WebDAVAccessor/download(_:toNewFile:in:)``).
+    func download(_ source: URL, to destination: URL, in local: any Replica) throws {
+        try server.download(source, toNewFile: destination, in: local.files)
+    }
 }

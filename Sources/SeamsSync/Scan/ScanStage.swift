@@ -39,7 +39,10 @@ struct ScanStage {
         let expected = archive.entries.count
         let roots = [run.local, run.container]
         let networked = Side.allCases.map { run.can($0, .networked) }
-        let scanner = Scanner(directories: run.directories, files: run.files)
+        let scanners = Side.allCases.map { side in
+            let replica = run.replica(side)
+            return Scanner(directories: replica.directories, files: replica.files, learnsTags: replica.can(.contentTags))
+        }
         let shouldStop = run.shouldStop
         let readers = serverReaders
         let rules = try IgnoreRules(defaults: run.options.defaultExcludes, excludes: run.options.excludes)
@@ -58,7 +61,7 @@ struct ScanStage {
             Result { () throws(SyncError) -> (Snapshot, [LearnedTag]) in
                 var learned: [LearnedTag] = []
                 do {
-                    let snapshot = try scanner.scan(
+                    let snapshot = try scanners[index].scan(
                         roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
                         readers: networked[index] ? readers : 1, learning: &learned, ignoring: rules, listed: listed,
                         shouldStop: shouldStop)
@@ -112,7 +115,7 @@ struct ScanStage {
         try Snapshot.complete(&local, &container) { path, side in
             let url = path.url(in: run.root(side))
             do {
-                return try run.directories.metadata(at: url)
+                return try run.replica(side).directories.metadata(at: url)
             } catch let error as CocoaError
                 where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile || error.posixCode == .ENOTDIR {
                 return nil

@@ -7,15 +7,19 @@ struct Scanner: Sendable {
     private let directories: any DirectoryAccessorProviding
     /// Reads the `.seamsignore` files found; without it none is read.
     private let files: (any FileAccessorProviding)?
+    /// Whether the replica's files carry content tags worth learning (``ReplicaCapabilities/contentTags``).
+    private let learnsTags: Bool
 
     /// Creates a scanner.
     ///
     /// - Parameters:
     ///   - directories: The boundary that lists folders.
     ///   - files: The boundary that reads the `.seamsignore` files found (none is read without it).
-    init(directories: any DirectoryAccessorProviding, files: (any FileAccessorProviding)? = nil) {
+    ///   - learnsTags: Whether the files carry content tags (ETags) that the archive learns.
+    init(directories: any DirectoryAccessorProviding, files: (any FileAccessorProviding)? = nil, learnsTags: Bool = false) {
         self.directories = directories
         self.files = files
+        self.learnsTags = learnsTags
     }
 
     /// Scans the tree under `root`.
@@ -62,7 +66,7 @@ struct Scanner: Sendable {
     ) throws -> Snapshot {
         var snapshot = Snapshot()
         snapshot.rules = rules
-        let known = Known(table: archive?.entries.compacted(), side: side)
+        let known = Known(table: archive?.entries.compacted(), side: side, learnsTags: learnsTags && side == .container)
         if let table = known.table {
             snapshot.unchanged = UnchangedPaths(table: table)
         } else {
@@ -106,6 +110,8 @@ struct Scanner: Sendable {
         /// The archive's entries (`nil`: the scan is not compared with an archive).
         let table: ArchiveTable?
         let side: Side
+        /// Whether the side's content tags are learned (the container, where it has them).
+        let learnsTags: Bool
 
         /// For each of a folder's listed entries, the ordinal of its archive entry when it is a
         /// file or folder as recorded there, and the container file's content tag when the
@@ -118,7 +124,7 @@ struct Scanner: Sendable {
                 guard let (ordinal, recorded) = recorded, item.kind == .file || item.kind == .directory, recorded.kind == item.kind,
                       item.kind == .directory || recorded.matches(item, on: side)
                 else { return nil }
-                let learned = side == .container && recorded.containerTag == 0 ? Archive.Entry.tag(item) : 0
+                let learned = learnsTags && recorded.containerTag == 0 ? Archive.Entry.tag(item) : 0
                 return (ordinal, learned)
             }
         }
