@@ -7,8 +7,11 @@ import SeamsCore
 /// Swift Testing calls a synchronous test on the cooperative pool, which has one thread per core.
 /// A crash sweep computes for a minute or more under the thread sanitizer; two of them on a
 /// two-core machine held the whole pool, and every other test's network exchanges (whose replies
-/// resume on the pool) ran past their timeouts. The body runs in the test's own task, with a
-/// thread-per-job executor preferred, so an `#expect` inside it is still the test's.
+/// resume on the pool) ran past their timeouts. Off the pool, the sweeps still took both cores
+/// from the threads that answer those exchanges, so their threads run at the lowest priority
+/// (nice 19): the other tests' threads go first, and the sweeps take what is left. The body runs
+/// in the test's own task, with that executor preferred, so an `#expect` inside it is still the
+/// test's.
 ///
 /// - Parameter body: The test's work; it may compute or block for as long as it needs.
 /// - Returns: What `body` returned.
@@ -16,7 +19,7 @@ import SeamsCore
 nonisolated func offThePool<T>(_ body: () throws -> T) async throws -> T {
     await LongTestGate.shared.enter()
     defer { LongTestGate.shared.leave() }
-    return try await withTaskExecutorPreference(ThreadPerJobExecutor.shared) { try body() }
+    return try await withTaskExecutorPreference(BackgroundThreadExecutor.shared) { try body() }
 }
 
 /// Lets at most as many long test bodies run at once as the machine has cores; the rest wait
@@ -63,15 +66,20 @@ final class LongTestGate: Sendable {
     }
 }
 
-/// A task executor that runs each job on a new thread of its own (8 MiB of stack, as a main
-/// thread has): for a few long test bodies, never for the engine's work.
-final class ThreadPerJobExecutor: TaskExecutor {
-    static let shared = ThreadPerJobExecutor()
+/// A task executor that runs each job on a new thread of its own, at the lowest priority (nice
+/// 19), with 8 MiB of stack as a main thread has: for a few long test bodies, never for the
+/// engine's work.
+final class BackgroundThreadExecutor: TaskExecutor {
+    static let shared = BackgroundThreadExecutor()
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
-        let thread = Thread { job.runSynchronously(on: executor) }
+        let thread = Thread {
+            // Linux keeps a nice value per thread: this one only, and the threads it starts.
+            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)  // 0: the calling thread
+            job.runSynchronously(on: executor)
+        }
         thread.stackSize = 8 << 20
         thread.start()
     }
