@@ -6,7 +6,7 @@ import Testing
 
 /// ``HTTPFileTransferProviding`` on both live transports, against the loopback server: uploads
 /// read from a file.
-@Suite("HTTP file uploads", .timeLimit(.minutes(2)))
+@Suite("HTTP file uploads", .timeLimit(Patience.suite))
 struct FileTransferTests {
     private static let echoLength = HTTPField.Name("x-echo-body-length")!
 
@@ -16,7 +16,7 @@ struct FileTransferTests {
             let body = LoopbackRoute.pattern(count: 6 << 20)
             let file = folder.appending(path: "upload.bin")
             try body.write(to: file)
-            let (response, echoed) = try await transport.send(request(.put, "/echo"), bodyFile: file, timeout: .seconds(60))
+            let (response, echoed) = try await transport.send(request(.put, "/echo"), bodyFile: file, timeout: Patience.exchange)
             #expect(response.status == .ok)
             #expect(response.headerFields[Self.echoLength] == String(body.count))
             #expect(echoed == body)
@@ -28,7 +28,7 @@ struct FileTransferTests {
         try await withServer(kind) { transport, request, folder in
             let file = folder.appending(path: "empty")
             try Data().write(to: file)
-            let (response, echoed) = try await transport.send(request(.put, "/echo"), bodyFile: file, timeout: .seconds(30))
+            let (response, echoed) = try await transport.send(request(.put, "/echo"), bodyFile: file, timeout: Patience.exchange)
             #expect(response.headerFields[Self.echoLength] == "0")
             #expect(echoed.isEmpty)
         }
@@ -38,7 +38,7 @@ struct FileTransferTests {
     func uploadOfMissingFile(kind: TransportUnderTest) async throws {
         try await withServer(kind) { transport, request, folder in
             let error = await #expect(throws: HTTPTransportError.self) {
-                try await transport.send(request(.put, "/echo"), bodyFile: folder.appending(path: "missing"), timeout: .seconds(30))
+                try await transport.send(request(.put, "/echo"), bodyFile: folder.appending(path: "missing"), timeout: Patience.exchange)
             }
             #expect(error?.kind == .other)
             #expect(posixCode(error?.underlying?.error) == ENOENT)

@@ -7,7 +7,7 @@ import Testing
 /// loopback server the test starts, the mock against rules that serve the same routes. Cases
 /// that need a socket (a connection cut mid-response, a port nobody listens on, redirects being
 /// followed) run on the live transports only.
-@Suite("HTTP transport contract", .timeLimit(.minutes(2)))
+@Suite("HTTP transport contract", .timeLimit(Patience.suite))
 struct TransportContractTests {
     static let allMethods: [HTTPRequest.Method] = [.get, .post, .put, .patch, .delete, .head, .options]
     static let echoMethod = HTTPField.Name("x-echo-method")!
@@ -19,7 +19,7 @@ struct TransportContractTests {
         try await ContractHarness.with(kind) { harness in
             let body: Data? = [.post, .put, .patch].contains(method) ? Data("payload of \(method)".utf8) : nil
             let (response, data) = try await harness.transport.send(
-                harness.request(method, "/echo"), body: body, timeout: .seconds(30))
+                harness.request(method, "/echo"), body: body, timeout: Patience.exchange)
             #expect(response.status == .ok)
             #expect(response.headerFields[Self.echoMethod] == method.rawValue)
             #expect(data == (method == .head ? Data() : body ?? Data()))
@@ -32,7 +32,7 @@ struct TransportContractTests {
             let alpha = HTTPField.Name("x-test-alpha")!
             let beta = HTTPField.Name("x-test-beta")!
             let request = harness.request(.get, "/echo", headers: [alpha: "one", beta: "two words; and=more"])
-            let (response, _) = try await harness.transport.send(request, body: nil, timeout: .seconds(30))
+            let (response, _) = try await harness.transport.send(request, body: nil, timeout: Patience.exchange)
             #expect(response.headerFields[alpha] == "one")
             #expect(response.headerFields[beta] == "two words; and=more")
         }
@@ -43,7 +43,7 @@ struct TransportContractTests {
         try await ContractHarness.with(kind) { harness in
             let target = "/echo?q=swift%20testing&page=2&tag=a&tag=b&empty="
             let (response, _) = try await harness.transport.send(
-                harness.request(.get, target), body: nil, timeout: .seconds(30))
+                harness.request(.get, target), body: nil, timeout: Patience.exchange)
             #expect(response.headerFields[Self.echoURI] == target)
         }
     }
@@ -53,7 +53,7 @@ struct TransportContractTests {
         try await ContractHarness.with(kind) { harness in
             let body = LoopbackRoute.pattern(count: 3 << 20)
             let (response, data) = try await harness.transport.send(
-                harness.request(.post, "/echo"), body: body, timeout: .seconds(60))
+                harness.request(.post, "/echo"), body: body, timeout: Patience.exchange)
             #expect(response.headerFields[Self.echoLength] == String(body.count))
             #expect(data == body)
         }
@@ -64,7 +64,7 @@ struct TransportContractTests {
         try await ContractHarness.with(kind) { harness in
             let count = 5 << 20
             let (response, data) = try await harness.transport.send(
-                harness.request(.get, "/bytes/\(count)"), body: nil, timeout: .seconds(60))
+                harness.request(.get, "/bytes/\(count)"), body: nil, timeout: Patience.exchange)
             #expect(response.status == .ok)
             #expect(data == LoopbackRoute.pattern(count: count))
         }
@@ -74,7 +74,7 @@ struct TransportContractTests {
     func statusPassesThrough(kind: TransportUnderTest, code: Int) async throws {
         try await ContractHarness.with(kind) { harness in
             let (response, data) = try await harness.transport.send(
-                harness.request(.get, "/status/\(code)"), body: nil, timeout: .seconds(30))
+                harness.request(.get, "/status/\(code)"), body: nil, timeout: Patience.exchange)
             #expect(response.status.code == code)
             #expect(data == (code == 204 ? Data() : Data("status \(code)".utf8)))
         }
@@ -85,7 +85,7 @@ struct TransportContractTests {
         try await ContractHarness.with(kind) { harness in
             var request = harness.request(.get, "/challenge")
             request.headerFields[.authorization] = "Basic " + Data("me:wrong".utf8).base64EncodedString()
-            let (response, data) = try await harness.transport.send(request, body: nil, timeout: .seconds(30))
+            let (response, data) = try await harness.transport.send(request, body: nil, timeout: Patience.exchange)
             #expect(response.status.code == 401)
             #expect(response.headerFields[.wwwAuthenticate] == #"Basic realm="seams""#)
             #expect(data == Data("sign in".utf8))
@@ -96,7 +96,7 @@ struct TransportContractTests {
     func redirectNotFollowed(kind: TransportUnderTest) async throws {
         try await ContractHarness.with(kind) { harness in
             let (response, data) = try await harness.transport.send(
-                harness.request(.get, "/redirect"), body: nil, timeout: .seconds(30))
+                harness.request(.get, "/redirect"), body: nil, timeout: Patience.exchange)
             #expect(response.status.code == 302)
             #expect(response.headerFields[.location] == "/echo?redirected=1")
             #expect(data == Data("moved".utf8))
@@ -107,7 +107,7 @@ struct TransportContractTests {
     func redirectFollowed(kind: TransportUnderTest) async throws {
         try await ContractHarness.with(kind, followsRedirects: true) { harness in
             let (response, _) = try await harness.transport.send(
-                harness.request(.get, "/redirect"), body: nil, timeout: .seconds(30))
+                harness.request(.get, "/redirect"), body: nil, timeout: Patience.exchange)
             #expect(response.status == .ok)
             #expect(response.headerFields[Self.echoURI] == "/echo?redirected=1")
         }
@@ -117,7 +117,7 @@ struct TransportContractTests {
     func closedMidResponse(kind: TransportUnderTest) async throws {
         try await ContractHarness.with(kind) { harness in
             await #expect(throws: HTTPTransportError.connectionLost) {
-                try await harness.transport.send(harness.request(.get, "/truncate"), body: nil, timeout: .seconds(30))
+                try await harness.transport.send(harness.request(.get, "/truncate"), body: nil, timeout: Patience.exchange)
             }
         }
     }
@@ -128,19 +128,19 @@ struct TransportContractTests {
         try await ContractHarness.with(kind) { harness in
             let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/echo")
             await #expect(throws: HTTPTransportError.cannotConnect) {
-                try await harness.transport.send(request, body: nil, timeout: .seconds(30))
+                try await harness.transport.send(request, body: nil, timeout: Patience.exchange)
             }
         }
     }
 
     /// A refused connect is reported as refused: a transport that retried it (AsyncHTTPClient's
     /// connect retries) would go on until the request's deadline and end as `timedOut` instead.
-    /// The deadline is 60 seconds: long enough that a machine busy with the parallel crash suites
-    /// (or the thread sanitizer) sees the refusal first, which a 2-second deadline was not.
+    /// The deadline is ``Patience/exchange``: long enough that a machine busy with the parallel
+    /// crash suites (or the thread sanitizer) sees the refusal first, which a 2-second deadline was not.
     @Test("a refused connection is cannotConnect, not retried until the deadline", arguments: TransportUnderTest.live)
     func cannotConnectBeforeShortTimeout(kind: TransportUnderTest) async throws {
         let port = try await LoopbackServer.closedPort()
-        let timeout: Duration = .seconds(60)
+        let timeout = Patience.exchange
         try await ContractHarness.with(kind) { harness in
             let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/echo")
             await #expect(throws: HTTPTransportError.cannotConnect) {
@@ -148,7 +148,7 @@ struct TransportContractTests {
             }
             // The transport still works afterwards: the failed connect left nothing behind.
             let (response, _) = try await harness.transport.send(
-                harness.request(.get, "/status/204"), body: nil, timeout: .seconds(30))
+                harness.request(.get, "/status/204"), body: nil, timeout: Patience.exchange)
             #expect(response.status.code == 204)
         }
     }
@@ -167,7 +167,7 @@ struct TransportContractTests {
         try await ContractHarness.with(kind) { harness in
             let transport = harness.transport
             let request = harness.request(.get, "/stall")
-            let task = Task { try await transport.send(request, body: nil, timeout: .seconds(60)) }
+            let task = Task { try await transport.send(request, body: nil, timeout: Patience.exchange) }
             await harness.waitForArrival(of: "/stall")
             task.cancel()
             await #expect(throws: HTTPTransportError.cancelled) { try await task.value }
@@ -181,7 +181,7 @@ struct TransportContractTests {
             let request = harness.request(.get, "/echo")
             let task = Task {
                 withUnsafeCurrentTask { $0?.cancel() }
-                return try await transport.send(request, body: nil, timeout: .seconds(30))
+                return try await transport.send(request, body: nil, timeout: Patience.exchange)
             }
             await #expect(throws: HTTPTransportError.cancelled) { try await task.value }
         }

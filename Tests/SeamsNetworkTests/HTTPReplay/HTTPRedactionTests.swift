@@ -34,7 +34,7 @@ struct HTTPRedactionTests {
         try await ContractHarness.with(kind) { harness in
             let recorder = RecordingHTTPTransport(wrapping: harness.transport, file: file, redaction: Self.redaction)
             let (request, body) = Self.login(authority: harness.authority)
-            let (response, echoed) = try await recorder.send(request, body: body, timeout: .seconds(30))
+            let (response, echoed) = try await recorder.send(request, body: body, timeout: Patience.exchange)
             // The code under test sees the real exchange; only the file is redacted.
             #expect(response.headerFields[Self.apiKey] == "SECRET-HEADER")
             #expect(echoed == body)

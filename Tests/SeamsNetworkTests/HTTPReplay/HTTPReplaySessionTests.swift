@@ -4,7 +4,7 @@ import Seams
 import SeamsTesting
 import Testing
 
-@Suite("HTTPReplay sessions, modes and the .httpReplay trait", .timeLimit(.minutes(2)))
+@Suite("HTTPReplay sessions, modes and the .httpReplay trait", .timeLimit(Patience.suite))
 struct HTTPReplaySessionTests {
     typealias Fixtures = ReplayFixtures
 

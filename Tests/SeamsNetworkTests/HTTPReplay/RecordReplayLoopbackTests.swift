@@ -6,7 +6,7 @@ import Testing
 
 /// Recording through a live transport against the loopback server, then replaying with no server:
 /// the replay must hand back exactly what the live transport handed back.
-@Suite("Record and replay against the loopback server", .timeLimit(.minutes(2)))
+@Suite("Record and replay against the loopback server", .timeLimit(Patience.suite))
 struct RecordReplayLoopbackTests {
     typealias Fixtures = ReplayFixtures
     static let alpha = HTTPField.Name("x-test-alpha")!
@@ -43,7 +43,7 @@ struct RecordReplayLoopbackTests {
         try await ContractHarness.with(kind) { harness in
             let recorder = RecordingHTTPTransport(wrapping: harness.transport, file: file)
             for (request, body) in Self.exchanges(authority: harness.authority) {
-                let (response, data) = try await recorder.send(request, body: body, timeout: .seconds(30))
+                let (response, data) = try await recorder.send(request, body: body, timeout: Patience.exchange)
                 live.append(Self.shape(response, data))
             }
         }

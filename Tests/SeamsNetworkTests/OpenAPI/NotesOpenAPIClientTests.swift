@@ -12,12 +12,12 @@ import Testing
 /// `Generated/` is the output of swift-openapi-generator 1.14.3, run once by hand (not a build
 /// plugin, so CI never builds the generator):
 /// `swift-openapi-generator generate --config openapi-generator-config.yaml --output-directory Generated openapi.yaml`
-@Suite("OpenAPI client over HTTPTransportProviding", .timeLimit(.minutes(2)))
+@Suite("OpenAPI client over HTTPTransportProviding", .timeLimit(Patience.suite))
 struct NotesOpenAPIClientTests {
     static let serverURL = URL(string: "https://notes.example.com/v1")!
 
     static func client(_ transport: any HTTPTransportProviding, serverURL: URL = serverURL) -> Client {
-        Client(serverURL: serverURL, transport: HTTPTransportClientTransport(transport, timeout: .seconds(30)))
+        Client(serverURL: serverURL, transport: HTTPTransportClientTransport(transport, timeout: Patience.exchange))
     }
 
     @Test("the generated client works over MockHTTPTransport")
