@@ -54,20 +54,10 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
             let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.dispatchNanoseconds))
             let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: maximumResponseBodySize)
             let response = try client.execute(request: outgoing, delegate: accumulator, deadline: deadline).wait()
-            return (Self.waitedResponse(response), response.body.map { Data($0.readableBytesView) } ?? Data())
+            return (Self.httpResponse(status: response.status, headers: response.headers), response.body.map { Data($0.readableBytesView) } ?? Data())
         } catch {
             throw HTTPTransportError(asyncHTTPClient: error)
         }
-    }
-
-    private static func waitedResponse(_ response: HTTPClient.Response) -> HTTPResponse {
-        var fields = HTTPFields()
-        for (name, value) in response.headers {
-            guard let fieldName = HTTPField.Name(name) else { continue }
-            fields.append(HTTPField(name: fieldName, value: value))
-        }
-        let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
-        return HTTPResponse(status: status, headerFields: fields)
     }
 }
 
@@ -75,26 +65,21 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
 /// thread pool (never on the loop), written, and the next read starts when the write is done.
 /// Each sending opens the file anew (a redirected request sends it again).
 private final class FileBodyReader: Sendable {
-    let url: URL
-    /// The file's size when the request was made: its `Content-Length`.
-    let size: Int64
+    /// The file, checked readable, and its size when the request was made (its `Content-Length`).
+    private let file: FilePieces
+
+    var size: Int64 { file.size }
 
     /// Checks that the file can be read, and takes its size.
     init(_ url: URL) throws {
-        if access(url.path, R_OK) != 0 {
-            throw CocoaError.fileSystemError(errno: errno, path: url.path, writing: false)
-        }
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        self.url = url
-        size = Int64(try handle.seekToEnd())
+        file = try FilePieces(url)
     }
 
     /// Writes the whole file through `writer`; the future ends with the last write.
     func send(to writer: HTTPClient.Body.StreamWriter, on loop: any EventLoop) -> EventLoopFuture<Void> {
         let handle: FileHandle
         do {
-            handle = try FileHandle(forReadingFrom: url)
+            handle = try FileHandle(forReadingFrom: file.url)
         } catch {
             return loop.makeFailedFuture(error)
         }

@@ -147,13 +147,17 @@ public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
     }
 
     private static func httpResponse(_ response: HTTPClientResponse) throws -> HTTPResponse {
+        httpResponse(status: response.status, headers: response.headers)
+    }
+
+    /// A response head in HTTPTypes' terms (a field name HTTPTypes cannot hold is left out).
+    static func httpResponse(status: HTTPResponseStatus, headers: HTTPHeaders) -> HTTPResponse {
         var fields = HTTPFields()
-        for (name, value) in response.headers {
+        for (name, value) in headers {
             guard let fieldName = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: fieldName, value: value))
         }
-        let status = HTTPResponse.Status(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase)
-        return HTTPResponse(status: status, headerFields: fields)
+        return HTTPResponse(status: HTTPResponse.Status(code: Int(status.code), reasonPhrase: status.reasonPhrase), headerFields: fields)
     }
 }
 
