@@ -109,7 +109,6 @@ public final class FaultInjectingFileSystem: Sendable {
         state.withLock { $0.actions[$0.countdown.count + call, default: []].append(action) }
     }
 
-    /// Whether a crash has happened and ``restart()`` was not called yet.
     /// Makes every later flush of this kind (``FileSystemOperation/synchronizeFile`` or
     /// ``FileSystemOperation/synchronizeDirectory``) answer success without reaching the wrapped
     /// file system, as a disk that lies about its cache or code that forgets a flush would. A
@@ -134,6 +133,7 @@ public final class FaultInjectingFileSystem: Sendable {
         return rules.contains { $0.operation == operation && $0.applies(url) }
     }
 
+    /// Whether a crash has happened and ``restart()`` was not called yet.
     public var hasCrashed: Bool {
         state.withLock { $0.countdown.stop != nil }
     }
