@@ -56,7 +56,7 @@ let package = Package(
         .target(
             name: "SeamsAsyncHTTPClient",
             dependencies: [
-                "Seams",
+                "SeamsCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

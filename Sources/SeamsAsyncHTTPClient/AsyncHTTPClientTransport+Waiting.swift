@@ -4,7 +4,7 @@ public import HTTPTypes
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-public import Seams
+public import SeamsCore
 
 extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
     /// Sends `request` and blocks the calling thread until the response and its body have
@@ -21,7 +21,7 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
     ///   - timeout: How long the whole exchange may take, body included (the client's deadline).
     /// - Returns: The response head and its complete body.
     /// - Throws: ``HTTPTransportError``, classified by
-    ///   ``Seams/HTTPTransportError/init(asyncHTTPClient:)``.
+    ///   ``SeamsCore/HTTPTransportError/init(asyncHTTPClient:)``.
     @available(*, noasync, message: "it blocks its thread; use send(_:body:timeout:)")
     public func sendWaiting(
         _ request: HTTPRequest, body: HTTPRequestBody, timeout: Duration

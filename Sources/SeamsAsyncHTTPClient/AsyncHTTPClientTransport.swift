@@ -3,7 +3,7 @@ public import Foundation
 public import HTTPTypes
 import NIOCore
 import NIOHTTP1
-public import Seams
+public import SeamsCore
 
 /// The live ``HTTPTransportProviding`` on AsyncHTTPClient (swift-nio), in its own product so that
 /// apps which don't want swift-nio never build it.
@@ -19,7 +19,7 @@ public import Seams
 /// transport, and cancellation stops the request.
 ///
 /// A refused connection is ``HTTPTransportError/Kind/cannotConnect`` at once, as on
-/// ``URLSessionHTTPTransport``: the transport's own client does not retry a failed connect
+/// `Seams`'s `URLSessionHTTPTransport`: the transport's own client does not retry a failed connect
 /// (AsyncHTTPClient's default is to retry with back-off until its connect timeout, so the caller
 /// would wait that long and, with a shorter `timeout`, see ``HTTPTransportError/Kind/timedOut``).
 /// A client passed to ``init(client:maximumResponseBodySize:)`` keeps its own setting; set
@@ -38,7 +38,7 @@ public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
     ///
     /// - Parameters:
     ///   - followsRedirects: `true` to follow up to five redirects; by default a 3xx is returned
-    ///     to the caller as it came, as ``URLSessionHTTPTransport`` does.
+    ///     to the caller as it came, as `Seams`'s `URLSessionHTTPTransport` does.
     ///   - maximumResponseBodySize: The longest response body accepted, 64 MiB unless given.
     public init(followsRedirects: Bool = false, maximumResponseBodySize: Int = 64 << 20) {
         var configuration = HTTPClient.Configuration()
@@ -82,7 +82,7 @@ public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
     ///   - timeout: How long the whole exchange may take, body included.
     /// - Returns: The response head and its complete body.
     /// - Throws: ``HTTPTransportError``, classified by
-    ///   ``Seams/HTTPTransportError/init(asyncHTTPClient:)``.
+    ///   ``SeamsCore/HTTPTransportError/init(asyncHTTPClient:)``.
     public func send(
         _ request: HTTPRequest,
         body: Data?,

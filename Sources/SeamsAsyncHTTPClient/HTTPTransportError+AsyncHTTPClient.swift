@@ -2,7 +2,7 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-public import Seams
+public import SeamsCore
 
 #if canImport(Glibc)
 import Glibc

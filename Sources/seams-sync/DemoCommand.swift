@@ -7,7 +7,7 @@ import SeamsSync
 
 /// `seams-sync demo`: a self-contained tour on two sample folders in a temp dir; with `--webdav`,
 /// the container is a WebDAV server the demo starts on this machine.
-struct DemoCommand: AsyncParsableCommand {
+struct DemoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Make two sample folders in a temp dir, edit both, sync, and report.",
@@ -21,7 +21,7 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(name: .customLong("webdav"), help: "Sync with a WebDAV server the demo starts on this machine (needs rclone).")
     var webDAV = false
 
-    func run() async throws {
+    func run() throws {
         let base = FileManager.default.temporaryDirectory
             .appending(path: "seams-sync-demo-\(UInt32.random(in: 0...UInt32.max))", directoryHint: .isDirectory)
         let local = base.appending(path: "local", directoryHint: .isDirectory)
@@ -54,16 +54,15 @@ struct DemoCommand: AsyncParsableCommand {
             WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: URLSessionHTTPTransport.shared)
         }
         let engine = SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), remote: remote)
-        // On the engine's own threads (the async run): over WebDAV each call waits for the network.
-        let sync = { @Sendable in try await engine.run(local: local, container: target, stateDirectory: state) }
+        let sync = { try engine.run(local: local, container: target, stateDirectory: state) }
         print("1. First sync (everything local goes to the container):")
-        let first = try await sync()
+        let first = try sync()
         print(indent(first.summary))
 
         try samples.editBothSides()
         print("\n2. Edits on both sides: notes.txt edited locally, from-phone.txt added in the container,")
         print("   photos/readme.md deleted in the container, plan.md edited on both sides (a conflict).")
-        let second = try await sync()
+        let second = try sync()
         print(indent(second.summary))
 
         print("\n3. Both folders now hold the same files:")

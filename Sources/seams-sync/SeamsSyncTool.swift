@@ -7,7 +7,7 @@ import Foundation
 /// 3 refused by a safety guard or an unavailable folder (nothing changed), 4 another run holds the
 /// lock, 5 finished but some paths failed (listed; nothing lost), 1 anything else.
 @main
-struct SeamsSyncTool: AsyncParsableCommand {
+struct SeamsSyncTool: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "seams-sync",
         abstract: "Two-way folder sync that never loses a version.",
@@ -23,7 +23,10 @@ struct SeamsSyncTool: AsyncParsableCommand {
     /// usage errors would exit 64; the contract says 2). A usage error on a command line that asks
     /// for `--json` is reported as the JSON report, so a script reading standard output always
     /// gets one JSON object.
-    static func main() async {
+    ///
+    /// Synchronous, as every command is: a run stays on the main thread, and the process starts
+    /// no thread of Swift's cooperative pool.
+    static func main() {
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()
@@ -42,12 +45,8 @@ struct SeamsSyncTool: AsyncParsableCommand {
             Foundation.exit(ExitStatus.badUsage.rawValue)
         }
         do {
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                var plain = command
-                try plain.run()
-            }
+            var plain = command
+            try plain.run()
             Foundation.exit(0)
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)

@@ -6,7 +6,11 @@ import SeamsWebDAV
 import SeamsSync
 
 /// `seams-sync sync LOCAL CONTAINER`: one two-way sync of two folders.
-struct SyncCommand: AsyncParsableCommand {
+///
+/// A synchronous command: the run is the engine's blocking overload, called on the main thread,
+/// so no thread hands the run to another before it starts or after it ends (on a busy machine a
+/// thread handed work waits for a core, about a scheduler tick each time).
+struct SyncCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Sync LOCAL with CONTAINER, two-way; deleted and replaced versions go to .seams-trash."
@@ -63,7 +67,7 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
+    func run() throws {
         let output = Output(json: json)
         let localURL = Self.absolute(local)
         let remote: RemoteContainer?
@@ -117,7 +121,7 @@ struct SyncCommand: AsyncParsableCommand {
         defer { signals.cancel() }
         let status: ExitStatus
         do {
-            let report = try await engine.run(
+            let report = try engine.run(
                 local: localURL, container: containerURL, stateDirectory: state, options: options, stop: stop)
             status = report.interruption == nil ? ExitStatus(report) : signals.status
             output.finish(report, status: status, local: localURL, container: containerURL, listIgnored: verbose)

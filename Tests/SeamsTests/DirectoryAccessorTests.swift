@@ -48,6 +48,22 @@ import Testing
         #expect(try accessor.metadata(at: root.appending(path: "b")) == entries[1].metadata)
     }
 
+    @Test("a listing is in the names' byte order: shared first eight bytes, prefixes, multi-byte and long names")
+    func listingByteOrder() throws {
+        var generator = SeededGenerator(seed: 7)
+        let pieces = ["a", "A", "ab", "abcdefgh", "abcdefg", "é", "z", "~", "0", ".", "ü", "😀", "abcdefgh€"]
+        var names = Set(["a", "abcdefgh", "abcdefghi", "abcdefgh0", "abcdefg", "abcdefgi", "é", "Z"])
+        while names.count < 300 {
+            let count = Int.random(in: 1...4, using: &generator)
+            let name = (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            if name != "." && name != ".." { names.insert(name) }
+        }
+        for name in names { try Data().write(to: root.appending(path: name)) }
+        let listed = try accessor.contentsOfDirectory(at: root).map(\.name)
+        let byBytes = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        #expect(listed == byBytes)
+    }
+
     @Test("a name that is not UTF-8 is listed as .other, with its size, not dropped")
     func nonUTF8Name() throws {
         // "bad\xff\xfe.txt": Linux names are bytes; Foundation cannot even spell this one.

@@ -32,17 +32,42 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
     public func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
         let path = url.path
         do {
-            var entries = try DirectoryReader.entries(of: path) { name, info, nameIsUTF8 in
+            let entries = try DirectoryReader.entries(of: path) { name, info, nameIsUTF8 in
                 var metadata = Self.metadata(from: info)
                 // Its String is not its name (bad bytes became U+FFFD): nothing can reach it by that.
                 if !nameIsUTF8 { metadata.kind = .other }
                 return DirectoryEntry(name: name, metadata: metadata)
             }
-            entries.sort { Self.bytesPrecede($0.name, $1.name) }
-            return entries
+            return Self.sortedByBytes(entries)
         } catch {
             throw CocoaError.fileSystemError(errno: error.rawValue, path: path, writing: false)
         }
+    }
+
+    /// `entries` sorted by their names' UTF-8 bytes, as ``bytesPrecede(_:_:)`` orders them.
+    ///
+    /// Most names of a folder differ within their first eight bytes, so each name's first eight
+    /// bytes are read once into an integer that orders them, and two names are compared byte by
+    /// byte only when those are the same: a listing's sort was 7% of a no-change run's time when
+    /// every comparison called `memcmp`.
+    static func sortedByBytes(_ entries: [DirectoryEntry]) -> [DirectoryEntry] {
+        var keyed = entries.map { (key: prefixKey($0.name), entry: $0) }
+        keyed.sort { a, b in a.key != b.key ? a.key < b.key : bytesPrecede(a.entry.name, b.entry.name) }
+        return keyed.map(\.entry)
+    }
+
+    /// The first eight UTF-8 bytes of `name` as a big-endian integer, zero-padded: a name that
+    /// is a proper prefix of another gets a key no greater than the other's (names hold no NUL),
+    /// so keys that differ order two names as their bytes do.
+    static func prefixKey(_ name: String) -> UInt64 {
+        var key: UInt64 = 0
+        var count = 0
+        for byte in name.utf8 {
+            key = key << 8 | UInt64(byte)
+            count += 1
+            if count == 8 { return key }
+        }
+        return key << (8 * UInt64(8 - count))
     }
 
     /// Whether `lhs` sorts before `rhs` by their UTF-8 bytes (`memcmp`, the shorter first).

@@ -11,6 +11,12 @@ struct ScanStage {
     let concurrently: Bool
     /// How many folders of a server are listed at once.
     let serverReaders: Int
+    /// How many folders of a local side are listed at once when the sides are scanned at the same
+    /// time: two per side, so both scans keep both cores of a two-core machine busy and, when
+    /// other programs keep them busy too, hold four shares of the machine instead of two (a
+    /// no-change run of 10,000 files beside two busy loops: 0.083 s instead of 0.090 s, the
+    /// same 0.042 s on a quiet machine).
+    static let localReaders = 2
     /// Told the items both scans found so far, after each folder listed.
     var progress: @Sendable (SyncProgress) -> Void = { _ in }
 
@@ -44,7 +50,7 @@ struct ScanStage {
             return Scanner(directories: replica.directories, files: replica.files, learnsTags: replica.can(.contentTags))
         }
         let shouldStop = run.shouldStop
-        let readers = serverReaders
+        let readers = Side.allCases.map { run.can($0, .networked) ? serverReaders : (concurrently ? Self.localReaders : 1) }
         let rules = try IgnoreRules(defaults: run.options.defaultExcludes, excludes: run.options.excludes)
         let found = LockedValue(0)
         let progress = self.progress
@@ -63,7 +69,7 @@ struct ScanStage {
                 do {
                     let snapshot = try scanners[index].scan(
                         roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
-                        readers: networked[index] ? readers : 1, learning: &learned, ignoring: rules, listed: listed,
+                        readers: readers[index], learning: &learned, ignoring: rules, listed: listed,
                         shouldStop: shouldStop)
                     return (snapshot, learned)
                 } catch is ScanStopped {
