@@ -32,26 +32,30 @@ struct Scanner: Sendable {
     ///     ``Snapshot/unchanged`` (a bit for its entry in the archive's table), without its
     ///     metadata; a folder's listing is looked up among the table's entries in one walk.
     ///   - side: The side `root` is, for `archive`.
-    ///   - readers: How many folders are listed at once (each on a thread of its own): 1 for a
-    ///     local disk, where both scans already keep the cores busy; several for a server, where
-    ///     each listing is a request that mostly waits. With more than one, folders are taken a
-    ///     few at a time and their listings added in order, so the snapshot holds the same items
-    ///     in every run; its lists (leftovers, reserved names) come sorted.
+    ///   - readers: How many folders are listed at once (each on a thread of its own): several
+    ///     for a server, where each listing is a request that mostly waits; two for a local disk
+    ///     whose scan runs beside the other side's (see ``ScanStage``). With more than one,
+    ///     folders are taken `foldersPerReader` per reader at a time and their listings added in
+    ///     order, so the snapshot holds the same items in every run; its lists (leftovers,
+    ///     reserved names) come sorted.
+    ///   - foldersPerReader: With more than one reader, how many folders each is handed per
+    ///     turn: few for a server, so that a slow folder holds up little; more for a local disk,
+    ///     where each turn's hand-off and wait cost more than a listing.
     ///   - shouldStop: Looked at between folders; when it says `true` the scan ends with ``ScanStopped``.
     /// - Returns: Every item's metadata, or its path alone when it is unchanged; folders that
     ///   could not be listed are recorded, not treated as empty.
     /// - Throws: The boundary's error when `root` itself cannot be listed, ``ScanStopped`` when asked to stop.
     func scan(
         _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive? = nil, side: Side = .local, readers: Int = 1,
-        ignoring rules: IgnoreRules = IgnoreRules(), shouldStop: () -> Bool = { false }
+        foldersPerReader: Int = 4, ignoring rules: IgnoreRules = IgnoreRules(), shouldStop: () -> Bool = { false }
     ) throws -> Snapshot {
         var learned: [LearnedTag] = []
         return try scan(
-            root, expectedCount: expectedCount, comparedWith: archive, side: side, readers: readers, learning: &learned,
-            ignoring: rules, shouldStop: shouldStop)
+            root, expectedCount: expectedCount, comparedWith: archive, side: side, readers: readers,
+            foldersPerReader: foldersPerReader, learning: &learned, ignoring: rules, shouldStop: shouldStop)
     }
 
-    /// Scans the tree under `root`, as ``scan(_:expectedCount:comparedWith:side:readers:ignoring:shouldStop:)``,
+    /// Scans the tree under `root`, as ``scan(_:expectedCount:comparedWith:side:readers:foldersPerReader:ignoring:shouldStop:)``,
     /// and adds to `learnedTags` each container file found unchanged whose archive entry has no
     /// content tag while the server gives one.
     ///
@@ -60,7 +64,7 @@ struct Scanner: Sendable {
     /// apply below it (``Snapshot/rules``); one that cannot be read, or holds a pattern git would
     /// not read, ends the scan with ``SyncError/badIgnoreRule(source:line:pattern:reason:)``.
     func scan(
-        _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive?, side: Side, readers: Int,
+        _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive?, side: Side, readers: Int, foldersPerReader: Int = 4,
         learning learnedTags: inout [LearnedTag], ignoring rules: IgnoreRules = IgnoreRules(),
         listed: (Int) -> Void = { _ in }, shouldStop: () -> Bool
     ) throws -> Snapshot {
@@ -77,8 +81,8 @@ struct Scanner: Sendable {
         try add(top, under: nil, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
         listed(top.count)
         // Folders taken at once: one for one reader (depth first, each listing added before the
-        // next is asked for); a few per reader otherwise, so that a slow folder holds up little.
-        let takenAtOnce = readers > 1 ? readers * 4 : 1
+        // next is asked for); `foldersPerReader` per reader otherwise.
+        let takenAtOnce = readers > 1 ? readers * foldersPerReader : 1
         let directories = self.directories
         while !pending.isEmpty {
             if shouldStop() { throw ScanStopped() }
