@@ -50,8 +50,8 @@ struct ScanStage {
         // change, beside two busy loops: 100,000 files 0.414 s against 0.489 s with one reader a
         // side, 10,000 files 0.083 s against 0.094 s; quiet: 0.243 against 0.234 s and 0.039
         // against 0.036 s). Four folders a turn cost the quiet 100,000 files 6%.
-        let readers = Side.allCases.map { run.can($0, .networked) ? serverReaders : (concurrently ? 2 : 1) }
-        let foldersPerReader = Side.allCases.map { run.can($0, .networked) ? 4 : 16 }
+        let readers = networked.map { $0 ? serverReaders : (concurrently ? 2 : 1) }
+        let foldersPerReader = networked.map { $0 ? 4 : 16 }
         let rules = try IgnoreRules(defaults: run.options.defaultExcludes, excludes: run.options.excludes)
         let found = LockedValue(0)
         let progress = self.progress
