@@ -10,8 +10,27 @@ import Testing
     /// Where a behaviour runs: a folder whose names fold case, and the accessors that reach it.
     struct Place {
         let root: URL
-        let files: any FileAccessorProviding
-        let directories: any DirectoryAccessorProviding
+        private let fileAccessor: any FileAccessorProviding
+        private let directoryAccessor: any DirectoryAccessorProviding
+        /// Runs before each call on the place (an exFAT volume waits until no new process holds
+        /// a copy of a closed file's descriptor: ``ExFATVolume/settle()``).
+        private let settle: @Sendable () -> Void
+
+        init(
+            root: URL, files: any FileAccessorProviding, directories: any DirectoryAccessorProviding,
+            settle: @escaping @Sendable () -> Void = {}
+        ) {
+            (self.root, fileAccessor, directoryAccessor, self.settle) = (root, files, directories, settle)
+        }
+
+        var files: any FileAccessorProviding {
+            settle()
+            return fileAccessor
+        }
+        var directories: any DirectoryAccessorProviding {
+            settle()
+            return directoryAccessor
+        }
 
         func url(_ path: String) -> URL { root.appending(path: path) }
         func write(_ text: String, _ path: String) throws { try files.write(Data(text.utf8), to: url(path)) }
@@ -103,15 +122,17 @@ import Testing
     }
 
     @Test(
-        "on a real exFAT volume", .enabled(if: ExFATVolume.available, "needs root, FUSE, a loop device, exfatprogs and exfat-fuse"),
+        "on a real exFAT volume", .enabled(if: ExFATVolume.available, "needs root, FUSE, a loop device, a writable /sys, exfatprogs and exfat-fuse"),
         arguments: behaviours)
     func exFAT(_ behaviour: Behaviour) throws {
         let base = FileManager.default.temporaryDirectory.appending(path: "seams-fold-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: base) }
-        let stick = try ExFATVolume(in: base, label: "fold")
-        defer { withExtendedLifetime(stick) {} }
-        try behaviour.check(Place(root: stick.mountPoint, files: DefaultFileAccessor(), directories: DefaultDirectoryAccessor()))
+        // The volume goes (unmounted) before its folder does.
+        try withExtendedLifetime(try ExFATVolume(in: base, label: "fold")) { stick in
+            try behaviour.check(
+                Place(root: stick.mountPoint, files: DefaultFileAccessor(), directories: DefaultDirectoryAccessor()) { stick.settle() })
+        }
     }
 
     @Test("a folder of the fake that does not fold keeps names that differ in case apart")

@@ -14,23 +14,37 @@ public struct DefaultFileAccessor: FileAccessorProviding {
     /// Creates the live accessor.
     public init() {}
 
-    /// Reads the whole file with `Data(contentsOf:)`.
+    /// Reads the whole file: on Linux the calls `Data(contentsOf:)` makes (`open`, `fstat`,
+    /// `read`), with the descriptor closed on `exec`; on Apple platforms `Data(contentsOf:)`.
+    ///
+    /// Foundation on Linux opens the file without `O_CLOEXEC`, so a process started meanwhile
+    /// (by any thread, with `Process` or `posix_spawn`) keeps it open for as long as it lives.
     ///
     /// - Parameter url: A file URL.
     /// - Returns: The file's bytes.
-    /// - Throws: Foundation's `CocoaError` (see ``FileAccessorProviding/read(from:)``).
+    /// - Throws: The `CocoaError` Foundation throws (see ``FileAccessorProviding/read(from:)``).
     public func read(from url: URL) throws -> Data {
+        #if canImport(Darwin)
         try Data(contentsOf: url)
+        #else
+        try Self.readWhole(url.path)
+        #endif
     }
 
-    /// Writes with `Data.write(to:options: .atomic)`.
+    /// Writes atomically: on Linux the calls `Data.write(to:options: .atomic)` makes (a temporary
+    /// file `.dat.nosync<pid>.<random>` beside the target, written, flushed and renamed over it),
+    /// with the descriptor closed on `exec`; on Apple platforms `Data.write(to:options: .atomic)`.
     ///
     /// - Parameters:
     ///   - data: The new content.
     ///   - url: A file URL whose parent folder exists.
-    /// - Throws: Foundation's `CocoaError` (see ``FileAccessorProviding/write(_:to:)``).
+    /// - Throws: The `CocoaError` Foundation throws (see ``FileAccessorProviding/write(_:to:)``).
     public func write(_ data: Data, to url: URL) throws {
+        #if canImport(Darwin)
         try data.write(to: url, options: .atomic)
+        #else
+        try Self.writeAtomically(data, to: url.path)
+        #endif
     }
 
     /// Whether anything exists at `url`, through `FileManager.fileExists(atPath:)`.
