@@ -106,7 +106,9 @@ let package = Package(
             dependencies: [
                 "SeamsSync",
                 "SeamsWebDAV",
-                "Seams",
+                // AsyncHTTPClient, not URLSession: FoundationNetworking would load libcurl (and
+                // its libraries) into every run, local ones included.
+                "SeamsAsyncHTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -33,6 +33,10 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
         for field in request.headerFields {
             headers.add(name: field.name.rawName, value: field.value)
         }
+        // The request, its body and the response all on one event loop: the end of a file body
+        // is then taken in the turn of its last write, before an answer can be read (see
+        // `FileBodyReader`).
+        let loop = client.eventLoopGroup.any()
         let outgoingBody: HTTPClient.Body?
         switch body {
         case .none: outgoingBody = nil
@@ -44,7 +48,6 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
             } catch {
                 throw HTTPTransportError(.other, underlying: error)
             }
-            let loop = client.eventLoopGroup.any()
             outgoingBody = .stream(contentLength: reader.size) { writer in reader.send(to: writer, on: loop) }
         }
         do {
@@ -53,7 +56,9 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
                 method: HTTPMethod(rawValue: request.method.rawValue), headers: headers, body: outgoingBody)
             let deadline = NIODeadline.now() + .nanoseconds(Int64(timeout.dispatchNanoseconds))
             let accumulator = ResponseAccumulator(request: outgoing, maxBodySize: maximumResponseBodySize)
-            let response = try client.execute(request: outgoing, delegate: accumulator, deadline: deadline).wait()
+            let response = try client.execute(
+                request: outgoing, delegate: accumulator, eventLoop: .delegateAndChannel(on: loop), deadline: deadline
+            ).wait()
             return (Self.httpResponse(status: response.status, headers: response.headers), response.body.map { Data($0.readableBytesView) } ?? Data())
         } catch {
             throw HTTPTransportError(asyncHTTPClient: error)
@@ -64,6 +69,13 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
 /// A local file sent as a request body from an event loop: each MiB is read on swift-nio's
 /// thread pool (never on the loop), written, and the next read starts when the write is done.
 /// Each sending opens the file anew (a redirected request sends it again).
+///
+/// The body ends at its `Content-Length`, with no read past it: the stream's end is taken in the
+/// event loop turn of its last write, before the server's answer can be read. A server answers
+/// once the last byte is in (rclone sends `201 Created` with a body); when that answer came first,
+/// AsyncHTTPClient (1.37) finished the request and then dropped the stream's end, and the
+/// connection was never handed back to the pool; once the pool's connections were all taken so,
+/// every request waited until its deadline.
 private final class FileBodyReader: Sendable {
     /// The file, checked readable, and its size when the request was made (its `Content-Length`).
     private let file: FilePieces
@@ -75,25 +87,32 @@ private final class FileBodyReader: Sendable {
         file = try FilePieces(url)
     }
 
-    /// Writes the whole file through `writer`; the future ends with the last write.
+    /// Writes the file's first ``size`` bytes through `writer`; the future ends with the last write.
     func send(to writer: HTTPClient.Body.StreamWriter, on loop: any EventLoop) -> EventLoopFuture<Void> {
         let handle: FileHandle
         do {
-            handle = try FileHandle(forReadingFrom: file.url)
+            handle = try FileHandle.forReadingCloseOnExec(file.url)
         } catch {
             return loop.makeFailedFuture(error)
         }
         let open = OpenFile(handle)
-        return Self.sendRest(of: open, to: writer, on: loop).always { _ in open.close() }
+        return Self.sendRest(of: open, remaining: file.size, to: writer, on: loop).always { _ in open.close() }
     }
 
     private static func sendRest(
-        of file: OpenFile, to writer: HTTPClient.Body.StreamWriter, on loop: any EventLoop
+        of file: OpenFile, remaining: Int64, to writer: HTTPClient.Body.StreamWriter, on loop: any EventLoop
     ) -> EventLoopFuture<Void> {
-        NIOThreadPool.singleton.runIfActive(eventLoop: loop) { try file.nextPiece() }.flatMap { piece in
-            guard let piece else { return loop.makeSucceededVoidFuture() }
-            return writer.write(.byteBuffer(piece)).flatMap { sendRest(of: file, to: writer, on: loop) }
-        }
+        guard remaining > 0 else { return loop.makeSucceededVoidFuture() }
+        return NIOThreadPool.singleton.runIfActive(eventLoop: loop) { try file.nextPiece(upTo: Int(min(remaining, 1 << 20))) }
+            .flatMap { piece in
+                // A file shorter than when the request was made: AsyncHTTPClient reports the
+                // bytes that did not come.
+                guard let piece else { return loop.makeSucceededVoidFuture() }
+                let count = Int64(piece.readableBytes)
+                return writer.write(.byteBuffer(piece)).flatMap {
+                    sendRest(of: file, remaining: remaining - count, to: writer, on: loop)
+                }
+            }
     }
 
     /// A file open for one sending, read by one pool thread at a time.
@@ -104,10 +123,10 @@ private final class FileBodyReader: Sendable {
             self.handle = LockedValue(handle)
         }
 
-        /// The next MiB, or `nil` at the end.
-        func nextPiece() throws -> ByteBuffer? {
+        /// The next `count` bytes at most, or `nil` at the end.
+        func nextPiece(upTo count: Int) throws -> ByteBuffer? {
             try handle.withLock { handle in
-                guard let piece = try handle?.read(upToCount: 1 << 20), !piece.isEmpty else { return nil }
+                guard let piece = try handle?.read(upToCount: count), !piece.isEmpty else { return nil }
                 return ByteBuffer(bytes: piece)
             }
         }

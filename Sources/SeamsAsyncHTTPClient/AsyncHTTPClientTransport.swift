@@ -74,6 +74,15 @@ public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
         if ownsClient { try await client.shutdown() }
     }
 
+    /// Shuts the transport's own client down, blocking the calling thread until it has; does
+    /// nothing for a client passed in. For synchronous code (a command-line tool's `run()`).
+    ///
+    /// - Throws: What `HTTPClient.syncShutdown()` throws.
+    @available(*, noasync, message: "it blocks its thread; use shutdown()")
+    public func shutdownWaiting() throws {
+        if ownsClient { try client.syncShutdown() }
+    }
+
     /// Sends `request` through AsyncHTTPClient.
     ///
     /// - Parameters:
@@ -175,7 +184,7 @@ struct FilePieces: AsyncSequence, Sendable {
         if access(url.path, R_OK) != 0 {
             throw CocoaError.fileSystemError(errno: errno, path: url.path, writing: false)
         }
-        let handle = try FileHandle(forReadingFrom: url)
+        let handle = try FileHandle.forReadingCloseOnExec(url)
         defer { try? handle.close() }
         self.url = url
         size = Int64(try handle.seekToEnd())
@@ -192,7 +201,7 @@ struct FilePieces: AsyncSequence, Sendable {
 
         mutating func next() async throws -> ByteBuffer? {
             if finished { return nil }
-            if handle == nil { handle = try FileHandle(forReadingFrom: url) }
+            if handle == nil { handle = try FileHandle.forReadingCloseOnExec(url) }
             guard let piece = try handle?.read(upToCount: 1 << 20), !piece.isEmpty else {
                 try? handle?.close()
                 handle = nil

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Seams
+import SeamsAsyncHTTPClient
 import SeamsCore
 import SeamsWebDAV
 import SeamsSync
@@ -50,8 +50,10 @@ struct DemoCommand: ParsableCommand {
         }
         print("")
 
+        let transport = server.map { _ in AsyncHTTPClientTransport() }
+        defer { try? transport?.shutdownWaiting() }
         let remote = server.map {
-            WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: URLSessionHTTPTransport.shared)
+            WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: transport!)
         }
         let engine = SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), remote: remote)
         let sync = { try engine.run(local: local, container: target, stateDirectory: state) }

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import Seams
+import SeamsAsyncHTTPClient
 import SeamsCore
 import SeamsWebDAV
 import SeamsSync
@@ -110,8 +110,11 @@ struct SyncCommand: ParsableCommand {
                 throw ExitCode(ExitStatus.badUsage.rawValue)
             }
         }
+        // Made only for a server: a local run starts no event loop.
+        let transport = remote.map { _ in AsyncHTTPClientTransport() }
+        defer { try? transport?.shutdownWaiting() }
         let server = remote.map {
-            WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: URLSessionHTTPTransport.shared)
+            WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: transport!)
         }
         let engine = SyncEngine(
             directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), progress: output.progress,

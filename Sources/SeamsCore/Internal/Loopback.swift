@@ -17,11 +17,26 @@ package enum Loopback {
         package var description: String { "\(call) on 127.0.0.1: errno \(errno)" }
     }
 
-    /// A TCP port of 127.0.0.1 free right now: bound with port 0, read back, released.
+    /// The ports ``freePort()`` has given out in this process.
+    private static let givenOut = LockedValue<Set<Int>>([])
+
+    /// A TCP port of 127.0.0.1 free right now (bound with port 0, read back, released) that this
+    /// process was never given before.
+    ///
+    /// The kernel may hand a released port out again at once. Two servers started at once on the
+    /// same port (tests run in parallel) would both seem to answer: the one that lost the bind
+    /// still runs while the other answers on its port, and its caller then talks to the other.
     ///
     /// - Throws: ``Failure`` naming the call that failed.
     package static func freePort() throws(Failure) -> Int {
-        let fd = socket(AF_INET, streamSocket, 0)
+        while true {
+            let port = try unusedPort()
+            if givenOut.withLock({ $0.insert(port).inserted }) { return port }
+        }
+    }
+
+    private static func unusedPort() throws(Failure) -> Int {
+        let fd = socket(AF_INET, streamSocket | closeOnExec, 0)
         guard fd >= 0 else { throw Failure(call: "socket", errno: errno) }
         defer { close(fd) }
         var address = address(port: 0)
@@ -39,13 +54,24 @@ package enum Loopback {
 
     /// Whether something accepts TCP connections on 127.0.0.1:`port`.
     package static func acceptsConnections(port: Int) -> Bool {
-        let fd = socket(AF_INET, streamSocket, 0)
+        let fd = socket(AF_INET, streamSocket | closeOnExec, 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var address = address(port: port)
         return withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         } == 0
+    }
+
+    /// `SOCK_CLOEXEC` where sockets take it at creation (not on Apple platforms).
+    private static var closeOnExec: Int32 {
+        #if canImport(Glibc)
+        Int32(SOCK_CLOEXEC.rawValue)
+        #elseif canImport(Musl)
+        SOCK_CLOEXEC
+        #else
+        0
+        #endif
     }
 
     private static var streamSocket: Int32 {
