@@ -190,24 +190,31 @@ struct FilePieces: AsyncSequence, Sendable {
         size = Int64(try handle.seekToEnd())
     }
 
-    func makeAsyncIterator() -> Iterator { Iterator(url: url) }
+    func makeAsyncIterator() -> Iterator { Iterator(url: url, size: size) }
 
+    /// Ends at the size taken when the request was made: the call after the last piece returns at
+    /// once, with no read past it (see `FileBodyReader` for what such a read let happen).
     struct Iterator: AsyncIteratorProtocol {
         let url: URL
+        var remaining: Int64
         var handle: FileHandle?
         var finished = false
 
-        init(url: URL) { self.url = url }
+        init(url: URL, size: Int64) {
+            self.url = url
+            remaining = size
+        }
 
         mutating func next() async throws -> ByteBuffer? {
             if finished { return nil }
             if handle == nil { handle = try FileHandle.forReadingCloseOnExec(url) }
-            guard let piece = try handle?.read(upToCount: 1 << 20), !piece.isEmpty else {
+            guard remaining > 0, let piece = try handle?.read(upToCount: Int(Swift.min(remaining, 1 << 20))), !piece.isEmpty else {
                 try? handle?.close()
                 handle = nil
                 finished = true
                 return nil
             }
+            remaining -= Int64(piece.count)
             return ByteBuffer(bytes: piece)
         }
     }

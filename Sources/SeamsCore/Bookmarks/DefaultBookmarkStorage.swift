@@ -110,7 +110,8 @@ public struct DefaultBookmarkStorage: BookmarkStorageProviding {
     private func readStore() throws -> Store? {
         let data: Data
         do {
-            data = try Data(contentsOf: storeURL)
+            // Through the live accessor: the same calls and errors, close-on-exec on Linux.
+            data = try DefaultFileAccessor().read(from: storeURL)
         } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
             return nil
         }
@@ -135,7 +136,7 @@ public struct DefaultBookmarkStorage: BookmarkStorageProviding {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let data = try encoder.encode(store)
-        try data.write(to: storeURL, options: .atomic)
+        try DefaultFileAccessor().write(data, to: storeURL)
     }
 
     private static func summary(of error: any Error) -> String {

@@ -53,18 +53,11 @@ extension DefaultFileAccessor {
             if !complete { try? Syscalls.unlink(path) }
         }
         while let piece = try nextPiece() {
-            let failure: Errno? = piece.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Errno? in
-                do throws(Errno) {
-                    var written = 0
-                    while written < bytes.count {
-                        written += try Syscalls.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]))
-                    }
-                    return nil
-                } catch {
-                    return error
-                }
+            do throws(Errno) {
+                try Self.writeAll(piece, to: descriptor)
+            } catch {
+                throw CocoaError.fileSystemError(errno: error.rawValue, path: path, writing: true)
             }
-            if let failure { throw CocoaError.fileSystemError(errno: failure.rawValue, path: path, writing: true) }
         }
         if flush {
             do {
@@ -74,6 +67,22 @@ extension DefaultFileAccessor {
             }
         }
         complete = true
+    }
+
+    /// Writes all of `data` at the descriptor's offset, however many `write` calls it takes.
+    static func writeAll(_ data: Data, to descriptor: Int32) throws(Errno) {
+        let failure = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Errno? in
+            do throws(Errno) {
+                var written = 0
+                while written < bytes.count {
+                    written += try Syscalls.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]))
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
     }
 
     /// `true`: the URLs are this machine's paths.

@@ -106,21 +106,6 @@ extension DefaultFileAccessor {
         }
     }
 
-    private static func writeAll(_ data: Data, to descriptor: Int32) throws(Errno) {
-        let failure = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Errno? in
-            do throws(Errno) {
-                var written = 0
-                while written < bytes.count {
-                    written += try Syscalls.write(descriptor, UnsafeRawBufferPointer(rebasing: bytes[written...]))
-                }
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let failure { throw failure }
-    }
-
     /// Six letters and digits, as Foundation's temporary names end.
     private static func randomSuffix() -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
