@@ -12,9 +12,9 @@ import Testing
 /// through AsyncHTTPClient's delegate API (``AsyncHTTPClientTransport``'s `sendWaiting`) that
 /// answer could be taken before the end of the request body was, and the connection was never
 /// handed back to the pool. AsyncHTTPClient's own clients here keep one connection per host and
-/// close none for an hour, so one connection kept so fails the next upload when it has waited a
-/// minute for one (`getConnectionFromPoolTimeout`); with the defaults (8 connections, closed after
-/// 60 idle seconds) uploads stalled for a minute at a time.
+/// close none for an hour, so one connection kept so fails a later upload with
+/// `getConnectionFromPoolTimeout` (seen: upload 6 against rclone, without the fix); with the
+/// defaults (8 connections, closed after 60 idle seconds) a run of uploads once took a minute.
 @Suite(
     "file uploads to the real WebDAV servers", .timeLimit(Patience.suite), .serialized,
     .disabled(
