@@ -33,9 +33,7 @@ mkdir -p "$WORK"
 WORK=$(cd "$WORK" && pwd)
 
 APACHE=/usr/sbin/apache2
-MODULES=/usr/lib/apache2/modules
-# libcurl's headers and library: the static build of seams-sync links FoundationNetworking's curl.
-for pair in "$APACHE:apache2" "/usr/bin/htpasswd:apache2-utils" "rclone:rclone" "/usr/include/x86_64-linux-gnu/curl/curl.h:libcurl4-openssl-dev"; do
+for pair in "$APACHE:apache2" "/usr/bin/htpasswd:apache2-utils" "rclone:rclone"; do
     tool=${pair%%:*} package=${pair#*:}
     if ! command -v "$tool" >/dev/null && [ ! -e "$tool" ] && ! dpkg -s "$package" >/dev/null 2>&1; then
         echo "installing $package from Debian's packages" >&2
@@ -54,72 +52,13 @@ rm -rf "$SRC" "$SERVED" "$WORK"/state-* "$WORK"/result-* "$WORK"/out-* "$WORK"/r
 python3 "$MAKE_TREE" "$SRC" >/dev/null
 
 # --- Apache httpd: its own configuration, nothing of /etc/apache2 read ------------------------------
-USER_NAME=seams
-PASSWORD=seams-bench-secret
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 BEFORE=${BEFORE:-}
 PEERS=${PEERS:-1}
 TOOLS="seams"
 [ -n "$BEFORE" ] && TOOLS="$TOOLS before"
 [ "$PEERS" = 1 ] && TOOLS="$TOOLS bisync copy"
-mkdir -p "$WORK/apache/run" "$WORK/apache/empty" "$SERVED/dav" "$SERVED/before" "$SERVED/bisync" "$SERVED/copy"
-htpasswd -bc "$WORK/apache/htpasswd" "$USER_NAME" "$PASSWORD" >/dev/null 2>&1
-{
-    echo "ServerRoot \"$WORK/apache\""
-    echo "ServerName 127.0.0.1"
-    echo "Listen 127.0.0.1:$PORT"
-    echo "PidFile \"$WORK/apache/httpd.pid\""
-    echo "ErrorLog \"$WORK/apache/error.log\""
-    echo "LogLevel warn"
-    echo "DefaultRuntimeDir \"$WORK/apache/run\""
-    echo "Mutex file:$WORK/apache/run default"
-    for module in mpm_event authz_core authn_core authn_file authz_user auth_basic alias mime dav dav_fs; do
-        echo "LoadModule ${module}_module \"$MODULES/mod_$module.so\""
-    done
-    # mod_log_config is built into Debian's apache2: one line per request, to count them.
-    echo "LogFormat \"%m %>s %B %D %U\" requests"
-    echo "CustomLog \"$WORK/apache/access.log\" requests"
-    echo "TypesConfig /etc/mime.types"
-    echo "DocumentRoot \"$WORK/apache/empty\""
-    echo "DavLockDB \"$WORK/apache/run/DavLock\""
-    echo "Alias /dav \"$SERVED/dav\""
-    echo "Alias /before \"$SERVED/before\""
-    echo "Alias /bisync \"$SERVED/bisync\""
-    echo "Alias /copy \"$SERVED/copy\""
-    echo "<Directory \"$SERVED\">"
-    echo "    Dav On"
-    echo "    AuthType Basic"
-    echo "    AuthName \"seams\""
-    echo "    AuthUserFile \"$WORK/apache/htpasswd\""
-    echo "    Require valid-user"
-    echo "</Directory>"
-} >"$WORK/apache/httpd.conf"
-# Apache will not serve as root: then it runs as nobody with the capabilities to read and write
-# whatever root made in the served folders (as LocalWebDAVServer does for the tests).
-launch=()
-if [ "$(id -u)" = 0 ]; then
-    launch=(setpriv --reuid=65534 --regid=65534 --clear-groups
-        --inh-caps=+dac_override,+fowner --ambient-caps=+dac_override,+fowner --pdeathsig KILL --)
-fi
-"${launch[@]}" "$APACHE" -f "$WORK/apache/httpd.conf" -X -DFOREGROUND </dev/null >"$WORK/apache/output.log" 2>&1 &
-APACHE_PID=$!
-stop_apache() {
-    kill "$APACHE_PID" 2>/dev/null || true
-    wait "$APACHE_PID" 2>/dev/null || true
-}
-trap stop_apache EXIT
-for _ in $(seq 200); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
-    kill -0 "$APACHE_PID" 2>/dev/null || break
-    sleep 0.05
-done
-if ! kill -0 "$APACHE_PID" 2>/dev/null || ! (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then
-    echo "Apache did not start:" >&2
-    cat "$WORK/apache/output.log" "$WORK/apache/error.log" >&2 2>/dev/null || true
-    exit 1
-fi
-ACCESS_LOG=$WORK/apache/access.log
-touch "$ACCESS_LOG"
+. Benchmarks/apache-dav.sh
+start_apache "$WORK" "$SERVED" dav before bisync copy
 
 # --- the clients -------------------------------------------------------------------------------
 export SEAMS_WEBDAV_USER=$USER_NAME SEAMS_WEBDAV_PASSWORD=$PASSWORD

@@ -178,7 +178,7 @@ public struct SyncEngine: Sendable {
         defer { prepared.lock?.release() }
         let scanned = try ScanStage(
             run: run, concurrently: scansConcurrently, serverReaders: serverRequestsAtOnce, progress: progress)(comparedWith: archive)
-        archive.entries.record(scanned.learnedTags)
+        archive.entries.record(scanned.learned)
         try prepared.lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
         let plan = try PlanStage(options: options)(archive: archive, scanned: scanned)
         var report: SyncReport
@@ -186,12 +186,13 @@ public struct SyncEngine: Sendable {
             report = SyncReport()
             report.dryRun = true
             report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
+            report.moves = plan.moves.map { .init(from: $0.from.rawValue, to: $0.to.rawValue, madeOn: $0.madeOn) }
         } else {
             let apply = ApplyStage(
                 run: run, prepared: prepared, progress: progress, concurrently: scansConcurrently,
                 requestsInFlight: requestsInFlight, work: interleaving)
             let applied = try apply(
-                plan, archive: consume archive, mustCommit: prepared.mustCommit || !scanned.learnedTags.isEmpty)
+                plan, archive: consume archive, mustCommit: prepared.mustCommit || !scanned.learned.isEmpty)
             report = applied.report
             if applied.commitNeeded { try CommitStage(prepared: prepared)(applied.archive) }
             if report.interruption == nil { report.skipped += PurgeStage(run: run, start: prepared.start)() }

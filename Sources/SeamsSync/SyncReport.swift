@@ -27,6 +27,29 @@ public struct SyncReport: Hashable, Sendable, Codable {
         public var action: String
     }
 
+    /// A file or folder renamed or moved on one side and moved the same way on the other, in one
+    /// rename (one `MOVE` on a server), not deleted and copied again.
+    public struct Move: Hashable, Sendable, Codable {
+        /// Its old path.
+        public var from: String
+        /// Its new path.
+        public var to: String
+        /// The side the run moved it on; the user moved it on the other.
+        public var madeOn: Side
+
+        /// Creates a move as a report lists it.
+        ///
+        /// - Parameters:
+        ///   - from: Its old path.
+        ///   - to: Its new path.
+        ///   - madeOn: The side the run moved it on.
+        public init(from: String, to: String, madeOn: Side) {
+            self.from = from
+            self.to = to
+            self.madeOn = madeOn
+        }
+    }
+
     /// How far a run got that was asked to stop (``SyncStopToken``, Ctrl-C, a cancelled task).
     public struct Interruption: Hashable, Sendable, Codable {
         /// Paths carried out (or left as they were) before the run stopped.
@@ -49,6 +72,10 @@ public struct SyncReport: Hashable, Sendable, Codable {
     public var deletedContainer = 0
     /// Paths identical on both sides after the run.
     public var inSync = 0
+    /// Files and folders moved (or, in a dry run, to be moved) as the user moved them on the
+    /// other side: a folder once, not what it holds. What changed inside it is counted as
+    /// copies and deletions as usual.
+    public var moves: [Move] = []
     /// Conflicts kept both.
     public var conflicts: [Conflict] = []
     /// Paths that failed; the run finished without them.
@@ -90,10 +117,14 @@ public struct SyncReport: Hashable, Sendable, Codable {
         if let replicaMismatch {
             lines.append("Synced as a new pair: \(replicaMismatch). Nothing was deleted; every difference was kept as both versions.")
         }
+        if !moves.isEmpty {
+            lines.append("\(moves.count) \(moves.count == 1 ? "rename or move" : "renames or moves") \(dryRun ? "to make" : "made") as on the other side.")
+        }
         if !ignored.isEmpty {
             lines.append("\(ignored.count) \(ignored.count == 1 ? "path" : "paths") left alone by ignore rules.")
         }
         if rebuiltState { lines.append("The state file was unreadable: rebuilt; every difference was kept both.") }
+        lines += moves.map { "  \(dryRun ? "would move" : "moved") on \($0.madeOn): \($0.from) -> \($0.to)" }
         lines += planned.map { "  would \($0.action): \($0.path)" }
         lines += conflicts.map { "  conflict: \($0.path) (other version kept as \($0.copy))" }
         lines += failures.map { "  failed: \($0.path): \($0.reason)" }

@@ -14,6 +14,9 @@ extension CrashHarness {
         /// The versions that must still exist at the end: the history but the one the user's
         /// save overwrote, if only that side had it (the user dropped it, not the engine).
         var required: [SyncPath: Set<Data>] = [:]
+        /// For a path in an item the scenario moved, its path before or after the move: the two
+        /// share one history, and a version kept at either is kept.
+        var counterpart: [SyncPath: SyncPath] = [:]
     }
 
     /// The starting versions of every user path, and the version the user saves during the run.
@@ -24,6 +27,23 @@ extension CrashHarness {
                 result.history[path, default: []].insert(data)
             }
         }
+        for (from, to) in moved {
+            for path in Array(result.history.keys) {
+                let other: SyncPath
+                if path == from || path.isDescendant(of: from) {
+                    other = to.appendingRelative(path, under: from)
+                } else if path == to || path.isDescendant(of: to) {
+                    other = from.appendingRelative(path, under: to)
+                } else {
+                    continue
+                }
+                result.counterpart[path] = other
+                result.counterpart[other] = path
+            }
+        }
+        for (path, other) in result.counterpart {
+            result.history[path, default: []].formUnion(result.history[other] ?? [])
+        }
         result.required = result.history
         if let save = duringRun {
             let path = SyncPath(save.path)
@@ -32,6 +52,20 @@ extension CrashHarness {
             if let own, own != other { result.required[path]?.remove(own) }
             result.history[path, default: []].insert(Data(save.text.utf8))
             result.required[path, default: []].insert(Data(save.text.utf8))
+            // The save follows a move the other side made of its path.
+            for (from, to) in moved {
+                let counterpart: SyncPath
+                if path == from || path.isDescendant(of: from) {
+                    counterpart = to.appendingRelative(path, under: from)
+                } else if path == to || path.isDescendant(of: to) {
+                    counterpart = from.appendingRelative(path, under: to)
+                } else {
+                    continue
+                }
+                result.counterpart[path] = counterpart
+                result.counterpart[counterpart] = path
+                result.history[counterpart, default: []].insert(Data(save.text.utf8))
+            }
         }
         return result
     }
@@ -46,8 +80,15 @@ extension CrashHarness {
         guard let save = duringRun else { return [] }
         let path = SyncPath(save.path)
         let newest = Data(save.text.utf8)
+        // A save to a path the scenario moved on the other side follows the move (`a` renamed to
+        // `b` there, `a` saved here: the save ends at `b`).
+        var places: Set<SyncPath> = [path]
+        for (from, to) in moved {
+            if path == from || path.isDescendant(of: from) { places.insert(to.appendingRelative(path, under: from)) }
+            if path == to || path.isDescendant(of: to) { places.insert(from.appendingRelative(path, under: to)) }
+        }
         for root in [Self.local, Self.container]
-        where try files(under: root).contains(where: { $0.value == newest && Self.origin(of: $0.key) == path }) {
+        where try files(under: root).contains(where: { $0.value == newest && places.contains(Self.origin(of: $0.key)) }) {
             return []
         }
         if inTrashAllowed, try trashed()[path]?.contains(newest) == true { return [] }
@@ -108,6 +149,7 @@ extension CrashHarness {
         }
         for (path, versions) in start.required {
             for version in versions where kept[path]?.contains(version) != true {
+                if let other = start.counterpart[path], kept[other]?.contains(version) == true { continue }
                 problems.append("lost a version of \(path): \(String(decoding: version.prefix(24), as: UTF8.self))")
             }
         }

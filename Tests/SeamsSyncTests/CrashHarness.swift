@@ -31,6 +31,9 @@ struct CrashHarness {
     /// work one by one in plan order.
     let interleaving: UInt64?
 
+    /// The renames and moves of the scenario's setup (``ScenarioBuilder/move(_:_:to:)``).
+    private(set) var moved: [(from: SyncPath, to: SyncPath)] = []
+
     /// Run once the run under test has returned (a power cut after its last call).
     var afterRun: (@Sendable () -> Void)?
 
@@ -63,6 +66,7 @@ struct CrashHarness {
         }
         var builder = ScenarioBuilder(harness: self)
         try scenario.setup(&builder)
+        moved = builder.moved
         fileSystem.synchronizeAll()
         fileSystem.advanceTime(by: 10)
     }
@@ -265,8 +269,13 @@ struct CrashHarness {
     /// Whether the user's save is at its own path on its side.
     func saveIsAtItsPath() throws -> Bool {
         guard let save = duringRun else { return true }
-        let url = (save.side == .local ? Self.local : Self.container).appending(path: save.path)
-        return (try? fileSystem.read(from: url)) == Data(save.text.utf8)
+        let root = save.side == .local ? Self.local : Self.container
+        // Or where a move the scenario made on the other side took its path: the save follows it.
+        var paths = [SyncPath(save.path)]
+        for (from, to) in moved where paths[0] == from || paths[0].isDescendant(of: from) {
+            paths.append(to.appendingRelative(paths[0], under: from))
+        }
+        return paths.contains { (try? fileSystem.read(from: root.appending(path: $0.rawValue))) == Data(save.text.utf8) }
     }
 
     /// Makes the save after the run if it did not happen during it (the user saves again).

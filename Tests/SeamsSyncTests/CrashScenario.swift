@@ -314,11 +314,23 @@ extension CrashScenario {
             try b.write(.local, "old/x.txt", "x in the folder"); try b.write(.local, "old/y.txt", "y in the folder")
             for n in 1...4 { try b.write(.local, "k\(n).txt", "keep \(n)") }
             try b.sync()
-            try b.harness.fileSystem.moveItem(
-                at: b.root(.local).appending(path: "old"), to: b.root(.local).appending(path: "new"), replacingExisting: false)
+            try b.move(.local, "old", to: "new")
         }.expecting(
-            ["k1.txt": "keep 1", "k2.txt": "keep 2", "k3.txt": "keep 3", "k4.txt": "keep 4", "new/": "", "new/x.txt": "x in the folder", "new/y.txt": "y in the folder"],
-            trash: ["old/x.txt": ["x in the folder"], "old/y.txt": ["y in the folder"]]),
+            ["k1.txt": "keep 1", "k2.txt": "keep 2", "k3.txt": "keep 3", "k4.txt": "keep 4", "new/": "", "new/x.txt": "x in the folder", "new/y.txt": "y in the folder"]),
+        .init("a folder renamed in the container, a file in it edited locally and another deleted there") { b in
+            try b.write(.local, "old/x.txt", "x v1"); try b.write(.local, "old/y.txt", "y"); try b.write(.local, "old/z.txt", "z")
+            try b.write(.local, "k.txt", "keep"); try b.sync()
+            try b.move(.container, "old", to: "new"); try b.remove(.container, "new/z.txt"); try b.write(.local, "old/x.txt", "x v2 local")
+        }.expecting(
+            ["k.txt": "keep", "new/": "", "new/x.txt": "x v2 local", "new/y.txt": "y"],
+            trash: ["new/x.txt": ["x v1"], "new/z.txt": ["z"]]),
+        .init("a file moved locally into a folder new there, renamed in another, edited in the container") { b in
+            try b.write(.local, "a.txt", "a v1"); try b.write(.local, "d/b.txt", "b"); try b.write(.local, "k.txt", "keep"); try b.sync()
+            try b.folder(.local, "new/deeper"); try b.move(.local, "a.txt", to: "new/deeper/a.txt"); try b.move(.local, "d/b.txt", to: "d/c.txt")
+            try b.write(.container, "a.txt", "a v2 container")
+        }.expecting(
+            ["d/": "", "d/c.txt": "b", "k.txt": "keep", "new/": "", "new/deeper/": "", "new/deeper/a.txt": "a v2 container"],
+            trash: ["new/deeper/a.txt": ["a v1"]]),
         .init("edits in the container, one of them in a new folder") { b in
             try b.write(.local, "a.txt", "a v1"); try b.write(.local, "d/b.txt", "b v1"); try b.sync()
             try b.write(.container, "a.txt", "a v2 container"); try b.write(.container, "d/b.txt", "b v2 container, longer")
@@ -326,6 +338,21 @@ extension CrashScenario {
         }.expecting(
             ["a.txt": "a v2 container", "d/": "", "d/b.txt": "b v2 container, longer", "fresh/": "", "fresh/c.txt": "c new in container"],
             trash: ["a.txt": ["a v1"], "d/b.txt": ["b v1"]]),
+        .init("a file renamed locally while the container saves it again under its old name",
+              duringRun: .init(side: .container, path: "a.txt", text: "a saved in the container during the run", fraction: 0.5)) { b in
+            try b.write(.local, "a.txt", "a v1"); try b.write(.local, "k.txt", "keep"); try b.write(.local, "l.txt", "keep too"); try b.sync()
+            try b.move(.local, "a.txt", to: "b.txt")
+        }.expecting(
+            // The save comes before the scan: an edit on the other side follows the move.
+            ["b.txt": "a saved in the container during the run", "k.txt": "keep", "l.txt": "keep too"],
+            trash: ["b.txt": ["a v1"]]),
+        .init("a file renamed locally while the container saves a new file under the new name",
+              duringRun: .init(side: .container, path: "b.txt", text: "b saved in the container during the run", fraction: 0.5)) { b in
+            try b.write(.local, "a.txt", "a v1"); try b.write(.local, "k.txt", "keep"); try b.write(.local, "l.txt", "keep too"); try b.sync()
+            try b.move(.local, "a.txt", to: "b.txt")
+        }.expecting(
+            ["b.txt": "b saved in the container during the run", "b.txt (conflict copy)": "a v1", "k.txt": "keep", "l.txt": "keep too"],
+            trash: ["a.txt": ["a v1"]]),
         .init("a file edited locally again while the run copies its last edit",
               duringRun: .init(side: .local, path: "a.txt", text: "v3, saved during the run", fraction: 0.5)) { b in
             try b.write(.local, "a.txt", "v1"); try b.write(.local, "b.txt", "b"); try b.sync()

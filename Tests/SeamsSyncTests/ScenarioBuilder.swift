@@ -6,6 +6,9 @@ import SeamsTesting
 /// Writes a scenario's starting state: files, folders, a first sync, edits.
 struct ScenarioBuilder {
     let harness: CrashHarness
+    /// The renames and moves the scenario made (old path, new path): a version may follow its
+    /// item from one to the other.
+    var moved: [(from: SyncPath, to: SyncPath)] = []
 
     func root(_ side: Side) -> URL { side == .local ? CrashHarness.local : CrashHarness.container }
 
@@ -24,6 +27,12 @@ struct ScenarioBuilder {
 
     func folder(_ side: Side, _ path: String) throws {
         try harness.fileSystem.createDirectory(at: root(side).appending(path: path), withIntermediateDirectories: true)
+    }
+
+    /// Renames or moves an item on one side, as a user does (the same item, at a new path).
+    mutating func move(_ side: Side, _ from: String, to: String) throws {
+        try harness.fileSystem.moveItem(at: root(side).appending(path: from), to: root(side).appending(path: to), replacingExisting: false)
+        moved.append((SyncPath(from), SyncPath(to)))
     }
 
     func remove(_ side: Side, _ path: String) throws {

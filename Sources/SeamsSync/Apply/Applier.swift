@@ -4,8 +4,8 @@ import SeamsCore
 /// Carries out a ``SyncPlan`` through the boundaries, one path at a time, and builds the archive
 /// of what was done. A path that fails keeps its old archive entry, so the next run retries it.
 ///
-/// Order: creations and copies parents first; then deletions children first; then files that
-/// replace a deleted folder. Every change is atomic (temp file, flush, re-check, rename); the
+/// Order: the moves; then creations and copies parents first; then deletions children first;
+/// then files that replace a deleted folder. Every change is atomic (temp file, flush, re-check, rename); the
 /// folders touched are flushed at the end.
 struct Applier {
     let context: ApplyContext
@@ -22,6 +22,8 @@ struct Applier {
     var collisions = Collisions()
     /// Conflicts an interrupted run already kept, and the paths they settle.
     var conflictState = ConflictState()
+    /// The moves made first, and the paths they settle.
+    var moveState = MoveState()
     /// Whether `archive` now differs from the one the run started with.
     private(set) var archiveChanged = false
 
@@ -38,6 +40,7 @@ struct Applier {
     mutating func run() throws -> Archive {
         removeLeftovers()
         findKeptCopies()
+        if !plan.moves.isEmpty { try makeMoves() }
         let entries = plan.entries
         let phases = entries.map(Self.phase)
         // The paths in sync on both sides need nothing: done before the run starts.
@@ -60,7 +63,9 @@ struct Applier {
                     report.interruption = SyncReport.Interruption(done: done - collisions.waiting.count, total: total)
                     break phases
                 }
-                if conflictState.settled.contains(entries[index].path) {
+                if !plan.moves.isEmpty, moveState.settles(entries[index].path) {
+                    // Done before the moves, or not done because its move failed.
+                } else if conflictState.settled.contains(entries[index].path) {
                     // Carried out with the conflict it belongs to.
                 } else if !collisions.folders.isEmpty, let collided = collidedAncestor(of: entries[index].path) {
                     if collisions.waitingFolders.contains(collided.folder) {
@@ -128,8 +133,7 @@ struct Applier {
             switch decision {
             case .nothing:
                 if let local, let container, local.kind == container.kind {
-                    let synced = Archive.Entry(
-                        kind: local.kind, local: local.stamp, container: container.stamp, containerTag: Archive.Entry.tag(container))
+                    let synced = Archive.Entry(synced: local, container)
                     if entry.archived != synced { setEntry(synced, at: path) }
                     report.inSync += 1
                 } else if local == nil, container == nil, entry.archived != nil {
@@ -190,8 +194,20 @@ struct Applier {
                 try moveToTrash(path, on: target, expected: replaceable)
                 try flushTrash()  // durable in the trash before a folder takes its name
             }
-            if kind != .directory { try makeFolder(path, on: target) }
-            setEntry(Archive.Entry(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0)), at: path)
+            var folder = existing?.kind == .directory ? existing : nil
+            if kind != .directory {
+                try makeFolder(path, on: target)
+                // Its identity, where one is kept, so a rename of it later is seen as one.
+                if !context.can(target, .networked) { folder = try? context.currentMetadata(context.url(path, on: target), on: target) }
+            }
+            let zero = Stamp(size: 0, modified: 0)
+            let ids = (item!.fileIdentifier, folder?.fileIdentifier ?? 0)
+            let (localID, containerID) = source == .local ? ids : (ids.1, ids.0)
+            setEntry(
+                Archive.Entry(
+                    kind: .directory, local: zero, container: zero, localID: localID,
+                    containerID: context.can(.container, .networked) ? 0 : containerID),
+                at: path)
         case (_, let kind):
             if kind == .directory { try removeFolder(path, on: target) }
             let copied = try copy(path, from: source, item: item!, to: path, expected: replaceable)
@@ -215,9 +231,7 @@ struct Applier {
             equal = try context.replicas.contentsEqual(localURL, on: .local, containerURL, on: .container)
         }
         if equal {
-            setEntry(
-                Archive.Entry(kind: local.kind, local: local.stamp, container: container.stamp, containerTag: Archive.Entry.tag(container)),
-                at: path)
+            setEntry(Archive.Entry(synced: local, container), at: path)
             report.inSync += 1
         } else {
             try resolveConflict(path, winner: Reconciler.newer(local: local, container: container))
@@ -230,9 +244,7 @@ struct Applier {
         _ path: SyncPath, kind: FileMetadata.Kind = .file, source: Side, sourceItem: FileMetadata, targetItem: FileMetadata
     ) {
         let (local, container) = source == .local ? (sourceItem, targetItem) : (targetItem, sourceItem)
-        setEntry(
-            Archive.Entry(kind: kind, local: local.stamp, container: container.stamp, containerTag: Archive.Entry.tag(container)),
-            at: path)
+        setEntry(Archive.Entry(synced: local, container, kind: kind), at: path)
     }
 
     /// Records what `path` looks like now on both sides (`nil`: gone from both).

@@ -24,6 +24,10 @@ enum ApplyIssue: Error, Hashable {
     /// The folder, deleted on the other side, still holds items the ignore rules leave alone
     /// (the first of them named): it stays, with them; what it held that syncs was deleted.
     case holdsIgnored(SyncPath)
+    /// The user moved the item here from the path given on the other side, and making the same
+    /// move on this side failed (the reason given): nothing at or under the new path was done;
+    /// the next run tries again.
+    case moveFailed(from: SyncPath, reason: String)
 }
 
 extension ApplyIssue {
@@ -45,6 +49,9 @@ extension ApplyIssue {
         case .holdsIgnored(let item):
             "deleted on the other side, and kept here: it holds \"\(item.rawValue)\", which the ignore rules leave "
                 + "alone (what it held that syncs was deleted); remove it to delete the folder"
+        case .moveFailed(let from, let reason):
+            "moved here from \"\(from.rawValue)\" on the other side; the same move failed on this one (\(reason)); "
+                + "nothing at or under it was synced this run; it will be tried again next run"
         case .changedDuringSync:
             "changed during the sync; it will sync next run"
         case .trashNotAFolder:

@@ -22,13 +22,52 @@ struct Archive: Hashable, Sendable {
         var local: Stamp
         /// The container side's stamp.
         var container: Stamp
+        /// The local item's identity (its ``FileMetadata/fileIdentifier``, the inode on a local
+        /// file system) when it was recorded; 0 when none is known. A move is found by it.
+        var localID: UInt64 = 0
+        /// The container item's identity where the container is a local file system; 0 when
+        /// none is known, and on a server, whose files are known by ``containerTag``.
+        var containerID: UInt64 = 0
 
         /// Creates an entry.
-        init(kind: FileMetadata.Kind, local: Stamp, container: Stamp, containerTag: UInt32 = 0) {
+        init(
+            kind: FileMetadata.Kind, local: Stamp, container: Stamp, containerTag: UInt32 = 0,
+            localID: UInt64 = 0, containerID: UInt64 = 0
+        ) {
             self.kind = kind
             self.containerTag = containerTag
             self.local = local
             self.container = container
+            self.localID = localID
+            self.containerID = containerID
+        }
+
+        /// The entry of a path in sync: `local` and `container` as they are now, with their
+        /// identities (the container's only where it is not a server's, see ``containerID``).
+        init(synced local: FileMetadata, _ container: FileMetadata, kind: FileMetadata.Kind? = nil) {
+            self.init(
+                kind: kind ?? local.kind, local: local.stamp, container: container.stamp, containerTag: Self.tag(container),
+                localID: local.fileIdentifier, containerID: container.contentTag == 0 ? container.fileIdentifier : 0)
+        }
+
+        /// The identity recorded for `side` (0: none known).
+        func identity(on side: Side) -> UInt64 {
+            side == .local ? localID : containerID
+        }
+
+        /// Whether `item`, found on `side` at another path, is the item this entry recorded
+        /// there: the same kind and identity and, for a file or link, the same stamp (and
+        /// content tag on a server). A folder is known by its identity alone.
+        func isSameItem(_ item: FileMetadata, on side: Side) -> Bool {
+            guard item.kind == kind, kind != .other else { return false }
+            let recorded = identity(on: side)
+            if recorded != 0 {
+                guard item.fileIdentifier == recorded else { return false }
+            } else {
+                // A server's file: its content tag, which a MOVE keeps, stands for its identity.
+                guard side == .container, kind != .directory, containerTag != 0, Self.tag(item) == containerTag else { return false }
+            }
+            return kind == .directory || stamp(on: side) == item.stamp
         }
 
         /// The 32 bits of a content tag an entry records.

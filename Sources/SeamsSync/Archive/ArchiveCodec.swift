@@ -9,7 +9,7 @@ import SeamsCore
 ///
 /// ```text
 /// "SEAMSARC"  8 bytes     magic
-/// version     UInt32      6
+/// version     UInt32      7
 /// flags       UInt32      0 (reserved)
 /// local       string      the local folder's path
 /// container   string      the container's path
@@ -17,7 +17,8 @@ import SeamsCore
 /// generation  UInt64      the container's generation at the last commit                       (version 3)
 /// count       UInt64      number of entries
 /// interval    UInt32      entries from one restart of the table to the next                   (version 6)
-/// entries     the table's entries in path order (version 6; see ``ArchiveTable``); up to
+/// entries     the table's entries in path order (version 6, with identities from version 7;
+///             see ``ArchiveTable``); up to
 ///             version 5, count × (path: string, kind: UInt8 (0 file, 1 folder, 2 symbolic
 ///             link: version 4), container tag: UInt32 (version 5), local size, local mtime,
 ///             container size, container mtime: Int64 each)
@@ -29,13 +30,14 @@ import SeamsCore
 /// the same file. Version 1 archives (JSON, see ``decodeVersion1(_:)``), version 2 (no
 /// container identity), version 3 (no links), version 4 (no container tags: read as 0,
 /// unknown, and learned by the next run from the server's files it finds unchanged) and
-/// version 5 (fixed-size entries) are still read; the next commit writes version 6. A build
+/// version 5 (fixed-size entries) and version 6 (no identities: read as 0, unknown, and recorded
+/// as paths are synced again) are still read; the next commit writes version 7. A build
 /// that knows only an older version refuses a newer archive rather than misread it.
 enum ArchiveCodec {
     /// The `format` value a version 1 (JSON) archive carries.
     static let formatName = "seams-sync.archive"
     /// The version this build writes; it reads this one and every earlier one.
-    static let currentVersion = 6
+    static let currentVersion = 7
     /// The first eight bytes of every binary archive.
     static let magic = Array("SEAMSARC".utf8)
 

@@ -2,7 +2,7 @@ import Foundation
 import SeamsCore
 
 /// An archive's entries in ``SyncPath`` order, held in the compact form the state file stores
-/// them in (version 6): a million entries take about a dozen megabytes, where a hash table of
+/// them in (version 7): a million entries take about a dozen megabytes, where a hash table of
 /// them took more than a hundred.
 ///
 /// Each entry shares the first bytes of its path with the entry before it and stores the rest;
@@ -16,13 +16,17 @@ import SeamsCore
 /// shared      varint   how many bytes of the previous entry's path this one starts with (0 at a restart)
 /// suffix      varint   a byte count, then that many bytes: the rest of the path
 /// flags       UInt8    kind in bits 0-1 (0 file, 1 folder, 2 symbolic link); bit 2: a container
-///                      tag follows; bit 3: the container's size follows; bit 4: its date follows
+///                      tag follows; bit 3: the container's size follows; bit 4: its date follows;
+///                      bit 5: a local identity follows; bit 6: a container identity follows
 /// tag         UInt32   the container tag, when bit 2 (else 0)
 /// local size  varint   zigzag
 /// local date  varint   zigzag, minus the previous entry's local date (minus 0 at a restart)
 /// size        varint   zigzag, the container's size, when bit 3 (else the local size)
 /// date        varint   zigzag, the container's date minus the local date, when bit 4 (else the same)
+/// local id    varint   zigzag, minus the last local identity written (0 at a restart), when bit 5 (else 0)
+/// other id    varint   zigzag, minus the last container identity written likewise, when bit 6 (else 0)
 /// ```
+/// Identities (inodes) of one folder's items are often close, so most take a byte or two.
 /// A varint holds seven bits a byte, low bits first, the high bit set on every byte but the
 /// last; zigzag maps 0, -1, 1, -2… to 0, 1, 2, 3…
 struct ArchiveTable: Sendable {
@@ -74,11 +78,11 @@ struct ArchiveTable: Sendable {
             Result { () throws(ArchiveCodec.DecodeFailure) -> Int in
                 var offset = start
                 var path: [UInt8] = []
-                var date: Int64 = 0
+                var carry = Carry()
                 for ordinal in 0..<count {
                     let restart = ordinal % interval == 0
                     if restart { restarts.append(offset) }
-                    _ = try Self.decode(raw, at: &offset, end: end, restart: restart, path: &path, date: &date, check: true)
+                    _ = try Self.decode(raw, at: &offset, end: end, restart: restart, path: &path, carry: &carry, check: true)
                 }
                 return offset
             }
@@ -99,8 +103,8 @@ struct ArchiveTable: Sendable {
         fileprivate(set) var path: [UInt8] = []
         /// The current entry.
         fileprivate(set) var entry = Archive.Entry(kind: .file, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
-        /// The current entry's local date, which the next entry's is stored against.
-        fileprivate var date: Int64 = 0
+        /// What the next entry is stored against.
+        fileprivate var carry = Carry()
         /// Whether the cursor is on an entry.
         fileprivate(set) var isValid = false
     }
@@ -123,7 +127,7 @@ struct ArchiveTable: Sendable {
         // The bytes were checked when the table was made; a failure here cannot happen, and would
         // end the walk rather than read past the entries.
         guard let entry = try? Self.decode(
-            raw, at: &offset, end: end, restart: ordinal % interval == 0, path: &cursor.path, date: &cursor.date, check: false)
+            raw, at: &offset, end: end, restart: ordinal % interval == 0, path: &cursor.path, carry: &cursor.carry, check: false)
         else {
             cursor.isValid = false
             cursor.ordinal = count
@@ -320,13 +324,23 @@ struct ArchiveTable: Sendable {
     private static let tagFlag: UInt8 = 1 << 2
     private static let sizeFlag: UInt8 = 1 << 3
     private static let dateFlag: UInt8 = 1 << 4
+    private static let localIDFlag: UInt8 = 1 << 5
+    private static let containerIDFlag: UInt8 = 1 << 6
 
-    /// Decodes the entry at `offset`, moving past it; `path` and `date` hold the previous
-    /// entry's path and local date and become this one's. With `check`, the path is also
+    /// What an entry is stored against: the previous entry's local date and the last identities
+    /// written (all 0 at a restart).
+    struct Carry {
+        var date: Int64 = 0
+        var localID: UInt64 = 0
+        var containerID: UInt64 = 0
+    }
+
+    /// Decodes the entry at `offset`, moving past it; `path` and `carry` hold the previous
+    /// entry's path and what it is stored against, and become this one's. With `check`, the path is also
     /// validated and must come after the previous one.
     static func decode(
         _ raw: UnsafeRawBufferPointer, at offset: inout Int, end: Int, restart: Bool,
-        path: inout [UInt8], date: inout Int64, check: Bool
+        path: inout [UInt8], carry: inout Carry, check: Bool
     ) throws(ArchiveCodec.DecodeFailure) -> Archive.Entry {
         let entryStart = offset
         let shared = try varint(raw, at: &offset, end: end)
@@ -353,7 +367,7 @@ struct ArchiveTable: Sendable {
         case 2: kind = .symbolicLink
         default: throw .corrupt("unknown kind at byte \(entryStart)")
         }
-        guard flags & ~(3 | tagFlag | sizeFlag | dateFlag) == 0 else { throw .corrupt("unknown flags at byte \(entryStart)") }
+        guard flags & ~(3 | tagFlag | sizeFlag | dateFlag | localIDFlag | containerIDFlag) == 0 else { throw .corrupt("unknown flags at byte \(entryStart)") }
         var tag: UInt32 = 0
         if flags & tagFlag != 0 {
             guard end - offset >= 4 else { throw .corrupt("truncated at byte \(offset)") }
@@ -361,13 +375,25 @@ struct ArchiveTable: Sendable {
             offset += 4
         }
         let localSize = try zigzag(raw, at: &offset, end: end)
-        let localDate = (restart ? 0 : date) &+ (try zigzag(raw, at: &offset, end: end))
+        if restart { carry = Carry() }
+        let localDate = carry.date &+ (try zigzag(raw, at: &offset, end: end))
         let containerSize = flags & sizeFlag != 0 ? try zigzag(raw, at: &offset, end: end) : localSize
         let containerDate = flags & dateFlag != 0 ? localDate &+ (try zigzag(raw, at: &offset, end: end)) : localDate
-        date = localDate
+        carry.date = localDate
+        var localID: UInt64 = 0
+        if flags & localIDFlag != 0 {
+            localID = carry.localID &+ UInt64(bitPattern: try zigzag(raw, at: &offset, end: end))
+            carry.localID = localID
+        }
+        var containerID: UInt64 = 0
+        if flags & containerIDFlag != 0 {
+            containerID = carry.containerID &+ UInt64(bitPattern: try zigzag(raw, at: &offset, end: end))
+            carry.containerID = containerID
+        }
         return Archive.Entry(
             kind: kind, local: Stamp(size: localSize, modified: localDate),
-            container: Stamp(size: containerSize, modified: containerDate), containerTag: tag)
+            container: Stamp(size: containerSize, modified: containerDate), containerTag: tag,
+            localID: localID, containerID: containerID)
     }
 
     /// Refuses a path that could reach outside the synced folder or name nothing, or that is not
@@ -409,7 +435,7 @@ struct ArchiveTable: Sendable {
         /// How many entries are written.
         private(set) var count = 0
         private var previous: [UInt8] = []
-        private var date: Int64 = 0
+        private var carry = Carry()
 
         /// Appends an entry; `path` must come after the previous one in path order.
         mutating func append(_ path: SyncPath, _ entry: Archive.Entry, to writer: inout ByteWriter) {
@@ -433,13 +459,24 @@ struct ArchiveTable: Sendable {
             if entry.containerTag != 0 { flags |= ArchiveTable.tagFlag }
             if entry.container.size != entry.local.size { flags |= ArchiveTable.sizeFlag }
             if entry.container.modified != entry.local.modified { flags |= ArchiveTable.dateFlag }
+            if entry.localID != 0 { flags |= ArchiveTable.localIDFlag }
+            if entry.containerID != 0 { flags |= ArchiveTable.containerIDFlag }
             writer.append(flags)
+            if restart { carry = Carry() }
             if entry.containerTag != 0 { writer.append(entry.containerTag) }
             writer.append(zigzag: entry.local.size)
-            writer.append(zigzag: entry.local.modified &- (restart ? 0 : date))
+            writer.append(zigzag: entry.local.modified &- carry.date)
             if entry.container.size != entry.local.size { writer.append(zigzag: entry.container.size) }
             if entry.container.modified != entry.local.modified { writer.append(zigzag: entry.container.modified &- entry.local.modified) }
-            date = entry.local.modified
+            carry.date = entry.local.modified
+            if entry.localID != 0 {
+                writer.append(zigzag: Int64(bitPattern: entry.localID &- carry.localID))
+                carry.localID = entry.localID
+            }
+            if entry.containerID != 0 {
+                writer.append(zigzag: Int64(bitPattern: entry.containerID &- carry.containerID))
+                carry.containerID = entry.containerID
+            }
             count += 1
         }
 

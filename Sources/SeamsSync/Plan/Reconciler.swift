@@ -13,6 +13,8 @@ import SeamsCore
 ///   never followed. A link that appears where a folder was (or faces one) is left for the user,
 ///   and nothing under it counts as deleted.
 /// - A folder deleted on one side that still holds something kept on the other is restored.
+/// - A file or folder renamed or moved on one side is moved the same way on the other
+///   (``MoveMatcher``), and what the two paths hold is decided at the new path.
 struct Reconciler: Sendable {
     /// Creates a reconciler.
     init() {}
@@ -52,8 +54,12 @@ struct Reconciler: Sendable {
                 rows[index].decision = decide(local: row.local, container: row.container, archived: row.archived)
             }
         }
+        var (local, container) = (local, container)
+        let moves = MoveMatcher(archive: archive).match(&rows, local: &local, container: &container) { row in
+            decide(local: row.local, container: row.container, archived: row.archived)
+        }
         restoreNeededFolders(&rows)
-        return SyncPlan(entries: rows, inSync: inSync, local: local, container: container)
+        return SyncPlan(entries: rows, inSync: inSync, local: local, container: container, moves: moves)
     }
 
     /// Paths that hold a symbolic link or another special item on either side: nothing below

@@ -47,6 +47,10 @@ struct SyncPlan: Sendable {
     let local: Snapshot
     /// The container scan the plan was made from.
     let container: Snapshot
+    /// Renames and moves made on one side because the user made them on the other, in the order
+    /// they are made, before anything else. The scans show the moved items at their new paths
+    /// already, and ``entries`` decide them there.
+    let moves: [PlannedMove]
 
     /// Creates a plan.
     ///
@@ -55,11 +59,13 @@ struct SyncPlan: Sendable {
     ///   - inSync: How many paths in sync on both sides were left out of `entries`.
     ///   - local: The local scan.
     ///   - container: The container scan.
-    init(entries: [Entry], inSync: Int = 0, local: Snapshot, container: Snapshot) {
+    ///   - moves: The moves made first.
+    init(entries: [Entry], inSync: Int = 0, local: Snapshot, container: Snapshot, moves: [PlannedMove] = []) {
         self.entries = entries
         self.inSync = inSync
         self.local = local
         self.container = container
+        self.moves = moves
     }
 
     /// Every path of ``entries``, in order.

@@ -22,7 +22,7 @@ struct ScanStage {
         var container: Snapshot
         /// Container files found unchanged whose archive entry has no content tag (recorded before
         /// tags were) while the server gives one now: the tag to record, and a reason to commit.
-        var learnedTags: [LearnedTag]
+        var learned: [Learned]
         /// Items of either side whose names start with `.seams` but are not the tool's own, once each.
         var reserved: [SyncPath]
         /// Items of either side the ignore rules left out, once each, sorted.
@@ -65,8 +65,8 @@ struct ScanStage {
         // The second scan on the executor's thread: a Dispatch worker may be slow
         // to come when the pool is busy.
         let scans = BlockingExecutor.shared.map(2, width: concurrently ? 2 : 1) { index in
-            Result { () throws(SyncError) -> (Snapshot, [LearnedTag]) in
-                var learned: [LearnedTag] = []
+            Result { () throws(SyncError) -> (Snapshot, [Learned]) in
+                var learned: [Learned] = []
                 do {
                     let snapshot = try scanners[index].scan(
                         roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
@@ -83,8 +83,8 @@ struct ScanStage {
                 }
             }
         }
-        var (local, _) = try scans[0].get()
-        var (container, learnedTags) = try scans[1].get()
+        var (local, learnedLocal) = try scans[0].get()
+        var (container, learnedContainer) = try scans[1].get()
         if run.shouldStop() { throw SyncError.interrupted }
         // Each side's `.seamsignore` files apply to both sides: a path one side's rules leave out
         // is left out of the other too, never seen as deleted there.
@@ -111,39 +111,79 @@ struct ScanStage {
             return true
         }
         return Scanned(
-            local: local, container: container, learnedTags: learnedTags, reserved: reserved, ignored: ignored.sorted())
+            local: local, container: container, learned: learnedLocal + learnedContainer, reserved: reserved, ignored: ignored.sorted())
     }
 
     /// Reads again what one scan found unchanged where the other found a change or nothing: the
     /// plan decides those paths, and a scan compared with the archive kept only their paths.
     /// A path gone since the scan is left out; any other failure ends the run before it changes
     /// anything.
+    ///
+    /// A path alone in its folder is read alone; a folder with more such paths is listed once and
+    /// they are read from the listing: a folder renamed on one side costs the other one listing
+    /// (one request on a server), not one read per item it holds.
     private func complete(_ local: inout Snapshot, _ container: inout Snapshot) throws {
-        try Snapshot.complete(&local, &container) { path, side in
-            let url = path.url(in: run.root(side))
-            do {
-                return try run.replica(side).directories.metadata(at: url)
-            } catch let error as CocoaError
-                where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile || error.posixCode == .ENOTDIR {
-                return nil
-            } catch {
-                throw SyncError.readFailed(url, UnderlyingError(error))
+        var listings: [Side: [SyncPath?: [String: FileMetadata]]] = [:]
+        var listed: [Side: Set<SyncPath?>] = [:]
+        func isGone(_ error: any Error) -> Bool {
+            guard let error = error as? CocoaError else { return false }
+            return error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile || error.posixCode == .ENOTDIR
+        }
+        try Snapshot.complete(&local, &container) { paths, side in
+            var seen = Set<SyncPath?>()
+            for path in paths where !seen.insert(path.parent).inserted { listed[side, default: []].insert(path.parent) }
+        } read: { path, side in
+            let parent = path.parent
+            if let listing = listings[side]?[parent] { return listing[path.name] }
+            if listed[side]?.contains(parent) != true {
+                let url = path.url(in: run.root(side))
+                do {
+                    return try run.replica(side).directories.metadata(at: url)
+                } catch where isGone(error) {
+                    return nil
+                } catch {
+                    throw SyncError.readFailed(url, UnderlyingError(error))
+                }
             }
+            let folder = parent.map { $0.url(in: run.root(side)) } ?? run.root(side)
+            var listing: [String: FileMetadata] = [:]
+            do {
+                for entry in try run.replica(side).directories.contentsOfDirectory(at: folder) { listing[entry.name] = entry.metadata }
+            } catch where isGone(error) {
+                // The folder is gone since the scan: so is what it held.
+            } catch {
+                throw SyncError.readFailed(folder, UnderlyingError(error))
+            }
+            listings[side, default: [:]][parent] = listing
+            return listing[path.name]
         }
     }
 }
 
-/// A container file's content tag learned by a scan: found unchanged, its archive entry had none.
-struct LearnedTag: Hashable, Sendable {
-    /// The file's path.
+/// What a scan learned of an item it found unchanged, for its archive entry: a container file's
+/// content tag the entry had none of, or the item's identity where the entry had another or none
+/// (recorded before identities were, or the item replaced by one of the same stamp).
+struct Learned: Hashable, Sendable {
+    /// The item's path.
     let path: SyncPath
-    /// The 32 bits of its tag the archive records.
-    let tag: UInt32
+    /// Its side.
+    let side: Side
+    /// The 32 bits of its content tag the archive records (0: none learned).
+    var tag: UInt32 = 0
+    /// Its identity (0: none learned).
+    var id: UInt64 = 0
 }
 
 extension ArchiveEntries {
-    /// Records the content tags a scan learned.
-    mutating func record(_ learned: [LearnedTag]) {
-        for item in learned { self[item.path]?.containerTag = item.tag }
+    /// Records what a scan learned.
+    mutating func record(_ learned: [Learned]) {
+        for item in learned {
+            guard var entry = self[item.path] else { continue }
+            if item.tag != 0 { entry.containerTag = item.tag }
+            if item.id != 0 {
+                if item.side == .local { entry.localID = item.id } else { entry.containerID = item.id }
+            }
+            self[item.path] = entry
+        }
     }
 }

@@ -49,15 +49,16 @@ struct Scanner: Sendable {
         _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive? = nil, side: Side = .local, readers: Int = 1,
         foldersPerReader: Int = 4, ignoring rules: IgnoreRules = IgnoreRules(), shouldStop: () -> Bool = { false }
     ) throws -> Snapshot {
-        var learned: [LearnedTag] = []
+        var learned: [Learned] = []
         return try scan(
             root, expectedCount: expectedCount, comparedWith: archive, side: side, readers: readers,
             foldersPerReader: foldersPerReader, learning: &learned, ignoring: rules, shouldStop: shouldStop)
     }
 
     /// Scans the tree under `root`, as ``scan(_:expectedCount:comparedWith:side:readers:foldersPerReader:ignoring:shouldStop:)``,
-    /// and adds to `learnedTags` each container file found unchanged whose archive entry has no
-    /// content tag while the server gives one.
+    /// and adds to `learned` each container file found unchanged whose archive entry has no
+    /// content tag while the server gives one, and each item found unchanged whose identity is
+    /// not the one its entry records (where the side keeps identities: not a server's).
     ///
     /// An item the rules ignore is left out (``Snapshot/ignored``), and an ignored folder is not
     /// listed. A folder's `.seamsignore` is read before its items are looked at, and its rules
@@ -65,12 +66,14 @@ struct Scanner: Sendable {
     /// not read, ends the scan with ``SyncError/badIgnoreRule(source:line:pattern:reason:)``.
     func scan(
         _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive?, side: Side, readers: Int, foldersPerReader: Int = 4,
-        learning learnedTags: inout [LearnedTag], ignoring rules: IgnoreRules = IgnoreRules(),
+        learning learned: inout [Learned], ignoring rules: IgnoreRules = IgnoreRules(),
         listed: (Int) -> Void = { _ in }, shouldStop: () -> Bool
     ) throws -> Snapshot {
         var snapshot = Snapshot()
         snapshot.rules = rules
-        let known = Known(table: archive?.entries.compacted(), side: side, learnsTags: learnsTags && side == .container)
+        let known = Known(
+            table: archive?.entries.compacted(), side: side, learnsTags: learnsTags && side == .container,
+            learnsIDs: side == .local || !learnsTags)
         if let table = known.table {
             snapshot.unchanged = UnchangedPaths(table: table)
         } else {
@@ -78,7 +81,7 @@ struct Scanner: Sendable {
         }
         var pending: [(SyncPath?, URL)] = []
         let top = try directories.contentsOfDirectory(at: root)
-        try add(top, under: nil, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
+        try add(top, under: nil, root: root, known: known, to: &snapshot, learning: &learned, pending: &pending)
         listed(top.count)
         // Folders taken at once: one for one reader (depth first, each listing added before the
         // next is asked for); `foldersPerReader` per reader otherwise.
@@ -94,7 +97,7 @@ struct Scanner: Sendable {
             for ((path, _), listing) in zip(folders, listings) {
                 switch listing {
                 case .success(let entries):
-                    try add(entries, under: path, root: root, known: known, to: &snapshot, learning: &learnedTags, pending: &pending)
+                    try add(entries, under: path, root: root, known: known, to: &snapshot, learning: &learned, pending: &pending)
                     listed(entries.count)
                 case .failure(let error):
                     if let path { snapshot.unreadableFolders[path] = UnderlyingError(error) }
@@ -116,11 +119,14 @@ struct Scanner: Sendable {
         let side: Side
         /// Whether the side's content tags are learned (the container, where it has them).
         let learnsTags: Bool
+        /// Whether the side's identities are recorded (a local file system's inodes).
+        let learnsIDs: Bool
 
         /// For each of a folder's listed entries, the ordinal of its archive entry when it is a
-        /// file or folder as recorded there, and the container file's content tag when the
-        /// archive has none for it yet (else 0).
-        func unchanged(_ entries: [DirectoryEntry], under parent: SyncPath?) -> [(ordinal: Int, learnedTag: UInt32)?] {
+        /// file or folder as recorded there; the container file's content tag when the archive
+        /// has none for it yet, and the item's identity when the archive records another
+        /// (else 0).
+        func unchanged(_ entries: [DirectoryEntry], under parent: SyncPath?) -> [(ordinal: Int, tag: UInt32, id: UInt64)?] {
             guard let table else { return [] }
             let recorded = table.children(entries.map(\.name), of: parent)
             return zip(entries, recorded).map { entry, recorded in
@@ -128,15 +134,16 @@ struct Scanner: Sendable {
                 guard let (ordinal, recorded) = recorded, item.kind == .file || item.kind == .directory, recorded.kind == item.kind,
                       item.kind == .directory || recorded.matches(item, on: side)
                 else { return nil }
-                let learned = learnsTags && recorded.containerTag == 0 ? Archive.Entry.tag(item) : 0
-                return (ordinal, learned)
+                let tag = learnsTags && recorded.containerTag == 0 ? Archive.Entry.tag(item) : 0
+                let id = learnsIDs && recorded.identity(on: side) != item.fileIdentifier ? item.fileIdentifier : 0
+                return (ordinal, tag, id)
             }
         }
     }
 
     private func add(
         _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL, known: Known,
-        to snapshot: inout Snapshot, learning learnedTags: inout [LearnedTag], pending: inout [(SyncPath?, URL)]
+        to snapshot: inout Snapshot, learning learned: inout [Learned], pending: inout [(SyncPath?, URL)]
     ) throws {
         let ruleFile = IgnoreRules.fileName
         if let files, let file = entries.first(where: { $0.name == ruleFile && $0.metadata.kind == .file }) {
@@ -168,12 +175,12 @@ struct Scanner: Sendable {
                 snapshot.ignored.append(parent?.appending(entry.name) ?? SyncPath(entry.name))
                 continue
             }
-            if let (ordinal, learned) = index < unchanged.count ? unchanged[index] : nil {
+            if let (ordinal, tag, id) = index < unchanged.count ? unchanged[index] : nil {
                 snapshot.unchanged.insert(ordinal: ordinal)
-                // An unchanged file's path is not made at all, unless its tag is learned.
-                guard learned != 0 || isFolder else { continue }
+                // An unchanged file's path is not made at all, unless something of it is learned.
+                guard tag != 0 || id != 0 || isFolder else { continue }
                 let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
-                if learned != 0 { learnedTags.append(LearnedTag(path: path, tag: learned)) }
+                if tag != 0 || id != 0 { learned.append(Learned(path: path, side: known.side, tag: tag, id: id)) }
                 if isFolder { pending.append((path, path.url(in: root))) }
             } else {
                 let path = parent?.appending(entry.name) ?? SyncPath(entry.name)

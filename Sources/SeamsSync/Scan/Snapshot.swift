@@ -138,11 +138,12 @@ struct Snapshot: Sendable {
     /// - Parameters:
     ///   - local: The local scan.
     ///   - container: The container scan.
+    ///   - planning: Told each side's paths, in the order they are read, before the first.
     ///   - read: Reads one path's metadata on one side now; `nil` when nothing is there.
     /// - Returns: How many paths were read.
     @discardableResult
     static func complete(
-        _ local: inout Snapshot, _ container: inout Snapshot,
+        _ local: inout Snapshot, _ container: inout Snapshot, planning: ([SyncPath], Side) -> Void = { _, _ in },
         read readItem: (SyncPath, Side) throws -> FileMetadata?
     ) rethrows -> Int {
         if let table = local.unchanged.table, local.unchanged.isBits(of: table), container.unchanged.isBits(of: table) {
@@ -154,6 +155,7 @@ struct Snapshot: Sendable {
                 table.forEach(where: { mine.word($0) & ~theirs.word($0) }) { ordinal, path, _ in
                     paths.append((ordinal, SyncPath(String(decoding: path, as: UTF8.self))))
                 }
+                if !paths.isEmpty { planning(paths.map(\.1), side) }
                 for (ordinal, path) in paths {
                     let found = try readItem(path, side)
                     if side == .local {
@@ -171,6 +173,7 @@ struct Snapshot: Sendable {
         let localOnly = local.unchanged.filter { !container.unchanged.contains($0) }
         let containerOnly = container.unchanged.filter { !local.unchanged.contains($0) }
         for (side, paths) in [(Side.local, localOnly), (.container, containerOnly)] {
+            if !paths.isEmpty { planning(Array(paths), side) }
             for path in paths {
                 let found = try readItem(path, side)
                 if side == .local {

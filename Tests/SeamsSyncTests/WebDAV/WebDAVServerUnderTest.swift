@@ -34,6 +34,9 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
         let withCredentials: @Sendable (WebDAVCredentials?) -> WebDAVAccessor
         /// The local folder a real server serves (`nil` for the fake).
         let folder: URL?
+        /// The transport the accessors send through, and the server's base URL.
+        let transport: any HTTPTransportProviding
+        let baseURL: URL
         let stop: @Sendable () -> Void
     }
 
@@ -49,7 +52,7 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
             let make = { @Sendable (credentials: WebDAVCredentials?) in
                 WebDAVAccessor(baseURL: server.baseURL, credentials: credentials, transport: transport, timeout: .seconds(20), pause: { _ in }, pieceSize: Self.pieceSize)
             }
-            return Running(accessor: make(Self.credentials), withCredentials: make, folder: folder) {
+            return Running(accessor: make(Self.credentials), withCredentials: make, folder: folder, transport: transport, baseURL: server.baseURL) {
                 server.stop()
                 try? FileManager.default.removeItem(at: folder)
             }
@@ -62,7 +65,8 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
             let make = { @Sendable (credentials: WebDAVCredentials?) in
                 WebDAVAccessor(baseURL: server.baseURL, credentials: credentials, transport: server, pause: { _ in }, pieceSize: Self.pieceSize)
             }
-            return Running(accessor: make(Self.credentials), withCredentials: make, folder: nil, stop: {})
+            return Running(
+                accessor: make(Self.credentials), withCredentials: make, folder: nil, transport: server, baseURL: server.baseURL, stop: {})
         }
     }
 }

@@ -1,0 +1,152 @@
+import Foundation
+import SeamsCore
+
+/// The moves a run made before its other changes, and what they settled.
+struct MoveState {
+    /// New paths whose move failed: nothing at or under them is done this run.
+    var failed: [SyncPath] = []
+    /// Paths carried out before the moves: folders a move goes into.
+    var doneEarly: Set<SyncPath> = []
+
+    /// Whether the main walk leaves `path` alone: done before the moves, or at or under a move
+    /// that failed (which is reported once, at its new path).
+    func settles(_ path: SyncPath) -> Bool {
+        doneEarly.contains(path) || failed.contains { path == $0 || path.isDescendant(of: $0) }
+    }
+}
+
+extension Applier {
+    /// Makes the plan's moves, in order, before anything else: each item renamed on the side the
+    /// user did not move it on, after a look that it is still what the scan saw, and looked at
+    /// again after (a version saved in between is moved back and waits for the next run). The
+    /// archive's entries follow the item to its new path. A move that fails is reported at its
+    /// new path, and nothing at or under that path is done this run. The folders the moves
+    /// changed are flushed, once each, before the run goes on.
+    ///
+    /// - Throws: ``SyncError`` when the flush fails (the run cannot go on).
+    mutating func makeMoves() throws {
+        var arrived = Durables()
+        var left = Durables()
+        for move in plan.moves {
+            if context.shouldStop() {
+                moveState.failed.append(move.to)  // not reached: left as it is for the next run
+                continue
+            }
+            do {
+                if let earlier = moveState.failed.first(where: { move.from.isDescendant(of: $0) || move.to.isDescendant(of: $0) }) {
+                    throw ApplyIssue.moveFailed(from: move.from, reason: "the move of \"\(earlier.rawValue)\" failed")
+                }
+                try makeFolders(above: move.to, on: move.madeOn)
+                try makeMove(move)
+                arrived.add(folder: context.folderURL(move.to.parent, on: move.madeOn), on: move.madeOn)
+                left.add(folder: context.folderURL(move.from.parent, on: move.madeOn), on: move.madeOn)
+            } catch {
+                moveState.failed.append(move.to)
+                if let issue = error as? ApplyIssue, case .moveFailed = issue {
+                    recordFailure(issue, at: move.to)
+                } else {
+                    let reason = (error as? ApplyIssue)?.reason ?? String(describing: UnderlyingError(error))
+                    recordFailure(ApplyIssue.moveFailed(from: move.from, reason: reason), at: move.to)
+                }
+            }
+        }
+        // Durable before anything that builds on them: a copy to the other side of an item edited
+        // here and moved, made durable there while the move here was lost, would leave the item
+        // at both paths. The folders moved into first: flushed the other way round, a power cut
+        // between the two flushes could keep an item's leaving and lose its arrival.
+        try context.replicas.flush(arrived)
+        try context.replicas.flush(left)
+    }
+
+    /// Makes the folders above `path` that are new on the other side and missing on `side`, as
+    /// their own entries of the plan (done early, and not again).
+    private mutating func makeFolders(above path: SyncPath, on side: Side) throws {
+        var folders: [SyncPath] = []
+        var current = path.parent
+        while let folder = current, plan.snapshot(side).items[folder] == nil, !plan.snapshot(side).unchanged.contains(folder) {
+            folders.append(folder)
+            current = folder.parent
+        }
+        var made: [SyncPath] = []
+        for folder in folders.reversed() where !moveState.doneEarly.contains(folder) {
+            guard let entry = plan.entry(at: folder), entry.decision == .propagate(from: side.other),
+                  entry.item(on: side.other)?.kind == .directory
+            else { throw ApplyIssue.notAFolderOnTheWay(folder) }
+            let failures = report.failures.count + report.skipped.count
+            apply(entry)
+            moveState.doneEarly.insert(folder)
+            guard report.failures.count + report.skipped.count == failures else { throw ApplyIssue.notAFolderOnTheWay(folder) }
+            made.append(folder)
+        }
+        // The new folders' names are durable before an item moves into them: a power cut could
+        // otherwise keep the item's leaving its old folder and lose the folder it went to.
+        for folder in made {
+            try context.replica(side).flush(folder: context.folderURL(folder.parent, on: side))
+        }
+    }
+
+    /// Renames one item on its side and moves its archive entries to the new path.
+    private mutating func makeMove(_ move: PlannedMove) throws {
+        let side = move.madeOn
+        try context.requireRealFolders(above: move.from, on: side)
+        try context.requireRealFolders(above: move.to, on: side)
+        let url = context.url(move.from, on: side)
+        guard ApplyContext.sameItem(try context.currentMetadata(url, on: side), move.item) else {
+            throw ApplyIssue.changedDuringSync
+        }
+        let newURL = context.url(move.to, on: side)
+        if move.arrived {
+            // The same file under both names, left by a run that stopped mid-move: the old name
+            // goes to the trash (a name of the same file, so nothing is lost either way).
+            guard ApplyContext.sameItem(try context.currentMetadata(newURL, on: side), move.item) else {
+                throw ApplyIssue.changedDuringSync
+            }
+            try moveToTrash(move.from, on: side, expected: move.item)
+            rekey(move)
+            return
+        }
+        try context.directories(side).moveItem(at: url, to: newURL, replacingExisting: false)
+        // A version saved between the look above and the rename gets its name back.
+        let moved = try context.currentMetadata(newURL, on: side)
+        guard let moved, moved.kind == move.item.kind, moved.stamp == move.item.stamp else {
+            try? context.directories(side).moveItem(at: newURL, to: url, replacingExisting: false)
+            throw ApplyIssue.changedDuringSync
+        }
+        rekey(move)
+    }
+
+    /// Moves the archive's entries to the new path (the plan's entries at and under it carry
+    /// the old path's), and reports the move.
+    private mutating func rekey(_ move: PlannedMove) {
+        for entry in plan.entries(atOrUnder: move.to) {
+            guard let archived = entry.archived else { continue }
+            let old = move.from.appendingRelative(entry.path, under: move.to)
+            setEntry(nil, at: old)
+            setEntry(archived, at: entry.path)
+        }
+        report.moves.append(SyncReport.Move(from: move.from.rawValue, to: move.to.rawValue, madeOn: move.madeOn))
+    }
+}
+
+extension SyncPlan {
+    /// The entries at and under `path`, which follow one another in ``SyncPath`` order.
+    func entries(atOrUnder path: SyncPath) -> ArraySlice<Entry> {
+        var low = entries.startIndex
+        var high = entries.endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if entries[middle].path < path { low = middle + 1 } else { high = middle }
+        }
+        var end = low
+        while end < entries.endIndex, entries[end].path == path || entries[end].path.isDescendant(of: path) { end += 1 }
+        return entries[low..<end]
+    }
+}
+
+extension SyncPath {
+    /// `descendant`'s path moved from under `folder` to under this path (this path itself for
+    /// `folder`).
+    func appendingRelative(_ descendant: SyncPath, under folder: SyncPath) -> SyncPath {
+        descendant == folder ? self : SyncPath(rawValue + descendant.rawValue.dropFirst(folder.rawValue.count))
+    }
+}

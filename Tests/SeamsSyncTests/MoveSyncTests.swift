@@ -1,0 +1,281 @@
+import Foundation
+import Seams
+@testable import SeamsSync
+import SeamsTesting
+import Testing
+
+/// A file or folder renamed or moved on one side travels as the same rename on the other: no
+/// copy, nothing in the trash, not counted as deletions by the guards; what changed meanwhile on
+/// either side is decided at the new path, and nothing is lost.
+@Suite struct MoveSyncTests {
+    let local = URL(filePath: "/local", directoryHint: .isDirectory)
+    let container = URL(filePath: "/container", directoryHint: .isDirectory)
+    let state = URL(filePath: "/state", directoryHint: .isDirectory)
+
+    func fileSystem() throws -> InMemoryFileSystem {
+        let fileSystem = InMemoryFileSystem()
+        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        return fileSystem
+    }
+
+    func write(_ text: String, _ path: String, in root: URL, _ fileSystem: InMemoryFileSystem) throws {
+        let url = root.appending(path: path)
+        try fileSystem.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try fileSystem.write(Data(text.utf8), to: url)
+    }
+
+    func read(_ path: String, in root: URL, _ fileSystem: InMemoryFileSystem) -> String? {
+        (try? fileSystem.read(from: root.appending(path: path))).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    func move(_ from: String, _ to: String, in root: URL, _ fileSystem: InMemoryFileSystem) throws {
+        try fileSystem.moveItem(at: root.appending(path: from), to: root.appending(path: to), replacingExisting: false)
+    }
+
+    /// Every file's text under `root`, by path, leaving out the tool's own items.
+    func tree(_ root: URL, _ fileSystem: InMemoryFileSystem) throws -> [String: String] {
+        var result: [String: String] = [:]
+        var pending = [(root, "")]
+        while let (url, prefix) = pending.popLast() {
+            for entry in try fileSystem.contentsOfDirectory(at: url) where !entry.name.hasPrefix(".seams") {
+                let path = prefix.isEmpty ? entry.name : prefix + "/" + entry.name
+                if entry.metadata.kind == .directory {
+                    pending.append((url.appending(path: entry.name), path))
+                } else {
+                    result[path] = String(decoding: try fileSystem.read(from: url.appending(path: entry.name)), as: UTF8.self)
+                }
+            }
+        }
+        return result
+    }
+
+    /// Every file's text in a side's trash.
+    func trash(_ root: URL, _ fileSystem: InMemoryFileSystem) throws -> [String] {
+        let url = root.appending(path: ".seams-trash")
+        guard fileSystem.fileExists(at: url) else { return [] }
+        var result: [String] = []
+        var pending = [url]
+        while let folder = pending.popLast() {
+            for entry in try fileSystem.contentsOfDirectory(at: folder) {
+                let child = folder.appending(path: entry.name)
+                if entry.metadata.kind == .directory {
+                    pending.append(child)
+                } else {
+                    result.append(String(decoding: try fileSystem.read(from: child), as: UTF8.self))
+                }
+            }
+        }
+        return result.sorted()
+    }
+
+    func engine(_ fileSystem: InMemoryFileSystem) -> SyncEngine {
+        SyncEngine(directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test")
+    }
+
+    func sync(_ fileSystem: InMemoryFileSystem, _ options: SyncOptions = SyncOptions()) throws -> SyncReport {
+        fileSystem.advanceTime(by: 1)
+        return try engine(fileSystem).run(local: local, container: container, stateDirectory: state, options: options)
+    }
+
+    @Test("a file renamed locally is renamed in the container: no copy, no read of it, nothing in the trash")
+    func fileRename() throws {
+        let fs = try fileSystem()
+        try write("report", "docs/draft.txt", in: local, fs)
+        try write("other", "docs/other.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("docs/draft.txt", "docs/final.txt", in: local, fs)
+        fs.resetCalls()
+        let report = try sync(fs)
+        let reads = fs.calls.filter { $0.operation == .read && $0.url?.path.hasSuffix(".txt") == true }
+        #expect(reads.isEmpty, "a moved file's content is not read: \(reads)")
+        #expect(report.failures.isEmpty)
+        #expect(report.moves == [SyncReport.Move(from: "docs/draft.txt", to: "docs/final.txt", madeOn: .container)])
+        #expect(report.copiedToContainer == 0 && report.copiedToLocal == 0 && report.deletedContainer == 0)
+        #expect(try tree(container, fs) == ["docs/final.txt": "report", "docs/other.txt": "other"])
+        #expect(try trash(container, fs).isEmpty)
+        #expect(report.summary.contains("1 rename or move made as on the other side."))
+        #expect(report.summary.contains("moved on container: docs/draft.txt -> docs/final.txt"))
+        let again = try sync(fs)
+        #expect(again.moves.isEmpty && again.copiedToLocal + again.copiedToContainer + again.deletedLocal + again.deletedContainer == 0)
+        #expect(again.failures.isEmpty)
+    }
+
+    @Test("a folder holding most of the files, renamed, is one move, and the deletion guard lets it through")
+    func folderRenameNotRefused() throws {
+        let fs = try fileSystem()
+        for index in 0..<8 { try write("photo \(index)", "Photos/IMG_\(index).JPG", in: local, fs) }
+        try write("a", "notes/a.txt", in: local, fs)
+        try write("b", "b.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("Photos", "Photos 2024", in: local, fs)
+        fs.resetCalls()
+        let report = try sync(fs)  // the default guard refuses deleting more than half
+        #expect(report.failures.isEmpty)
+        #expect(report.moves == [SyncReport.Move(from: "Photos", to: "Photos 2024", madeOn: .container)])
+        #expect(report.copiedToContainer == 0 && report.deletedContainer == 0 && report.foldersCreated == 0)
+        let moves = fs.calls.filter { call in
+            call.operation == .moveItem && call.url?.path.hasPrefix(container.path) == true && call.url?.path.contains("/.seams") == false
+        }
+        #expect(moves.count == 1, "one rename in the container (besides its marker's): \(moves)")
+        #expect(try tree(container, fs) == (try tree(local, fs)))
+        #expect(try tree(container, fs)["Photos 2024/IMG_7.JPG"] == "photo 7")
+        #expect(try trash(container, fs).isEmpty)
+    }
+
+    @Test("a folder renamed in the container is renamed in the local folder")
+    func containerSideFolderRename() throws {
+        let fs = try fileSystem()
+        try write("1", "Old/x.txt", in: local, fs)
+        try write("2", "Old/sub/y.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("Old", "New", in: container, fs)
+        let report = try sync(fs)
+        #expect(report.moves == [SyncReport.Move(from: "Old", to: "New", madeOn: .local)])
+        #expect(report.copiedToLocal == 0 && report.deletedLocal == 0)
+        #expect(try tree(local, fs) == ["New/x.txt": "1", "New/sub/y.txt": "2"])
+    }
+
+    @Test("moved on one side and edited on the other: the edit ends at the new path, the older version in the trash")
+    func moveAndEdit() throws {
+        let fs = try fileSystem()
+        try write("v1", "a/file.txt", in: local, fs)
+        try write("keep", "a/keep.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("a", "b", in: local, fs)
+        fs.advanceTime(by: 5)
+        try write("v2 longer", "a/file.txt", in: container, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        #expect(report.moves.map(\.to) == ["b"])
+        #expect(try tree(local, fs) == ["b/file.txt": "v2 longer", "b/keep.txt": "keep"])
+        #expect(try tree(container, fs) == ["b/file.txt": "v2 longer", "b/keep.txt": "keep"])
+        #expect(try trash(local, fs) == ["v1"], "the version the edit replaced is kept")
+    }
+
+    @Test("inside a moved folder, a file added, one deleted and one renamed travel with it")
+    func changesInsideMovedFolder() throws {
+        let fs = try fileSystem()
+        try write("x", "F/x.txt", in: local, fs)
+        try write("y", "F/y.txt", in: local, fs)
+        try write("z", "F/z.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("F", "G", in: local, fs)
+        try fs.removeItem(at: local.appending(path: "G/y.txt"), recursively: false)
+        try move("G/z.txt", "G/zz.txt", in: local, fs)
+        try write("new", "G/new.txt", in: local, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        #expect(report.moves.map(\.to) == ["G", "G/zz.txt"])
+        #expect(report.copiedToContainer == 1 && report.deletedContainer == 1)
+        #expect(try tree(container, fs) == ["G/x.txt": "x", "G/zz.txt": "z", "G/new.txt": "new"])
+        #expect(try trash(container, fs) == ["y"])
+    }
+
+    @Test("a file moved into a folder new on its side: the folder is made, then the file moved into it")
+    func moveIntoNewFolder() throws {
+        let fs = try fileSystem()
+        try write("song", "song.mp3", in: local, fs)
+        _ = try sync(fs)
+        try fs.createDirectory(at: local.appending(path: "Music/2024"), withIntermediateDirectories: true)
+        try move("song.mp3", "Music/2024/song.mp3", in: local, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        #expect(report.moves.map(\.to) == ["Music/2024/song.mp3"])
+        #expect(report.copiedToContainer == 0 && report.foldersCreated == 2)
+        #expect(try tree(container, fs) == ["Music/2024/song.mp3": "song"])
+        #expect((try sync(fs)).foldersCreated == 0)
+    }
+
+    @Test("one file moved to different names on the two sides keeps both names")
+    func movedDifferentlyOnBothSides() throws {
+        let fs = try fileSystem()
+        try write("text", "a.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("a.txt", "mine.txt", in: local, fs)
+        try move("a.txt", "theirs.txt", in: container, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty && report.moves.isEmpty)
+        #expect(try tree(local, fs) == ["mine.txt": "text", "theirs.txt": "text"])
+        #expect(try tree(container, fs) == (try tree(local, fs)))
+    }
+
+    @Test("a move whose new name the other side has taken since is not made: both kept")
+    func targetTakenOnOtherSide() throws {
+        let fs = try fileSystem()
+        try write("old", "a.txt", in: local, fs)
+        try write("c", "c.txt", in: local, fs)
+        try write("d", "d.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("a.txt", "b.txt", in: local, fs)
+        try write("their b", "b.txt", in: container, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty && report.moves.isEmpty)
+        #expect(report.conflicts.count == 1)
+        let names = try tree(container, fs)
+        #expect(names.values.sorted() == ["c", "d", "old", "their b"])
+        #expect(try tree(local, fs) == names)
+    }
+
+    @Test("a dry run lists the move and changes nothing")
+    func dryRun() throws {
+        let fs = try fileSystem()
+        try write("x", "F/x.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("F", "G", in: local, fs)
+        var options = SyncOptions()
+        options.dryRun = true
+        let report = try sync(fs, options)
+        #expect(report.moves == [SyncReport.Move(from: "F", to: "G", madeOn: .container)])
+        #expect(report.summary.contains("would move on container: F -> G"))
+        #expect(try tree(container, fs) == ["F/x.txt": "x"])
+    }
+
+    @Test("a move that fails leaves both sides and the state as they were, and the next run makes it")
+    func failedMove() throws {
+        let memory = try fileSystem()
+        try write("x", "F/x.txt", in: local, memory)
+        try write("y", "F/y.txt", in: local, memory)
+        _ = try sync(memory)
+        try move("F", "G", in: local, memory)
+        let faulty = FaultInjectingFileSystem(wrapping: memory)
+        let target = container.appending(path: "G")
+        faulty.addRule(FaultRule.calls(where: { operation, url in operation == .moveItem && url?.path == target.path }, fail: .permissionDenied, times: 1))
+        memory.advanceTime(by: 1)
+        let report = try SyncEngine(directories: faulty, files: faulty, clock: { memory.now }, owner: "test")
+            .run(local: local, container: container, stateDirectory: state)
+        #expect(report.moves.isEmpty)
+        #expect(report.failures.map(\.path) == ["G"], "reported once, at the new path")
+        #expect(report.failures.first?.reason.contains("moved here from \"F\"") == true)
+        #expect(try tree(container, memory) == ["F/x.txt": "x", "F/y.txt": "y"], "nothing deleted or copied")
+        #expect(try trash(container, memory).isEmpty)
+        let next = try sync(memory)
+        #expect(next.failures.isEmpty)
+        #expect(next.moves == [SyncReport.Move(from: "F", to: "G", madeOn: .container)])
+        #expect(try tree(container, memory) == ["G/x.txt": "x", "G/y.txt": "y"])
+    }
+
+    @Test("the state records each side's identities, and a state without them learns them on a run with no change")
+    func identitiesLearned() throws {
+        let fs = try fileSystem()
+        try write("x", "F/x.txt", in: local, fs)
+        _ = try sync(fs)
+        let store = ArchiveStore(directories: fs, files: fs, stateDirectory: state, localRoot: local, containerRoot: container)
+        var archive = try store.load(moveAside: false, now: fs.now).archive
+        let recorded = try #require(archive.entries[SyncPath("F/x.txt")])
+        #expect(recorded.localID != 0 && recorded.containerID != 0 && recorded.localID != recorded.containerID)
+        #expect(archive.entries[SyncPath("F")]?.containerID != 0, "a folder the run made has its identity too")
+        // As an older state: no identities.
+        for (path, entry) in Array(archive.entries) {
+            var bare = entry
+            (bare.localID, bare.containerID) = (0, 0)
+            archive.entries[path] = bare
+        }
+        try store.commit(archive, runID: "older", removingLegacyFile: false)
+        let learning = try sync(fs)
+        #expect(learning.copiedToLocal + learning.copiedToContainer == 0)
+        let learned = try store.load(moveAside: false, now: fs.now).archive
+        #expect(learned.entries[SyncPath("F/x.txt")] == recorded)
+        try move("F", "G", in: container, fs)
+        #expect(try sync(fs).moves.map(\.to) == ["G"])
+    }
+}
