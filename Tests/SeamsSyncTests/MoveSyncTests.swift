@@ -216,6 +216,23 @@ import Testing
         #expect(try tree(local, fs) == names)
     }
 
+    @Test("a file moved into an ignored folder is deleted on the other side (into its trash); one moved out of it is new there")
+    func moveIntoAndOutOfIgnored() throws {
+        let fs = try fileSystem()
+        try write("build/\n", ".seamsignore", in: local, fs)
+        try write("x", "src/x.txt", in: local, fs)
+        for index in 1...3 { try write("keep \(index)", "k\(index).txt", in: local, fs) }
+        try write("artifact", "build/out.bin", in: local, fs)
+        _ = try sync(fs)
+        try move("src/x.txt", "build/x.txt", in: local, fs)
+        try move("build/out.bin", "src/out.bin", in: local, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty && report.moves.isEmpty)
+        #expect(try trash(container, fs) == ["x"])
+        #expect(read("src/out.bin", in: container, fs) == "artifact")
+        #expect(read("build/x.txt", in: container, fs) == nil && read("build/x.txt", in: local, fs) == "x")
+    }
+
     @Test("a dry run lists the move and changes nothing")
     func dryRun() throws {
         let fs = try fileSystem()
