@@ -186,7 +186,7 @@ public struct SyncEngine: Sendable {
             report = SyncReport()
             report.dryRun = true
             report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
-            report.moves = plan.moves.map { .init(from: $0.from.rawValue, to: $0.to.rawValue, madeOn: $0.madeOn) }
+            report.moves = plan.moves.filter { $0.step != .back }.map { .init(from: $0.from.rawValue, to: $0.to.rawValue, madeOn: $0.madeOn) }
         } else {
             let apply = ApplyStage(
                 run: run, prepared: prepared, progress: progress, concurrently: scansConcurrently,

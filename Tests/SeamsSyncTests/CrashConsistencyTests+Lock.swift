@@ -21,7 +21,7 @@ extension CrashConsistencyTests {
     }
 
     private func lockTakeoverRaceSweep() throws {
-        let scenario = try #require(CrashScenario.all.first { $0.name == Self.lockScenario })
+        let scenario = try #require(CrashScenario.every.first { $0.name == Self.lockScenario })
         let lock = CrashHarness.container.appending(path: ".seams-lock")
         let probe = try CrashHarness(scenario)
         let counter = probe.boundary()

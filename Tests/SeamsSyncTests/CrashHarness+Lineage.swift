@@ -14,9 +14,26 @@ extension CrashHarness {
         /// The versions that must still exist at the end: the history but the one the user's
         /// save overwrote, if only that side had it (the user dropped it, not the engine).
         var required: [SyncPath: Set<Data>] = [:]
-        /// For a path in an item the scenario moved, its path before or after the move: the two
-        /// share one history, and a version kept at either is kept.
-        var counterpart: [SyncPath: SyncPath] = [:]
+        /// For a path in an item the scenario moved, its paths before and after the moves (through
+        /// chains and swaps): they share one history, and a version kept at any is kept.
+        var counterparts: [SyncPath: Set<SyncPath>] = [:]
+    }
+
+    /// The paths that share a history with `path` through the scenario's moves: its path before
+    /// or after each move, and theirs in turn (`a`→`b` then `b`→`c`: all three).
+    func counterparts(of path: SyncPath) -> Set<SyncPath> {
+        var found: Set<SyncPath> = [path]
+        var pending = [path]
+        while let current = pending.popLast() {
+            for (from, to) in moved {
+                for (old, new) in [(from, to), (to, from)] where current == old || current.isDescendant(of: old) {
+                    let other = new.appendingRelative(current, under: old)
+                    if found.insert(other).inserted { pending.append(other) }
+                }
+            }
+        }
+        found.remove(path)
+        return found
     }
 
     /// The starting versions of every user path, and the version the user saves during the run.
@@ -27,22 +44,15 @@ extension CrashHarness {
                 result.history[path, default: []].insert(data)
             }
         }
-        for (from, to) in moved {
-            for path in Array(result.history.keys) {
-                let other: SyncPath
-                if path == from || path.isDescendant(of: from) {
-                    other = to.appendingRelative(path, under: from)
-                } else if path == to || path.isDescendant(of: to) {
-                    other = from.appendingRelative(path, under: to)
-                } else {
-                    continue
-                }
-                result.counterpart[path] = other
-                result.counterpart[other] = path
+        for path in Array(result.history.keys) {
+            for other in counterparts(of: path) {
+                result.counterparts[path, default: []].insert(other)
+                result.counterparts[other, default: []].insert(path)
             }
         }
-        for (path, other) in result.counterpart {
-            result.history[path, default: []].formUnion(result.history[other] ?? [])
+        let before = result.history
+        for (path, others) in result.counterparts {
+            for other in others { result.history[path, default: []].formUnion(before[other] ?? []) }
         }
         result.required = result.history
         if let save = duringRun {
@@ -53,18 +63,10 @@ extension CrashHarness {
             result.history[path, default: []].insert(Data(save.text.utf8))
             result.required[path, default: []].insert(Data(save.text.utf8))
             // The save follows a move the other side made of its path.
-            for (from, to) in moved {
-                let counterpart: SyncPath
-                if path == from || path.isDescendant(of: from) {
-                    counterpart = to.appendingRelative(path, under: from)
-                } else if path == to || path.isDescendant(of: to) {
-                    counterpart = from.appendingRelative(path, under: to)
-                } else {
-                    continue
-                }
-                result.counterpart[path] = counterpart
-                result.counterpart[counterpart] = path
-                result.history[counterpart, default: []].insert(Data(save.text.utf8))
+            for other in counterparts(of: path) {
+                result.counterparts[path, default: []].insert(other)
+                result.counterparts[other, default: []].insert(path)
+                result.history[other, default: []].insert(Data(save.text.utf8))
             }
         }
         return result
@@ -82,11 +84,7 @@ extension CrashHarness {
         let newest = Data(save.text.utf8)
         // A save to a path the scenario moved on the other side follows the move (`a` renamed to
         // `b` there, `a` saved here: the save ends at `b`).
-        var places: Set<SyncPath> = [path]
-        for (from, to) in moved {
-            if path == from || path.isDescendant(of: from) { places.insert(to.appendingRelative(path, under: from)) }
-            if path == to || path.isDescendant(of: to) { places.insert(from.appendingRelative(path, under: to)) }
-        }
+        let places = counterparts(of: path).union([path])
         for root in [Self.local, Self.container]
         where try files(under: root).contains(where: { $0.value == newest && places.contains(Self.origin(of: $0.key)) }) {
             return []
@@ -149,7 +147,7 @@ extension CrashHarness {
         }
         for (path, versions) in start.required {
             for version in versions where kept[path]?.contains(version) != true {
-                if let other = start.counterpart[path], kept[other]?.contains(version) == true { continue }
+                if start.counterparts[path]?.contains(where: { kept[$0]?.contains(version) == true }) == true { continue }
                 problems.append("lost a version of \(path): \(String(decoding: version.prefix(24), as: UTF8.self))")
             }
         }

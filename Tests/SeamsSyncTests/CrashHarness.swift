@@ -271,10 +271,7 @@ struct CrashHarness {
         guard let save = duringRun else { return true }
         let root = save.side == .local ? Self.local : Self.container
         // Or where a move the scenario made on the other side took its path: the save follows it.
-        var paths = [SyncPath(save.path)]
-        for (from, to) in moved where paths[0] == from || paths[0].isDescendant(of: from) {
-            paths.append(to.appendingRelative(paths[0], under: from))
-        }
+        let paths = counterparts(of: SyncPath(save.path)).union([SyncPath(save.path)])
         return paths.contains { (try? fileSystem.read(from: root.appending(path: $0.rawValue))) == Data(save.text.utf8) }
     }
 

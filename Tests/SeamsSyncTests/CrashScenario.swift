@@ -94,8 +94,15 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
 }
 
 extension CrashScenario {
-    /// Thirty-plus scenarios covering every decision rule, folders, conflicts and recovery.
-    static let all: [CrashScenario] = [
+    /// The scenarios the suites run: ``every``, or those whose name contains
+    /// `SEAMS_CRASH_SCENARIO` when it is set (to sweep one scenario while working on it).
+    static let all: [CrashScenario] = {
+        guard let only = ProcessInfo.processInfo.environment["SEAMS_CRASH_SCENARIO"], !only.isEmpty else { return every }
+        return every.filter { $0.name.contains(only) }
+    }()
+
+    /// Sixty-odd scenarios covering every decision rule, folders, moves, conflicts and recovery.
+    static let every: [CrashScenario] = [
         .init("first sync, local to an empty container") { b in
             try b.write(.local, "a.txt", "alpha"); try b.write(.local, "d/b.txt", "beta"); try b.folder(.local, "empty")
         }.atOnce.expecting(
@@ -331,6 +338,39 @@ extension CrashScenario {
         }.expecting(
             ["d/": "", "d/c.txt": "b", "k.txt": "keep", "new/": "", "new/deeper/": "", "new/deeper/a.txt": "a v2 container"],
             trash: ["new/deeper/a.txt": ["a v1"]]),
+        .init("a folder with a subfolder renamed in the container") { b in
+            try b.write(.local, "old/x.txt", "x in the folder"); try b.write(.local, "old/sub/y.txt", "y in the subfolder")
+            for n in 1...3 { try b.write(.local, "k\(n).txt", "keep \(n)") }
+            try b.sync()
+            try b.move(.container, "old", to: "new")
+        }.expecting(
+            ["k1.txt": "keep 1", "k2.txt": "keep 2", "k3.txt": "keep 3", "new/": "", "new/sub/": "", "new/sub/y.txt": "y in the subfolder",
+             "new/x.txt": "x in the folder"]),
+        .init("a chain of renames locally: b.txt to c.txt, then a.txt to b.txt") { b in
+            try b.write(.local, "a.txt", "a"); try b.write(.local, "b.txt", "bb"); try b.write(.local, "k.txt", "keep")
+            try b.write(.local, "l.txt", "keep too"); try b.sync()
+            try b.move(.local, "b.txt", to: "c.txt"); try b.move(.local, "a.txt", to: "b.txt")
+        }.expecting(
+            ["b.txt": "a", "c.txt": "bb", "k.txt": "keep", "l.txt": "keep too"]),
+        .init("two files swapped in the container") { b in
+            try b.write(.local, "a.txt", "a"); try b.write(.local, "b.txt", "bb"); try b.write(.local, "k.txt", "keep"); try b.sync()
+            try b.move(.container, "a.txt", to: "t.txt"); try b.move(.container, "b.txt", to: "a.txt"); try b.move(.container, "t.txt", to: "b.txt")
+        }.expecting(
+            ["a.txt": "bb", "b.txt": "a", "k.txt": "keep"]),
+        .init("two folders swapped locally, a file that moves with them edited in the container") { b in
+            try b.write(.local, "x/one.txt", "x one"); try b.write(.local, "x/two.txt", "x two, longer")
+            try b.write(.local, "y/one.txt", "y one, longest of all"); try b.write(.local, "k.txt", "keep"); try b.sync()
+            try b.move(.local, "x", to: "t"); try b.move(.local, "y", to: "x"); try b.move(.local, "t", to: "y")
+            try b.write(.container, "x/two.txt", "x two, edited in the container")
+        }.expecting(
+            ["k.txt": "keep", "x/": "", "x/one.txt": "y one, longest of all", "y/": "", "y/one.txt": "x one", "y/two.txt": "x two, edited in the container"],
+            trash: ["y/two.txt": ["x two, longer"]]),
+        .init("a file moved over another one locally", options: deleteAny) { b in
+            try b.write(.local, "a.txt", "a"); try b.write(.local, "b.txt", "bb"); try b.write(.local, "k.txt", "keep"); try b.sync()
+            try b.move(.local, "a.txt", to: "b.txt", replacing: true)
+        }.expecting(
+            ["b.txt": "a", "k.txt": "keep"],
+            trash: ["b.txt": ["bb"]]),
         .init("edits in the container, one of them in a new folder") { b in
             try b.write(.local, "a.txt", "a v1"); try b.write(.local, "d/b.txt", "b v1"); try b.sync()
             try b.write(.container, "a.txt", "a v2 container"); try b.write(.container, "d/b.txt", "b v2 container, longer")

@@ -7,33 +7,7 @@ import Testing
 /// What ignore rules do to a run: an ignored path is never read, written, moved, deleted or
 /// trashed on either side, an ignored folder is never listed, and a path that becomes ignored or
 /// stops being so loses nothing.
-@Suite struct IgnoreRulesSyncTests {
-    let local = URL(filePath: "/local", directoryHint: .isDirectory)
-    let container = URL(filePath: "/container", directoryHint: .isDirectory)
-    let state = URL(filePath: "/state", directoryHint: .isDirectory)
-
-    func fileSystem() throws -> InMemoryFileSystem {
-        let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
-        return fileSystem
-    }
-
-    func write(_ text: String, _ path: String, in root: URL, _ fileSystem: InMemoryFileSystem) throws {
-        let url = root.appending(path: path)
-        try fileSystem.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try fileSystem.write(Data(text.utf8), to: url)
-    }
-
-    func read(_ path: String, in root: URL, _ fileSystem: InMemoryFileSystem) -> String? {
-        (try? fileSystem.read(from: root.appending(path: path))).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    func sync(_ fileSystem: InMemoryFileSystem, _ options: SyncOptions = SyncOptions()) throws -> SyncReport {
-        fileSystem.advanceTime(by: 1)
-        return try SyncEngine(directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test")
-            .run(local: local, container: container, stateDirectory: state, options: options)
-    }
-
+@Suite struct IgnoreRulesSyncTests: InMemoryFolderPair {
     @Test("a root .seamsignore leaves its paths alone on both sides, never lists an ignored folder, and syncs itself")
     func rootFile() throws {
         let fs = try fileSystem()

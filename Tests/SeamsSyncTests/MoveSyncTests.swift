@@ -7,76 +7,7 @@ import Testing
 /// A file or folder renamed or moved on one side travels as the same rename on the other: no
 /// copy, nothing in the trash, not counted as deletions by the guards; what changed meanwhile on
 /// either side is decided at the new path, and nothing is lost.
-@Suite struct MoveSyncTests {
-    let local = URL(filePath: "/local", directoryHint: .isDirectory)
-    let container = URL(filePath: "/container", directoryHint: .isDirectory)
-    let state = URL(filePath: "/state", directoryHint: .isDirectory)
-
-    func fileSystem() throws -> InMemoryFileSystem {
-        let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
-        return fileSystem
-    }
-
-    func write(_ text: String, _ path: String, in root: URL, _ fileSystem: InMemoryFileSystem) throws {
-        let url = root.appending(path: path)
-        try fileSystem.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try fileSystem.write(Data(text.utf8), to: url)
-    }
-
-    func read(_ path: String, in root: URL, _ fileSystem: InMemoryFileSystem) -> String? {
-        (try? fileSystem.read(from: root.appending(path: path))).map { String(decoding: $0, as: UTF8.self) }
-    }
-
-    func move(_ from: String, _ to: String, in root: URL, _ fileSystem: InMemoryFileSystem) throws {
-        try fileSystem.moveItem(at: root.appending(path: from), to: root.appending(path: to), replacingExisting: false)
-    }
-
-    /// Every file's text under `root`, by path, leaving out the tool's own items.
-    func tree(_ root: URL, _ fileSystem: InMemoryFileSystem) throws -> [String: String] {
-        var result: [String: String] = [:]
-        var pending = [(root, "")]
-        while let (url, prefix) = pending.popLast() {
-            for entry in try fileSystem.contentsOfDirectory(at: url) where !entry.name.hasPrefix(".seams") {
-                let path = prefix.isEmpty ? entry.name : prefix + "/" + entry.name
-                if entry.metadata.kind == .directory {
-                    pending.append((url.appending(path: entry.name), path))
-                } else {
-                    result[path] = String(decoding: try fileSystem.read(from: url.appending(path: entry.name)), as: UTF8.self)
-                }
-            }
-        }
-        return result
-    }
-
-    /// Every file's text in a side's trash.
-    func trash(_ root: URL, _ fileSystem: InMemoryFileSystem) throws -> [String] {
-        let url = root.appending(path: ".seams-trash")
-        guard fileSystem.fileExists(at: url) else { return [] }
-        var result: [String] = []
-        var pending = [url]
-        while let folder = pending.popLast() {
-            for entry in try fileSystem.contentsOfDirectory(at: folder) {
-                let child = folder.appending(path: entry.name)
-                if entry.metadata.kind == .directory {
-                    pending.append(child)
-                } else {
-                    result.append(String(decoding: try fileSystem.read(from: child), as: UTF8.self))
-                }
-            }
-        }
-        return result.sorted()
-    }
-
-    func engine(_ fileSystem: InMemoryFileSystem) -> SyncEngine {
-        SyncEngine(directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test")
-    }
-
-    func sync(_ fileSystem: InMemoryFileSystem, _ options: SyncOptions = SyncOptions()) throws -> SyncReport {
-        fileSystem.advanceTime(by: 1)
-        return try engine(fileSystem).run(local: local, container: container, stateDirectory: state, options: options)
-    }
-
+@Suite struct MoveSyncTests: InMemoryFolderPair {
     @Test("a file renamed locally is renamed in the container: no copy, no read of it, nothing in the trash")
     func fileRename() throws {
         let fs = try fileSystem()
@@ -294,5 +225,162 @@ import Testing
         #expect(learned.entries[SyncPath("F/x.txt")] == recorded)
         try move("F", "G", in: container, fs)
         #expect(try sync(fs).moves.map(\.to) == ["G"])
+    }
+
+    /// The container's renames of user paths (not the tool's own items) in the calls since the last reset.
+    func containerMoves(_ fs: InMemoryFileSystem) -> [String] {
+        fs.calls.filter { call in
+            call.operation == .moveItem && call.url?.path.hasPrefix(container.path) == true && call.url?.path.contains("/.seams") == false
+        }.compactMap { $0.url?.path }
+    }
+
+    @Test("a chain (b moved to c, then a to b) is made from its end on the other side: no copy, nothing in the trash")
+    func chain() throws {
+        let fs = try fileSystem()
+        for name in ["a", "b", "k1", "k2"] {
+            fs.advanceTime(by: 1)  // a stamp of its own
+            try write("text \(name)", "\(name).txt", in: local, fs)
+        }
+        _ = try sync(fs)
+        try move("b.txt", "c.txt", in: local, fs)
+        try move("a.txt", "b.txt", in: local, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        #expect(report.moves == [
+            SyncReport.Move(from: "b.txt", to: "c.txt", madeOn: .container), SyncReport.Move(from: "a.txt", to: "b.txt", madeOn: .container),
+        ])
+        #expect(report.copiedToContainer == 0 && report.deletedContainer == 0 && report.conflicts.isEmpty)
+        #expect(try tree(container, fs) == ["b.txt": "text a", "c.txt": "text b", "k1.txt": "text k1", "k2.txt": "text k2"])
+        #expect(try tree(local, fs) == (try tree(container, fs)))
+        #expect(try trash(container, fs).isEmpty)
+        let again = try sync(fs)
+        #expect(again.moves.isEmpty && again.copiedToLocal + again.copiedToContainer + again.deletedContainer == 0)
+    }
+
+    @Test("two files swapped on one side are swapped on the other, one waiting in the trash meanwhile; nothing copied or left in the trash")
+    func swap() throws {
+        let fs = try fileSystem()
+        for name in ["a", "b", "k"] {
+            fs.advanceTime(by: 1)  // a stamp of its own
+            try write("text \(name)", "\(name).txt", in: container, fs)
+        }
+        _ = try sync(fs)
+        try move("a.txt", "t.txt", in: container, fs)
+        try move("b.txt", "a.txt", in: container, fs)
+        try move("t.txt", "b.txt", in: container, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        #expect(Set(report.moves) == [
+            SyncReport.Move(from: "a.txt", to: "b.txt", madeOn: .local), SyncReport.Move(from: "b.txt", to: "a.txt", madeOn: .local),
+        ])
+        #expect(report.copiedToLocal == 0 && report.deletedLocal == 0 && report.conflicts.isEmpty)
+        #expect(try tree(local, fs) == ["a.txt": "text b", "b.txt": "text a", "k.txt": "text k"])
+        #expect(try trash(local, fs).isEmpty)
+        #expect(try sync(fs).moves.isEmpty)
+    }
+
+    @Test("three folders rotated (a cycle of three): their files, each in a cycle of three, are renamed the same way on the other side; nothing copied")
+    func folderCycle() throws {
+        let fs = try fileSystem()
+        for name in ["x", "y", "z"] {
+            fs.advanceTime(by: 1)  // stamps of their own
+            try write("\(name) 1", "\(name)/one.txt", in: local, fs)
+            try write("\(name) 2", "\(name)/sub/two.txt", in: local, fs)
+        }
+        _ = try sync(fs)
+        try move("x", "tmp", in: local, fs)
+        try move("z", "x", in: local, fs)
+        try move("y", "z", in: local, fs)
+        try move("tmp", "y", in: local, fs)
+        fs.resetCalls()
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        // A folder whose entries did not change is not read again, so the folders' own new
+        // inodes go unseen: the files are matched, each one of a cycle of three.
+        #expect(Set(report.moves.map(\.to)) == ["x/one.txt", "y/one.txt", "z/one.txt", "x/sub/two.txt", "y/sub/two.txt", "z/sub/two.txt"])
+        #expect(report.copiedToContainer == 0 && report.deletedContainer == 0 && report.foldersCreated == 0)
+        #expect(try tree(container, fs) == (try tree(local, fs)))
+        #expect(try tree(container, fs)["y/sub/two.txt"] == "x 2")
+        #expect(try trash(container, fs).isEmpty)
+        #expect(containerMoves(fs).count == 6, "each file renamed once (and once through the trash): \(containerMoves(fs))")
+    }
+
+    @Test("a file moved over another one: the one it replaced goes to the trash on the other side, the file is renamed, not copied")
+    func moveOverAnother() throws {
+        let fs = try fileSystem()
+        for name in ["a", "b", "k"] {
+            fs.advanceTime(by: 1)  // a stamp of its own
+            try write("text \(name)", "\(name).txt", in: local, fs)
+        }
+        _ = try sync(fs)
+        try fs.moveItem(at: local.appending(path: "a.txt"), to: local.appending(path: "b.txt"), replacingExisting: true)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        #expect(report.moves == [SyncReport.Move(from: "a.txt", to: "b.txt", madeOn: .container)])
+        #expect(report.copiedToContainer == 0 && report.deletedContainer == 0)
+        #expect(try tree(container, fs) == ["b.txt": "text a", "k.txt": "text k"])
+        #expect(try trash(container, fs) == ["text b"], "the replaced version is kept")
+    }
+
+    @Test("a file renamed to a backup name and written anew (as some editors save) is one rename and one new copy")
+    func backupThenWrite() throws {
+        let fs = try fileSystem()
+        try write("version 1", "notes.txt", in: local, fs)
+        try write("k", "k.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("notes.txt", "notes.txt~", in: local, fs)
+        try write("version 2", "notes.txt", in: local, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        #expect(report.moves == [SyncReport.Move(from: "notes.txt", to: "notes.txt~", madeOn: .container)])
+        #expect(report.copiedToContainer == 1)
+        #expect(try tree(container, fs) == ["notes.txt": "version 2", "notes.txt~": "version 1", "k.txt": "k"])
+        #expect(try trash(container, fs).isEmpty)
+    }
+
+    @Test("a swap on one side while the other side edited one of the files: no move, both versions kept")
+    func swapAndEdit() throws {
+        let fs = try fileSystem()
+        for name in ["a", "b", "k"] {
+            fs.advanceTime(by: 1)  // a stamp of its own
+            try write("text \(name)", "\(name).txt", in: local, fs)
+        }
+        _ = try sync(fs)
+        try move("a.txt", "t.txt", in: local, fs)
+        try move("b.txt", "a.txt", in: local, fs)
+        try move("t.txt", "b.txt", in: local, fs)
+        try write("edited a", "a.txt", in: container, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        let texts = try tree(container, fs).values.sorted() + (try trash(container, fs))
+        for text in ["text a", "text b", "edited a"] { #expect(texts.contains(text), "\(text) kept") }
+        #expect(try tree(local, fs) == (try tree(container, fs)))
+    }
+
+    @Test("a swap whose last step fails: the item waits in the trash, the failure says so, and the next run converges with nothing lost")
+    func swapFailsHalfway() throws {
+        let memory = try fileSystem()
+        for name in ["a", "b", "k"] {
+            memory.advanceTime(by: 1)  // a stamp of its own
+            try write("text \(name)", "\(name).txt", in: local, memory)
+        }
+        _ = try sync(memory)
+        try move("a.txt", "t.txt", in: local, memory)
+        try move("b.txt", "a.txt", in: local, memory)
+        try move("t.txt", "b.txt", in: local, memory)
+        let faulty = FaultInjectingFileSystem(wrapping: memory)
+        faulty.addRule(FaultRule.calls(where: { operation, url in
+            operation == .moveItem && url?.path.hasPrefix(container.appending(path: ".seams-trash").path) == true
+        }, fail: .permissionDenied, times: 2))
+        memory.advanceTime(by: 1)
+        let report = try SyncEngine(directories: faulty, files: faulty, clock: { memory.now }, owner: "test")
+            .run(local: local, container: container, stateDirectory: state)
+        #expect(!report.failures.isEmpty)
+        let texts = try tree(container, memory).values.sorted() + (try trash(container, memory))
+        for text in ["text a", "text b"] { #expect(texts.contains(text), "\(text) kept in the container") }
+        let next = try sync(memory)
+        #expect(next.failures.isEmpty)
+        #expect(try tree(container, memory) == ["a.txt": "text b", "b.txt": "text a", "k.txt": "text k"])
+        #expect(try tree(local, memory) == (try tree(container, memory)))
     }
 }

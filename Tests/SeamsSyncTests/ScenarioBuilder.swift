@@ -29,9 +29,10 @@ struct ScenarioBuilder {
         try harness.fileSystem.createDirectory(at: root(side).appending(path: path), withIntermediateDirectories: true)
     }
 
-    /// Renames or moves an item on one side, as a user does (the same item, at a new path).
-    mutating func move(_ side: Side, _ from: String, to: String) throws {
-        try harness.fileSystem.moveItem(at: root(side).appending(path: from), to: root(side).appending(path: to), replacingExisting: false)
+    /// Renames or moves an item on one side, as a user does (the same item, at a new path), over
+    /// a file already there when `replacing`.
+    mutating func move(_ side: Side, _ from: String, to: String, replacing: Bool = false) throws {
+        try harness.fileSystem.moveItem(at: root(side).appending(path: from), to: root(side).appending(path: to), replacingExisting: replacing)
         moved.append((SyncPath(from), SyncPath(to)))
     }
 

@@ -27,6 +27,9 @@ extension Applier {
     mutating func makeMoves() throws {
         var arrived = Durables()
         var left = Durables()
+        // Names a move freed this run, and where the first item of a cycle waits meanwhile.
+        var freed: Set<SyncPath> = []
+        var staged: [SyncPath: URL] = [:]
         for move in plan.moves {
             if context.shouldStop() {
                 moveState.failed.append(move.to)  // not reached: left as it is for the next run
@@ -36,10 +39,39 @@ extension Applier {
                 if let earlier = moveState.failed.first(where: { move.from.isDescendant(of: $0) || move.to.isDescendant(of: $0) }) {
                     throw ApplyIssue.moveFailed(from: move.from, reason: "the move of \"\(earlier.rawValue)\" failed")
                 }
+                if move.step != .out, freed.contains(move.to) || move.replacing != nil {
+                    // A name freed by a move (or going to the trash now) is taken again only once
+                    // its leaving is durable: a power cut could otherwise keep the arrival and
+                    // lose the leaving, and the two items would meet at one name.
+                    if let replaced = move.replacing { try moveToTrash(move.to, on: move.madeOn, expected: replaced, counted: false) }
+                    try flushTrash()
+                    try context.replicas.flush(arrived)
+                    try context.replicas.flush(left)
+                    (arrived, left) = (Durables(), Durables())
+                }
+                let arrival = context.folderURL(move.to.parent, on: move.madeOn)
+                let leaving = context.folderURL(move.from.parent, on: move.madeOn)
+                if arrived.folders[move.madeOn]?.contains(leaving) == true || left.folders[move.madeOn]?.contains(arrival) == true {
+                    // A folder one move left and another arrived in: flushed with the arrivals,
+                    // it would make the leaving durable before the other arrival. The moves so
+                    // far are made durable first.
+                    try context.replicas.flush(arrived)
+                    try context.replicas.flush(left)
+                    (arrived, left) = (Durables(), Durables())
+                }
                 try makeFolders(above: move.to, on: move.madeOn)
-                try makeMove(move)
-                arrived.add(folder: context.folderURL(move.to.parent, on: move.madeOn), on: move.madeOn)
-                left.add(folder: context.folderURL(move.from.parent, on: move.madeOn), on: move.madeOn)
+                switch move.step {
+                case .whole:
+                    try makeMove(move)
+                case .out:
+                    staged[move.to] = try stageMove(move)
+                case .back:
+                    guard let url = staged[move.to] else { throw ApplyIssue.moveFailed(from: move.from, reason: "its first step failed") }
+                    try finishMove(move, from: url)
+                }
+                freed.insert(move.from)
+                if move.step != .out { arrived.add(folder: arrival, on: move.madeOn) }
+                if move.step != .back { left.add(folder: leaving, on: move.madeOn) }
             } catch {
                 moveState.failed.append(move.to)
                 if let issue = error as? ApplyIssue, case .moveFailed = issue {
@@ -54,8 +86,39 @@ extension Applier {
         // here and moved, made durable there while the move here was lost, would leave the item
         // at both paths. The folders moved into first: flushed the other way round, a power cut
         // between the two flushes could keep an item's leaving and lose its arrival.
+        try flushTrash()
         try context.replicas.flush(arrived)
         try context.replicas.flush(left)
+    }
+
+    /// The first step of a cycle's first move: the item goes to the run's trash, out of the way
+    /// of the others, and its archive entries leave its old path.
+    ///
+    /// - Returns: Where it waits.
+    private mutating func stageMove(_ move: PlannedMove) throws -> URL {
+        let side = move.madeOn
+        try context.requireRealFolders(above: move.from, on: side)
+        guard ApplyContext.sameItem(try context.currentMetadata(context.url(move.from, on: side), on: side), move.item) else {
+            throw ApplyIssue.changedDuringSync
+        }
+        try moveToTrash(move.from, on: side, expected: move.item, counted: false)
+        release(move)
+        return context.trashURL(move.from, on: side)
+    }
+
+    /// The last step of a cycle's first move: the item comes back from the trash to its new path
+    /// (where it stays, the reason said, when that fails: nothing is lost, the other side has it).
+    private mutating func finishMove(_ move: PlannedMove, from staged: URL) throws {
+        let side = move.madeOn
+        try context.requireRealFolders(above: move.to, on: side)
+        let newURL = context.url(move.to, on: side)
+        do {
+            try context.directories(side).moveItem(at: staged, to: newURL, replacingExisting: false)
+        } catch {
+            throw ApplyIssue.moveFailed(
+                from: move.from, reason: "it waits in this run's trash: \(String(describing: UnderlyingError(error)))")
+        }
+        settle(move)
     }
 
     /// Makes the folders above `path` that are new on the other side and missing on `side`, as
@@ -118,10 +181,21 @@ extension Applier {
     /// Moves the archive's entries to the new path (the plan's entries at and under it carry
     /// the old path's), and reports the move.
     private mutating func rekey(_ move: PlannedMove) {
+        release(move)
+        settle(move)
+    }
+
+    /// Drops the archive's entries at and under a move's old path.
+    private mutating func release(_ move: PlannedMove) {
+        for entry in plan.entries(atOrUnder: move.to) where entry.archived != nil {
+            setEntry(nil, at: move.from.appendingRelative(entry.path, under: move.to))
+        }
+    }
+
+    /// Records the archive's entries at and under a move's new path, and reports the move.
+    private mutating func settle(_ move: PlannedMove) {
         for entry in plan.entries(atOrUnder: move.to) {
             guard let archived = entry.archived else { continue }
-            let old = move.from.appendingRelative(entry.path, under: move.to)
-            setEntry(nil, at: old)
             setEntry(archived, at: entry.path)
         }
         report.moves.append(SyncReport.Move(from: move.from.rawValue, to: move.to.rawValue, madeOn: move.madeOn))

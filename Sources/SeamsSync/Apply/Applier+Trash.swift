@@ -39,7 +39,14 @@ extension Applier {
     }
 
     /// Moves a file into this run's trash after checking it is still what the scan saw.
-    mutating func moveToTrash(_ path: SyncPath, on side: Side, expected: FileMetadata) throws {
+    ///
+    /// - Parameters:
+    ///   - path: Its path.
+    ///   - side: Its side.
+    ///   - expected: What the scan saw there.
+    ///   - counted: Whether it counts as a deletion in the report (a version a move replaces,
+    ///     or an item on its way to a new name, does not).
+    mutating func moveToTrash(_ path: SyncPath, on side: Side, expected: FileMetadata, counted: Bool = true) throws {
         try context.requireRealFolders(above: path, on: side)
         let url = context.url(path, on: side)
         guard ApplyContext.sameItem(try context.currentMetadata(url, on: side), expected) else {
@@ -56,7 +63,7 @@ extension Applier {
             try? context.directories(side).moveItem(at: trash, to: url, replacingExisting: false)
             throw ApplyIssue.changedDuringSync
         }
-        countDeletion(on: side)
+        if counted { countDeletion(on: side) }
     }
 
     mutating func trashURL(for path: SyncPath, on side: Side) throws -> URL {

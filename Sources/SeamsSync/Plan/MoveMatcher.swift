@@ -3,6 +3,17 @@ import SeamsCore
 /// A file or folder the user renamed or moved on one side, to be moved the same way on the other
 /// side (``madeOn``) instead of deleted there and copied again.
 struct PlannedMove: Hashable, Sendable {
+    /// How a move is made: at once, or (in a cycle, `a`→`b` while `b`→`a`) in two steps through
+    /// the run's trash, the others of the cycle made in between.
+    enum Step: Hashable, Sendable {
+        /// The item is renamed to its new path.
+        case whole
+        /// The item goes to the run's trash under its old path, out of the way of the cycle.
+        case out
+        /// The item comes back from the trash to its new path.
+        case back
+    }
+
     /// The side the move is made on; the user made it on the other.
     let madeOn: Side
     /// The item's path there before the move (after the plan's earlier moves).
@@ -14,6 +25,11 @@ struct PlannedMove: Hashable, Sendable {
     /// Whether the item is at the new path already, under both names (a run stopped between
     /// making the move's arrival durable and its leaving): the old name goes to the trash.
     var arrived = false
+    /// The step this entry makes.
+    var step = Step.whole
+    /// The file or link at the new path that the move replaces (the user moved an item over
+    /// it): it goes to the trash first.
+    var replacing: FileMetadata?
 }
 
 /// Finds renames and moves in a plan's rows, pure: a path gone on one side whose item the
@@ -26,13 +42,20 @@ struct PlannedMove: Hashable, Sendable {
 /// with the only such name on both sides), and everything at and under both paths is a plain copy
 /// or deletion (nothing skipped, unreadable, ignored or the tool's own there).
 ///
-/// The rows of both paths become the rows of the new path: the moving side's items there, and the
-/// other side's items and the archive's entries from the old path, decided again. So an edit on
-/// the other side, a file deleted or added in the moved folder, or a file moved and changed, is
-/// decided at the new path as it would have been at the old one, and nothing is lost; a pair the
-/// matcher is wrong about (an inode reused by another folder) ends as the delete and copy it would
-/// otherwise have been. Chains and swaps (`a`→`b`, `b`→`c`) and case-only renames are not matched:
-/// they sync as deletions and copies, with the old versions in the trash.
+/// A path whose item was replaced by another one (a new inode there, the other side unchanged)
+/// counts as gone for the old item and new for the new one, so moves that meet form chains
+/// (`a`→`b` while `b`→`c`: `b`→`c` is made first), cycles (`a`↔`b`: one item waits in the
+/// run's trash while the others move), and a move over an item the user replaced (that file goes
+/// to the trash first). Replacements are known by inodes only: a server file's tag changes
+/// with every edit.
+///
+/// The rows of all paths of a chain or cycle become the rows of the new paths: the moving side's
+/// items where they are, and the other side's items and the archive's entries from the old
+/// paths, decided again. So an edit on the other side, a file deleted or added in the moved
+/// folder, or a file moved and changed, is decided at the new path as it would have been at the
+/// old one, and nothing is lost; a pair the matcher is wrong about (an inode reused by another
+/// folder) ends as the delete and copy it would otherwise have been. Case-only renames are not
+/// matched.
 struct MoveMatcher {
     /// What a row's item is known by.
     private enum Identity: Hashable {
@@ -44,6 +67,13 @@ struct MoveMatcher {
         let side: Side
         let kind: FileMetadata.Kind
         let identity: Identity
+    }
+
+    /// A move found: the user moved `from` to `to` on `side`.
+    private struct Pair: Equatable {
+        let side: Side
+        let from: SyncPath
+        let to: SyncPath
     }
 
     /// The archive the rows were made against, for the kind of a folder found unchanged.
@@ -72,24 +102,67 @@ struct MoveMatcher {
             guard !pairs.isEmpty else { break }
             var taken: [SyncPath] = []
             var merged = false
-            for (side, from, to) in pairs {
-                guard !taken.contains(where: { from == $0 || to == $0 || from.isDescendant(of: $0) || to.isDescendant(of: $0) })
+            for (group, isCycle) in Self.groups(pairs) {
+                let paths = group.flatMap { [$0.from, $0.to] }
+                guard !paths.contains(where: { path in taken.contains { path == $0 || path.isDescendant(of: $0) } }),
+                      !paths.contains(where: { path in paths.contains { path.isDescendant(of: $0) } })
                 else { continue }
-                // The indices of this round are stale once a pair is merged: find the rows again.
-                guard let goneRange = subtree(rows, at: from), let newRange = subtree(rows, at: to) else { continue }
+                let side = group[0].side
                 var other = side == .local ? container : local
-                guard isPlain(rows, goneRange, newRange, side: side, other: other, from: from) else { continue }
-                guard let item = rows[goneRange.lowerBound].item(on: side.other) else { continue }
-                let arrived = rows[newRange.lowerBound].item(on: side.other) != nil
-                taken += [from, to]
-                mergeRows(&rows, goneRange, newRange, side: side, from: from, to: to, other: &other, decide: decide)
+                // The indices of this round are stale once a group is merged: look again.
+                guard let planned = plannedMoves(rows, group, isCycle: isCycle, other: other) else { continue }
+                taken += paths
+                mergeRows(&rows, group, side: side, other: &other, decide: decide)
                 if side == .local { container = other } else { local = other }
-                moves.append(PlannedMove(madeOn: side.other, from: from, to: to, item: item, arrived: arrived))
+                moves += planned
                 merged = true
             }
             guard merged else { break }
         }
         return moves
+    }
+
+    /// The pairs of `pairs` that meet (one's new path the next one's old path), as chains in the
+    /// user's order (`a`→`b`, `b`→`c`) and cycles; a pair alone is a chain of one. Outermost
+    /// first.
+    private static func groups(_ pairs: [Pair]) -> [(pairs: [Pair], isCycle: Bool)] {
+        var byFrom: [SyncPath: Int] = [:]
+        var byTo: [SyncPath: Int] = [:]
+        var clash: Set<SyncPath> = []
+        for (index, pair) in pairs.enumerated() {
+            if byFrom.updateValue(index, forKey: pair.from) != nil { clash.insert(pair.from) }
+            if byTo.updateValue(index, forKey: pair.to) != nil { clash.insert(pair.to) }
+        }
+        var seen = Set<Int>()
+        var groups: [(pairs: [Pair], isCycle: Bool)] = []
+        func follow(_ first: Int) -> (indices: [Int], isCycle: Bool) {
+            var indices = [first]
+            var current = first
+            while let next = byFrom[pairs[current].to] {
+                if next == first { return (indices, true) }
+                guard !indices.contains(next) else { break }
+                indices.append(next)
+                current = next
+            }
+            return (indices, false)
+        }
+        // Chains from their first pair (none ends where it starts), then what is left: cycles.
+        for index in pairs.indices where byTo[pairs[index].from] == nil {
+            let (indices, _) = follow(index)
+            seen.formUnion(indices)
+            groups.append((indices.map { pairs[$0] }, false))
+        }
+        for index in pairs.indices where !seen.contains(index) {
+            let (indices, isCycle) = follow(index)
+            seen.formUnion(indices)
+            if isCycle { groups.append((indices.map { pairs[$0] }, true)) }
+        }
+        // A group whose paths another pair also names (two sides' moves meeting) is left out.
+        groups.removeAll { group in
+            group.pairs.contains { clash.contains($0.from) || clash.contains($0.to) || $0.side != group.pairs[0].side }
+        }
+        groups.sort { ($0.pairs.map(\.to).min() ?? SyncPath("")) < ($1.pairs.map(\.to).min() ?? SyncPath("")) }
+        return groups
     }
 
     /// Gives the archive's entries of a path gone from both sides to the new path that holds the
@@ -150,25 +223,29 @@ struct MoveMatcher {
         }
     }
 
-    /// The pairs of this round: (the side the user moved on, the old path, the new path),
-    /// outermost first.
-    private func candidates(_ rows: [Reconciler.Row]) -> [(Side, SyncPath, SyncPath)] {
+    /// The pairs of this round, outermost first.
+    private func candidates(_ rows: [Reconciler.Row]) -> [Pair] {
         var gone: [Key: [Int]] = [:]
         var new: [Key: [Int]] = [:]
         for (index, row) in rows.enumerated() {
             for side in Side.allCases {
                 let mine = row.item(on: side)
                 let theirs = row.item(on: side.other)
-                if case .propagate = row.decision, mine == nil, let archived = row.archived, let theirs, theirs.kind == archived.kind,
-                   let identity = Self.identity(of: archived, on: side) {
+                let replaced = Self.isReplaced(row, on: side)
+                if let archived = row.archived, let theirs, theirs.kind == archived.kind,
+                   let identity = Self.identity(of: archived, on: side),
+                   replaced || (mine == nil && { if case .propagate = row.decision { true } else { false } }()) {
                     gone[Key(side: side, kind: archived.kind, identity: identity), default: []].append(index)
-                } else if let mine, row.archived == nil, let identity = Self.identity(of: mine, on: side),
-                          theirs.map({ Self.mayHaveArrived($0, on: side.other) }) ?? (row.decision == .propagate(from: side)) {
+                }
+                if let mine, let identity = Self.identity(of: mine, on: side),
+                   replaced
+                    || (row.archived == nil
+                        && (theirs.map { Self.mayHaveArrived($0, on: side.other) } ?? (row.decision == .propagate(from: side)))) {
                     new[Key(side: side, kind: mine.kind, identity: identity), default: []].append(index)
                 }
             }
         }
-        var pairs: [(Side, SyncPath, SyncPath)] = []
+        var pairs: [Pair] = []
         var found: [(Key, Int, Int)] = []
         for (key, goneRows) in gone {
             guard let newRows = new[key] else { continue }
@@ -187,17 +264,104 @@ struct MoveMatcher {
         }
         for (key, g, n) in found {
             let (from, to) = (rows[g].path, rows[n].path)
-            guard let archived = rows[g].archived, let item = rows[n].item(on: key.side), archived.isSameItem(item, on: key.side),
-                  !to.isDescendant(of: from), !from.isDescendant(of: to),
+            guard from != to, let archived = rows[g].archived, let item = rows[n].item(on: key.side),
+                  archived.isSameItem(item, on: key.side), !to.isDescendant(of: from), !from.isDescendant(of: to),
                   from.rawValue.lowercased() != to.rawValue.lowercased()
             else { continue }
-            // The other side has the new path too: only as the same file under both names.
-            if let arrived = rows[n].item(on: key.side.other), arrived != rows[g].item(on: key.side.other) { continue }
-            pairs.append((key.side, from, to))
+            // The other side has the new path too: only as the same file under both names, or
+            // as the item the user replaced there.
+            if rows[n].archived == nil, let arrived = rows[n].item(on: key.side.other), arrived != rows[g].item(on: key.side.other) {
+                continue
+            }
+            pairs.append(Pair(side: key.side, from: from, to: to))
         }
+        pairs += folderPairsByContent(rows)
         // Outermost first: a folder's pair before pairs inside it.
-        pairs.sort { $0.2 < $1.2 }
+        pairs.sort { $0.to < $1.to }
         return pairs
+    }
+
+    /// Folders renamed or moved where a folder has no identity (a server's collection, whose
+    /// ETag changes with what it holds): a folder gone on a side and a folder new there that
+    /// hold the same names, each file with the identity the archive recorded, are one move. Each
+    /// such content is taken once on both sides; a folder whose files changed meanwhile is not
+    /// paired (its files are, one by one).
+    private func folderPairsByContent(_ rows: [Reconciler.Row]) -> [Pair] {
+        var gone: [Side: [[String]: [SyncPath]]] = [:]
+        var new: [Side: [[String]: [SyncPath]]] = [:]
+        for (index, row) in rows.enumerated() {
+            for side in Side.allCases {
+                let mine = row.item(on: side)
+                let theirs = row.item(on: side.other)
+                if let archived = row.archived, archived.kind == .directory, mine == nil, theirs?.kind == .directory,
+                   Self.identity(of: archived, on: side) == nil,
+                   let content = content(rows, from: index, on: side, gone: true) {
+                    gone[side, default: [:]][content, default: []].append(row.path)
+                } else if let mine, mine.kind == .directory, row.archived == nil, theirs == nil,
+                          row.decision == .propagate(from: side), Self.identity(of: mine, on: side) == nil,
+                          let content = content(rows, from: index, on: side, gone: false) {
+                    new[side, default: [:]][content, default: []].append(row.path)
+                }
+            }
+        }
+        var pairs: [Pair] = []
+        for side in Side.allCases {
+            for (content, from) in gone[side] ?? [:] where from.count == 1 {
+                guard let to = new[side]?[content], to.count == 1, from[0].rawValue.lowercased() != to[0].rawValue.lowercased(),
+                      !to[0].isDescendant(of: from[0]), !from[0].isDescendant(of: to[0])
+                else { continue }
+                pairs.append(Pair(side: side, from: from[0], to: to[0]))
+            }
+        }
+        return pairs
+    }
+
+    /// What the folder at `rows[index]` holds on `side`, as sorted lines of relative path and
+    /// identity: as the archive recorded it (`gone`), or as found; `nil` when it holds nothing,
+    /// or something without an identity or not of that shape (an item there on a gone folder's
+    /// side, an archived item under a new one).
+    private func content(_ rows: [Reconciler.Row], from index: Int, on side: Side, gone: Bool) -> [String]? {
+        let folder = rows[index].path
+        var lines: [String] = []
+        var end = index + 1
+        while end < rows.count, rows[end].path.isDescendant(of: folder) {
+            let row = rows[end]
+            end += 1
+            let relative = String(row.path.rawValue.dropFirst(folder.rawValue.count))
+            if gone {
+                guard row.item(on: side) == nil else { return nil }
+                guard let archived = row.archived else { continue }
+                if archived.kind == .directory {
+                    lines.append(relative + "/")
+                } else {
+                    guard let identity = Self.identity(of: archived, on: side) else { return nil }
+                    lines.append(relative + "\u{0}" + String(describing: identity))
+                }
+            } else {
+                guard row.archived == nil, let mine = row.item(on: side) else { return nil }
+                if mine.kind == .directory {
+                    lines.append(relative + "/")
+                } else {
+                    guard let identity = Self.identity(of: mine, on: side) else { return nil }
+                    lines.append(relative + "\u{0}" + String(describing: identity))
+                }
+            }
+        }
+        return lines.contains { !$0.hasSuffix("/") } ? lines.sorted() : nil
+    }
+
+    /// Whether the user replaced the row's item on `side` by another one (the archive's inode
+    /// there and the item's differ, both known), and the other side still has what the archive
+    /// recorded: the path may be where one move left and another arrived.
+    private static func isReplaced(_ row: Reconciler.Row, on side: Side) -> Bool {
+        guard let archived = row.archived, let mine = row.item(on: side), let theirs = row.item(on: side.other),
+              archived.kind != .other, mine.kind != .other, theirs.kind == archived.kind
+        else { return false }
+        let recorded = archived.identity(on: side)
+        guard recorded != 0, mine.fileIdentifier != 0, mine.fileIdentifier != recorded,
+              side == .local || mine.contentTag == 0
+        else { return false }
+        return archived.kind == .directory || archived.matches(theirs, on: side.other)
     }
 
     /// What `archived` knows its item by on `side`.
@@ -237,64 +401,126 @@ struct MoveMatcher {
         return low..<end
     }
 
-    /// Whether a pair's rows are all plain copies and deletions, with nothing under the old path
-    /// on the other side that the move would carry along unseen (an unreadable folder, ignored
-    /// items, the tool's own or reserved names), and the new path's folder there or made by this
-    /// run.
-    private func isPlain(
-        _ rows: [Reconciler.Row], _ gone: Range<Int>, _ new: Range<Int>, side: Side, other: Snapshot, from: SyncPath
-    ) -> Bool {
-        for index in gone {
-            guard case .propagate = rows[index].decision, rows[index].item(on: side) == nil else { return false }
+    /// The moves that carry out `group` on the other side, in order, or `nil` when it cannot be
+    /// taken: everything at and under its paths must be plain copies and deletions, with nothing
+    /// on the other side that a move would carry along unseen (an unreadable folder, ignored
+    /// items, the tool's own or reserved names), and each new path's folder there or made by
+    /// this run.
+    ///
+    /// A chain is made from its end (`b`→`c` before `a`→`b`, each name free when it is taken);
+    /// a cycle sends its first item to the trash, makes the others from the end, and brings the
+    /// first back to its new path.
+    private func plannedMoves(_ rows: [Reconciler.Row], _ group: [Pair], isCycle: Bool, other: Snapshot) -> [PlannedMove]? {
+        let side = group[0].side
+        let leaving = Set(group.map(\.from))
+        var moves: [PlannedMove] = []
+        for pair in group {
+            guard let goneRange = subtree(rows, at: pair.from), let newRange = subtree(rows, at: pair.to) else { return nil }
+            let gone = rows[goneRange.lowerBound]
+            let new = rows[newRange.lowerBound]
+            guard let item = gone.item(on: side.other) else { return nil }
+            let replacedFrom = gone.item(on: side) != nil
+            let replacedTo = new.archived != nil
+            // What leaves: all of it gone on the moving side, or (replaced there) decided anew.
+            for index in goneRange {
+                if replacedFrom {
+                    guard Self.isPlain(rows[index].decision) else { return nil }
+                } else {
+                    guard case .propagate = rows[index].decision, rows[index].item(on: side) == nil else { return nil }
+                }
+            }
+            var move = PlannedMove(madeOn: side.other, from: pair.from, to: pair.to, item: item)
+            if replacedTo {
+                for index in newRange {
+                    guard Self.isPlain(rows[index].decision) else { return nil }
+                }
+                if !leaving.contains(pair.to) {
+                    // The item the user replaced by this move: a file or link, to the trash first.
+                    guard let replaced = new.item(on: side.other), replaced.kind != .directory, newRange.count == 1 else { return nil }
+                    move.replacing = replaced
+                }
+            } else {
+                move.arrived = newRange.count == 1 && new.item(on: side.other) != nil
+                for index in newRange where !move.arrived {
+                    guard rows[index].decision == .propagate(from: side), rows[index].item(on: side.other) == nil,
+                          rows[index].archived == nil
+                    else { return nil }
+                }
+            }
+            for path in [pair.from] + (move.replacing == nil ? [] : [pair.to]) where Self.hides(path, other) {
+                return nil
+            }
+            guard parentIsReady(of: pair.to, rows, side: side, other: other) else { return nil }
+            moves.append(move)
         }
-        let arrived = new.count == 1 && rows[new.lowerBound].item(on: side.other) != nil
-        for index in new where !arrived {
-            guard rows[index].decision == .propagate(from: side), rows[index].item(on: side.other) == nil,
-                  rows[index].archived == nil
-            else { return false }
-        }
-        func inside(_ path: SyncPath) -> Bool { path == from || path.isDescendant(of: from) }
-        if other.unreadableFolders.keys.contains(where: inside) || other.ignored.contains(where: inside)
-            || other.reserved.contains(where: inside) || other.leftovers.contains(where: inside) {
-            return false
-        }
-        let to = rows[new.lowerBound].path
+        guard isCycle else { return moves.reversed() }
+        guard moves.count > 1, !moves.contains(where: { $0.arrived || $0.replacing != nil }) else { return nil }
+        var out = moves[0]
+        out.step = .out
+        var back = moves[0]
+        back.step = .back
+        return [out] + Array(moves[1...].reversed()) + [back]
+    }
+
+    /// Whether the other side has items at or under `path` the scan did not decide: an
+    /// unreadable folder, ignored items, the tool's own or reserved names.
+    private static func hides(_ path: SyncPath, _ other: Snapshot) -> Bool {
+        func inside(_ found: SyncPath) -> Bool { found == path || found.isDescendant(of: path) }
+        return other.unreadableFolders.keys.contains(where: inside) || other.ignored.contains(where: inside)
+            || other.reserved.contains(where: inside) || other.leftovers.contains(where: inside)
+    }
+
+    /// Whether the folder `to` moves into is a folder on the other side, or one new on the
+    /// moving side that the applier makes there before the move.
+    private func parentIsReady(of to: SyncPath, _ rows: [Reconciler.Row], side: Side, other: Snapshot) -> Bool {
         guard let parent = to.parent else { return true }
         if let item = other.items[parent] { return item.kind == .directory }
         if other.unchanged.contains(parent) { return archive.entries[parent]?.kind == .directory }
-        // A folder new on the moving side: the applier makes it before the move.
         guard let row = rows.last(where: { $0.path == parent }) else { return false }
         return row.decision == .propagate(from: side) && row.item(on: side)?.kind == .directory && row.item(on: side.other) == nil
     }
 
-    /// Replaces the rows of `from` and `to` by the rows of `to`: the moving side's items from the
-    /// new path, the other side's and the archive's from the old one; moves the other side's
-    /// items in its snapshot; keeps `rows` in order.
+    /// Replaces the rows at and under the paths of `group` by their rows after the moves: the
+    /// moving side's items where they are, the other side's and the archive's moved along each
+    /// pair (an item a move replaces dropped: it goes to the trash); moves the other side's items
+    /// in its snapshot; keeps `rows` in order.
     private func mergeRows(
-        _ rows: inout [Reconciler.Row], _ gone: Range<Int>, _ new: Range<Int>, side: Side, from: SyncPath, to: SyncPath,
-        other: inout Snapshot, decide: (Reconciler.Row) -> Decision
+        _ rows: inout [Reconciler.Row], _ group: [Pair], side: Side, other: inout Snapshot,
+        decide: (Reconciler.Row) -> Decision
     ) {
+        let destination = Dictionary(uniqueKeysWithValues: group.map { ($0.from, $0.to) })
+        let paths = Set(group.flatMap { [$0.from, $0.to] })
+        var affected = Set<Int>()
+        for path in paths {
+            if let range = subtree(rows, at: path) { affected.formUnion(range) }
+        }
         var byPath: [SyncPath: Reconciler.Row] = [:]
-        for index in gone {
-            let row = rows[index]
-            let path = to.appendingRelative(row.path, under: from)
-            let theirs = row.item(on: side.other)
-            if let theirs {
-                other.items[row.path] = nil
-                other.items[path] = theirs
+        var arriving: [SyncPath: FileMetadata] = [:]
+        func row(at path: SyncPath) -> Reconciler.Row {
+            byPath[path] ?? Reconciler.Row(path: path, local: nil, container: nil, decision: .nothing)
+        }
+        for index in affected {
+            let old = rows[index]
+            guard let top = paths.first(where: { old.path == $0 || old.path.isDescendant(of: $0) }) else { continue }
+            if let mine = old.item(on: side) {
+                var merged = row(at: old.path)
+                if side == .local { merged.local = mine } else { merged.container = mine }
+                byPath[old.path] = merged
             }
-            byPath[path] = Reconciler.Row(
-                path: path, local: side == .local ? nil : theirs, container: side == .local ? theirs : nil,
-                archived: row.archived, decision: .nothing)
+            let theirs = old.item(on: side.other)
+            if theirs != nil { other.items[old.path] = nil }
+            // The other side's item and the archive's entry follow the pair; where none leaves
+            // (an item a move replaces), they are dropped.
+            guard let to = destination[top], theirs != nil || old.archived != nil else { continue }
+            let path = to.appendingRelative(old.path, under: top)
+            var merged = row(at: path)
+            if side == .local { merged.container = theirs } else { merged.local = theirs }
+            merged.archived = old.archived
+            byPath[path] = merged
+            if let theirs { arriving[path] = theirs }
         }
-        for index in new {
-            let row = rows[index]
-            let mine = row.item(on: side)
-            var merged = byPath[row.path] ?? Reconciler.Row(path: row.path, local: nil, container: nil, decision: .nothing)
-            if side == .local { merged.local = mine } else { merged.container = mine }
-            byPath[row.path] = merged
-        }
-        var kept = rows.indices.filter { !gone.contains($0) && !new.contains($0) }.map { rows[$0] }
+        for (path, item) in arriving { other.items[path] = item }
+        var kept = rows.indices.filter { !affected.contains($0) }.map { rows[$0] }
         for var row in byPath.values {
             row.decision = decide(row)
             kept.append(row)
