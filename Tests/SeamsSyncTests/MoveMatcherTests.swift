@@ -83,4 +83,48 @@ import Testing
         let plan = plan(archive: Fixtures.archive(["a": a]), local: ["b": a], container: ["a": a])
         #expect(plan.moves.isEmpty)
     }
+
+    @Test("a chain (b to c, then a to b): both moves, the end first; a swap: one item out to the trash, the other moved, then the first back")
+    func chainAndSwap() {
+        let (a, b, k) = (Fixtures.file(1, at: 10, id: 1), Fixtures.file(2, at: 20, id: 2), Fixtures.file(3, at: 30, id: 3))
+        let chain = plan(archive: archive(["a": a, "b": b, "k": k]), local: ["b": a, "c": b, "k": k], container: ["a": a, "b": b, "k": k])
+        #expect(chain.moves.map { "\($0.from.rawValue)>\($0.to.rawValue)" } == ["b>c", "a>b"])
+        #expect(chain.moves.allSatisfy { $0.step == .whole && $0.replacing == nil && $0.madeOn == .container })
+        #expect(chain.entries.allSatisfy { $0.decision == .nothing }, "\(chain.entries)")
+        let swap = plan(archive: archive(["a": a, "b": b, "k": k]), local: ["a": b, "b": a, "k": k], container: ["a": a, "b": b, "k": k])
+        #expect(swap.moves.map { "\($0.step) \($0.from.rawValue)>\($0.to.rawValue)" } == ["out b>a", "whole a>b", "back b>a"], "the cycle starts at its smallest new path")
+        #expect(swap.entries.allSatisfy { $0.decision == .nothing })
+        #expect(swap.container.items[SyncPath("a")] == b && swap.container.items[SyncPath("b")] == a)
+    }
+
+    @Test("a file moved over another: one move that replaces it; with the other side's copy of it edited, no move")
+    func moveOverAnother() {
+        let (a, b, k) = (Fixtures.file(1, at: 10, id: 1), Fixtures.file(2, at: 20, id: 2), Fixtures.file(3, at: 30, id: 3))
+        let over = plan(archive: archive(["a": a, "b": b, "k": k]), local: ["b": a, "k": k], container: ["a": a, "b": b, "k": k])
+        #expect(over.moves == [PlannedMove(madeOn: .container, from: SyncPath("a"), to: SyncPath("b"), item: a, replacing: b)])
+        let edited = Fixtures.file(9, at: 90, id: 2)
+        let notOver = plan(archive: archive(["a": a, "b": b, "k": k]), local: ["b": a, "k": k], container: ["a": a, "b": edited, "k": k])
+        #expect(notOver.moves.isEmpty)
+    }
+
+    @Test("a server folder (no identity) gone and one new holding the same names and tags: one move; another name inside, none")
+    func folderByContent() {
+        func served(_ size: Int64, tag: UInt64) -> FileMetadata {
+            FileMetadata(kind: .file, size: size, modificationDate: Date(timeIntervalSince1970: 50), permissions: 0o644, fileIdentifier: tag, contentTag: tag)
+        }
+        let collection = FileMetadata(kind: .directory, size: 0, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o755, fileIdentifier: 0)
+        let (x, y) = (Fixtures.file(4, at: 50, id: 11), Fixtures.file(5, at: 50, id: 12))
+        let (sx, sy) = (served(4, tag: 0xAB), served(5, tag: 0xCD))
+        var archive = Archive(localRoot: "/l", containerRoot: "/c")
+        archive.entries[SyncPath("F")] = Archive.Entry(synced: Fixtures.folder(id: 9), collection)
+        archive.entries[SyncPath("F/x")] = Archive.Entry(synced: x, sx)
+        archive.entries[SyncPath("F/y")] = Archive.Entry(synced: y, sy)
+        let local = ["F": Fixtures.folder(id: 9), "F/x": x, "F/y": y]
+        let moved = plan(archive: archive, local: local, container: ["G": collection, "G/x": sx, "G/y": sy])
+        #expect(moved.moves.map { "\($0.madeOn) \($0.from.rawValue)>\($0.to.rawValue)" } == ["local F>G"])
+        #expect(moved.entries.allSatisfy { $0.decision == .nothing })
+        let renamedInside = plan(archive: archive, local: local, container: ["G": collection, "G/x": sx, "G/z": sy])
+        #expect(!renamedInside.moves.contains { $0.to == SyncPath("G") })
+        #expect(renamedInside.moves.map(\.to) == [SyncPath("G/x"), SyncPath("G/z")], "its files, one by one")
+    }
 }
