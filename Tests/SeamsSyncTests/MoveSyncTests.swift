@@ -227,6 +227,23 @@ import Testing
         #expect(try sync(fs).moves.map(\.to) == ["G"])
     }
 
+    /// Writes `text <name>` at `<name>.txt` under `root` for each name, each with a stamp of its
+    /// own (two files of one size and date swapped would look unchanged), then syncs.
+    func writeAndSync(_ names: [String], in root: URL, _ fs: InMemoryFileSystem) throws {
+        for name in names {
+            fs.advanceTime(by: 1)
+            try write("text \(name)", "\(name).txt", in: root, fs)
+        }
+        _ = try sync(fs)
+    }
+
+    /// Swaps `a.txt` and `b.txt` under `root` through `t.txt`, as a user does.
+    func swapAB(in root: URL, _ fs: InMemoryFileSystem) throws {
+        try move("a.txt", "t.txt", in: root, fs)
+        try move("b.txt", "a.txt", in: root, fs)
+        try move("t.txt", "b.txt", in: root, fs)
+    }
+
     /// The container's renames of user paths (not the tool's own items) in the calls since the last reset.
     func containerMoves(_ fs: InMemoryFileSystem) -> [String] {
         fs.calls.filter { call in
@@ -237,11 +254,7 @@ import Testing
     @Test("a chain (b moved to c, then a to b) is made from its end on the other side: no copy, nothing in the trash")
     func chain() throws {
         let fs = try fileSystem()
-        for name in ["a", "b", "k1", "k2"] {
-            fs.advanceTime(by: 1)  // a stamp of its own
-            try write("text \(name)", "\(name).txt", in: local, fs)
-        }
-        _ = try sync(fs)
+        try writeAndSync(["a", "b", "k1", "k2"], in: local, fs)
         try move("b.txt", "c.txt", in: local, fs)
         try move("a.txt", "b.txt", in: local, fs)
         let report = try sync(fs)
@@ -260,14 +273,8 @@ import Testing
     @Test("two files swapped on one side are swapped on the other, one waiting in the trash meanwhile; nothing copied or left in the trash")
     func swap() throws {
         let fs = try fileSystem()
-        for name in ["a", "b", "k"] {
-            fs.advanceTime(by: 1)  // a stamp of its own
-            try write("text \(name)", "\(name).txt", in: container, fs)
-        }
-        _ = try sync(fs)
-        try move("a.txt", "t.txt", in: container, fs)
-        try move("b.txt", "a.txt", in: container, fs)
-        try move("t.txt", "b.txt", in: container, fs)
+        try writeAndSync(["a", "b", "k"], in: container, fs)
+        try swapAB(in: container, fs)
         let report = try sync(fs)
         #expect(report.failures.isEmpty)
         #expect(Set(report.moves) == [
@@ -308,11 +315,7 @@ import Testing
     @Test("a file moved over another one: the one it replaced goes to the trash on the other side, the file is renamed, not copied")
     func moveOverAnother() throws {
         let fs = try fileSystem()
-        for name in ["a", "b", "k"] {
-            fs.advanceTime(by: 1)  // a stamp of its own
-            try write("text \(name)", "\(name).txt", in: local, fs)
-        }
-        _ = try sync(fs)
+        try writeAndSync(["a", "b", "k"], in: local, fs)
         try fs.moveItem(at: local.appending(path: "a.txt"), to: local.appending(path: "b.txt"), replacingExisting: true)
         let report = try sync(fs)
         #expect(report.failures.isEmpty)
@@ -341,14 +344,8 @@ import Testing
     @Test("a swap on one side while the other side edited one of the files: no move, both versions kept")
     func swapAndEdit() throws {
         let fs = try fileSystem()
-        for name in ["a", "b", "k"] {
-            fs.advanceTime(by: 1)  // a stamp of its own
-            try write("text \(name)", "\(name).txt", in: local, fs)
-        }
-        _ = try sync(fs)
-        try move("a.txt", "t.txt", in: local, fs)
-        try move("b.txt", "a.txt", in: local, fs)
-        try move("t.txt", "b.txt", in: local, fs)
+        try writeAndSync(["a", "b", "k"], in: local, fs)
+        try swapAB(in: local, fs)
         try write("edited a", "a.txt", in: container, fs)
         let report = try sync(fs)
         #expect(report.failures.isEmpty)
@@ -360,14 +357,8 @@ import Testing
     @Test("a swap whose last step fails: the item waits in the trash, the failure says so, and the next run converges with nothing lost")
     func swapFailsHalfway() throws {
         let memory = try fileSystem()
-        for name in ["a", "b", "k"] {
-            memory.advanceTime(by: 1)  // a stamp of its own
-            try write("text \(name)", "\(name).txt", in: local, memory)
-        }
-        _ = try sync(memory)
-        try move("a.txt", "t.txt", in: local, memory)
-        try move("b.txt", "a.txt", in: local, memory)
-        try move("t.txt", "b.txt", in: local, memory)
+        try writeAndSync(["a", "b", "k"], in: local, memory)
+        try swapAB(in: local, memory)
         let faulty = FaultInjectingFileSystem(wrapping: memory)
         faulty.addRule(FaultRule.calls(where: { operation, url in
             operation == .moveItem && url?.path.hasPrefix(container.appending(path: ".seams-trash").path) == true
