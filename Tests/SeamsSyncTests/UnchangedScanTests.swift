@@ -72,6 +72,26 @@ import Testing
         #expect(plain.unchanged.isEmpty && plain.items.count == 6)
     }
 
+    @Test("a scanner that keeps listings keeps those of folders with unchanged items, in the order listed, up to its number of items")
+    func scanKeepsListings() throws {
+        let fileSystem = try setUp()
+        for name in ["a/1.txt", "a/2.txt", "b/1.txt", "c/1.txt", "c/2.txt", "c/3.txt"] { try write(fileSystem, "v1", name, in: local) }
+        var archive = Archive(localRoot: local.path, containerRoot: container.path)
+        for entry in try Scanner(directories: fileSystem).scan(local).items where !entry.key.rawValue.hasPrefix("b") {
+            archive.entries[entry.key] = Archive.Entry(kind: entry.value.kind, local: entry.value.stamp, container: Stamp(size: 0, modified: 0))
+        }
+        let all = try Scanner(directories: fileSystem, keptItems: 100).scan(local, comparedWith: archive, side: .local)
+        // The root (a and c unchanged) and a and c; not b, whose items are all new.
+        #expect(Set(all.listings.keys) == [nil, SyncPath("a"), SyncPath("c")])
+        #expect(all.listings[SyncPath("c")]?.map(\.name).sorted() == ["1.txt", "2.txt", "3.txt"])
+        #expect(all.keptItems == 3 + 2 + 3)
+        // Up to 5 items: the root's 3, then a's 2; c's 3 would pass the bound.
+        let some = try Scanner(directories: fileSystem, keptItems: 5).scan(local, comparedWith: archive, side: .local)
+        #expect(Set(some.listings.keys) == [nil, SyncPath("a")] && some.keptItems == 5)
+        let none = try Scanner(directories: fileSystem).scan(local, comparedWith: archive, side: .local)
+        #expect(none.listings.isEmpty && none.keptItems == 0)
+    }
+
     @Test("completing reads the paths unchanged on one side only, in order; a path gone since the scan leaves")
     func completeReadsOneSidedPaths() throws {
         var local = Snapshot()

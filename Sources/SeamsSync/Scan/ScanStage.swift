@@ -41,7 +41,9 @@ struct ScanStage {
         let networked = Side.allCases.map { run.can($0, .networked) }
         let scanners = Side.allCases.map { side in
             let replica = run.replica(side)
-            return Scanner(directories: replica.directories, files: replica.files, learnsTags: replica.can(.contentTags))
+            return Scanner(
+                directories: replica.directories, files: replica.files, learnsTags: replica.can(.contentTags),
+                keptItems: replica.can(.networked) ? Scanner.serverKeptItems : 0)
         }
         let shouldStop = run.shouldStop
         // A local side is listed by two readers, 16 folders each per turn, when the sides are
@@ -121,8 +123,14 @@ struct ScanStage {
     ///
     /// A path alone in its folder is read alone; a folder with more such paths is listed once and
     /// they are read from the listing: a folder renamed on one side costs the other one listing
-    /// (one request on a server), not one read per item it holds.
+    /// (one request on a server), not one read per item it holds. Where the scan kept the
+    /// folder's listing (a server's, ``Snapshot/listings``) it is read from there, with no
+    /// request at all.
     private func complete(_ local: inout Snapshot, _ container: inout Snapshot) throws {
+        let kept = [Side.local: local.listings, .container: container.listings]
+        local.listings = [:]
+        container.listings = [:]
+        (local.keptItems, container.keptItems) = (0, 0)
         var listings: [Side: [SyncPath?: [String: FileMetadata]]] = [:]
         var listed: [Side: Set<SyncPath?>] = [:]
         func isGone(_ error: any Error) -> Bool {
@@ -135,6 +143,12 @@ struct ScanStage {
         } read: { path, side in
             let parent = path.parent
             if let listing = listings[side]?[parent] { return listing[path.name] }
+            if let entries = kept[side]?[parent] {
+                var listing: [String: FileMetadata] = [:]
+                for entry in entries { listing[entry.name] = entry.metadata }
+                listings[side, default: [:]][parent] = listing
+                return listing[path.name]
+            }
             if listed[side]?.contains(parent) != true {
                 let url = path.url(in: run.root(side))
                 do {

@@ -9,6 +9,10 @@ struct Scanner: Sendable {
     private let files: (any FileAccessorProviding)?
     /// Whether the replica's files carry content tags worth learning (``ReplicaCapabilities/contentTags``).
     private let learnsTags: Bool
+    /// How many listed items of folders holding unchanged ones the snapshot keeps
+    /// (``Snapshot/listings``), so that completing the plan does not list them again: a server's
+    /// listing is a request; a local one costs less than the memory.
+    private let keptItems: Int
 
     /// Creates a scanner.
     ///
@@ -16,11 +20,23 @@ struct Scanner: Sendable {
     ///   - directories: The boundary that lists folders.
     ///   - files: The boundary that reads the `.seamsignore` files found (none is read without it).
     ///   - learnsTags: Whether the files carry content tags (ETags) that the archive learns.
-    init(directories: any DirectoryAccessorProviding, files: (any FileAccessorProviding)? = nil, learnsTags: Bool = false) {
+    ///   - keptItems: How many items of the listings of folders that hold unchanged items the
+    ///     snapshot keeps, in the order they are listed (``Snapshot/listings``); 0 keeps none.
+    init(
+        directories: any DirectoryAccessorProviding, files: (any FileAccessorProviding)? = nil, learnsTags: Bool = false,
+        keptItems: Int = 0
+    ) {
         self.directories = directories
         self.files = files
         self.learnsTags = learnsTags
+        self.keptItems = keptItems
     }
+
+    /// How many listed items a scan of a server keeps for completing the plan: a folder of
+    /// 10,000 files renamed on the other side then costs no request for each of its subfolders,
+    /// and the scan of a server of a million files holds at most this many items' metadata
+    /// beside its bits (about 10 MiB).
+    static let serverKeptItems = 50_000
 
     /// Scans the tree under `root`.
     ///
@@ -160,6 +176,10 @@ struct Scanner: Sendable {
         }
         let rules = snapshot.rules.isEmpty ? nil : snapshot.rules.inFolder(parent)
         let unchanged = known.unchanged(entries, under: parent)
+        if keptItems > 0, snapshot.keptItems + entries.count <= keptItems, unchanged.contains(where: { $0 != nil }) {
+            snapshot.listings[parent] = entries
+            snapshot.keptItems += entries.count
+        }
         for (index, entry) in entries.enumerated() {
             if Snapshot.isOwnName(entry.name) {
                 let path = parent?.appending(entry.name) ?? SyncPath(entry.name)

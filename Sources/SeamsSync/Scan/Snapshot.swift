@@ -27,6 +27,12 @@ struct Snapshot: Sendable {
     var ignored: [SyncPath] = []
     /// The rules the scan applied: the run's, and the `.seamsignore` files it found on its side.
     var rules = IgnoreRules()
+    /// Listings of folders holding unchanged items, as the scan read them, where the scanner
+    /// keeps them (a server's, up to a number of items): the plan's completion reads the
+    /// metadata of such items from here instead of asking again.
+    var listings: [SyncPath?: [DirectoryEntry]] = [:]
+    /// How many items ``listings`` holds.
+    var keptItems = 0
 
     /// Creates a snapshot.
     init(
