@@ -52,7 +52,10 @@ start_apache() {
     fi
     "${launch[@]}" "$apache" -f "$work/apache/httpd.conf" -X -DFOREGROUND </dev/null >"$work/apache/output.log" 2>&1 &
     APACHE_PID=$!
-    trap 'kill "$APACHE_PID" 2>/dev/null || true; wait "$APACHE_PID" 2>/dev/null || true' EXIT
+    # Added to the caller's own EXIT trap (a benchmark's busy loops), not in its place.
+    local previous
+    previous=$(trap -p EXIT | sed -E "s/^trap -- '(.*)' EXIT$/\1/")
+    trap "kill \"\$APACHE_PID\" 2>/dev/null || true; wait \"\$APACHE_PID\" 2>/dev/null || true; ${previous:-:}" EXIT
     for _ in $(seq 200); do
         (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null && break
         kill -0 "$APACHE_PID" 2>/dev/null || break

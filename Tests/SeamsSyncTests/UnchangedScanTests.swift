@@ -155,6 +155,33 @@ import Testing
         #expect(text(fileSystem, "d3/f8.txt", in: container) == "edited")
     }
 
+    @Test("on a disk a folder is listed again only when the plan wants at least half its entries; fewer are read one by one")
+    func listsAgainOnlyMostOfAFolder() throws {
+        let fileSystem = try setUp()
+        for index in 0..<20 { try write(fileSystem, "file \(index)", "d\(index % 2)/f\(index).txt", in: local) }
+        _ = try engine(fileSystem).run(local: local, container: container, stateDirectory: state)
+        // d0 holds 10 files: 3 edited on the local side are read one by one on the other.
+        fileSystem.advanceTime(by: 5)
+        for index in [0, 2, 4] { try write(fileSystem, "edited \(index)", "d0/f\(index).txt", in: local) }
+        fileSystem.resetCalls()
+        let edited = try engine(fileSystem).run(local: local, container: container, stateDirectory: state)
+        #expect(edited.copiedToContainer == 3)
+        func listings(of folder: String) -> Int {
+            fileSystem.calls.filter { $0.operation == .contentsOfDirectory && $0.url?.path == container.appending(path: folder).path }.count
+        }
+        #expect(listings(of: "d0") == 1, "the scan's listing only")
+        let reads = metadataCalls(fileSystem.calls).filter { $0.hasPrefix(container.path + "/d0/f") }
+        #expect(Set(reads).isSuperset(of: [0, 2, 4].map { container.appending(path: "d0/f\($0).txt").path }), "\(reads)")
+        // 5 of d1's 10 edited: half of it, listed once more.
+        fileSystem.advanceTime(by: 5)
+        for index in [1, 3, 5, 7, 9] { try write(fileSystem, "edited \(index)", "d1/f\(index).txt", in: local) }
+        fileSystem.resetCalls()
+        let half = try engine(fileSystem).run(local: local, container: container, stateDirectory: state)
+        #expect(half.copiedToContainer == 5)
+        #expect(listings(of: "d1") == 2, "the scan's listing and one for the plan")
+        #expect(text(fileSystem, "d1/f9.txt", in: container) == "edited 9" && text(fileSystem, "d0/f4.txt", in: container) == "edited 4")
+    }
+
     @Test("a deletion on one side: the other side's unchanged items are read, then trashed")
     func deletionReadsTheOtherSide() throws {
         let fileSystem = try setUp()

@@ -176,6 +176,7 @@ struct Scanner: Sendable {
         }
         let rules = snapshot.rules.isEmpty ? nil : snapshot.rules.inFolder(parent)
         let unchanged = known.unchanged(entries, under: parent)
+        if known.table != nil { snapshot.entryCounts[parent] = entries.count }
         if keptItems > 0, snapshot.keptItems + entries.count <= keptItems, unchanged.contains(where: { $0 != nil }) {
             snapshot.listings[parent] = entries
             snapshot.keptItems += entries.count

@@ -33,6 +33,9 @@ struct Snapshot: Sendable {
     var listings: [SyncPath?: [DirectoryEntry]] = [:]
     /// How many items ``listings`` holds.
     var keptItems = 0
+    /// How many entries each listed folder held, in a scan compared with the archive: the
+    /// plan's completion lists a folder again only where it needs most of them.
+    var entryCounts: [SyncPath?: Int] = [:]
 
     /// Creates a snapshot.
     init(
