@@ -1,9 +1,10 @@
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 public import HTTPTypes
 import HTTPTypesFoundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
 
 /// The live ``HTTPTransportProviding`` on `URLSession` (FoundationNetworking on Linux).
 ///
@@ -69,7 +70,9 @@ public final class URLSessionHTTPTransport: HTTPFileTransferProviding, WaitingHT
     }
 
     /// The request as `URLSession` takes it, with the timeout backing up our own.
-    private static func urlRequest(_ request: HTTPRequest, body: Data?, timeout: Duration) throws(HTTPTransportError) -> URLRequest {
+    private static func urlRequest(_ request: HTTPRequest, body: Data?, timeout: Duration) throws(HTTPTransportError)
+        -> URLRequest
+    {
         guard var urlRequest = URLRequest(httpRequest: request) else {
             throw HTTPTransportError(.other, underlying: URLError(.badURL))
         }
@@ -86,7 +89,8 @@ public final class URLSessionHTTPTransport: HTTPFileTransferProviding, WaitingHT
         delegate: URLSessionTransportDelegate,
         bodyFile: URL? = nil
     ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
-        let task = bodyFile.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
+        let task =
+            bodyFile.map { session.uploadTask(with: urlRequest, fromFile: $0) } ?? session.dataTask(with: urlRequest)
         let (urlResponse, data): (URLResponse, Data)
         do {
             (urlResponse, data) = try await withTaskCancellationHandler {
@@ -125,7 +129,8 @@ extension URLSessionHTTPTransport {
         // URLSession would report a missing file as an unknown error after connecting: ask first.
         if access(bodyFile.path, R_OK) != 0 {
             let code = errno
-            throw HTTPTransportError(.other, underlying: CocoaError.fileSystemError(errno: code, path: bodyFile.path, writing: false))
+            throw HTTPTransportError(
+                .other, underlying: CocoaError.fileSystemError(errno: code, path: bodyFile.path, writing: false))
         }
         let prepared = try Self.urlRequest(request, body: nil, timeout: timeout)
         let (session, delegate) = (self.session, self.delegate)
@@ -157,7 +162,8 @@ extension URLSessionHTTPTransport {
         case .file(let url):
             if access(url.path, R_OK) != 0 {
                 let code = errno
-                throw HTTPTransportError(.other, underlying: CocoaError.fileSystemError(errno: code, path: url.path, writing: false))
+                throw HTTPTransportError(
+                    .other, underlying: CocoaError.fileSystemError(errno: code, path: url.path, writing: false))
             }
             file = url
         }

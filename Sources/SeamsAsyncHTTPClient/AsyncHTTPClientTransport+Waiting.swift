@@ -59,7 +59,10 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
             let response = try client.execute(
                 request: outgoing, delegate: accumulator, eventLoop: .delegateAndChannel(on: loop), deadline: deadline
             ).wait()
-            return (Self.httpResponse(status: response.status, headers: response.headers), response.body.map { Data($0.readableBytesView) } ?? Data())
+            return (
+                Self.httpResponse(status: response.status, headers: response.headers),
+                response.body.map { Data($0.readableBytesView) } ?? Data()
+            )
         } catch {
             throw HTTPTransportError(asyncHTTPClient: error)
         }
@@ -103,16 +106,18 @@ private final class FileBodyReader: Sendable {
         of file: OpenFile, remaining: Int64, to writer: HTTPClient.Body.StreamWriter, on loop: any EventLoop
     ) -> EventLoopFuture<Void> {
         guard remaining > 0 else { return loop.makeSucceededVoidFuture() }
-        return NIOThreadPool.singleton.runIfActive(eventLoop: loop) { try file.nextPiece(upTo: Int(min(remaining, 1 << 20))) }
-            .flatMap { piece in
-                // A file shorter than when the request was made: AsyncHTTPClient reports the
-                // bytes that did not come.
-                guard let piece else { return loop.makeSucceededVoidFuture() }
-                let count = Int64(piece.readableBytes)
-                return writer.write(.byteBuffer(piece)).flatMap {
-                    sendRest(of: file, remaining: remaining - count, to: writer, on: loop)
-                }
+        return NIOThreadPool.singleton.runIfActive(eventLoop: loop) {
+            try file.nextPiece(upTo: Int(min(remaining, 1 << 20)))
+        }
+        .flatMap { piece in
+            // A file shorter than when the request was made: AsyncHTTPClient reports the
+            // bytes that did not come.
+            guard let piece else { return loop.makeSucceededVoidFuture() }
+            let count = Int64(piece.readableBytes)
+            return writer.write(.byteBuffer(piece)).flatMap {
+                sendRest(of: file, remaining: remaining - count, to: writer, on: loop)
             }
+        }
     }
 
     /// A file open for one sending, read by one pool thread at a time.

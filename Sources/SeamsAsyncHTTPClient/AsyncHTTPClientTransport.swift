@@ -145,8 +145,10 @@ public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
         return try await HTTPTimeout.run(timeout) { () async throws(HTTPTransportError) in
             do {
                 // AHC's deadline only backs up our own timer.
-                let response = try await client.execute(prepared, timeout: .nanoseconds(
-                    Int64(timeout.components.seconds + 1) * 1_000_000_000))
+                let response = try await client.execute(
+                    prepared,
+                    timeout: .nanoseconds(
+                        Int64(timeout.components.seconds + 1) * 1_000_000_000))
                 let bytes = try await response.body.collect(upTo: limit)
                 return (try Self.httpResponse(response), Data(bytes.readableBytesView))
             } catch {
@@ -166,7 +168,9 @@ public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
             guard let fieldName = HTTPField.Name(name) else { continue }
             fields.append(HTTPField(name: fieldName, value: value))
         }
-        return HTTPResponse(status: HTTPResponse.Status(code: Int(status.code), reasonPhrase: status.reasonPhrase), headerFields: fields)
+        return HTTPResponse(
+            status: HTTPResponse.Status(code: Int(status.code), reasonPhrase: status.reasonPhrase), headerFields: fields
+        )
     }
 }
 
@@ -208,7 +212,9 @@ struct FilePieces: AsyncSequence, Sendable {
         mutating func next() async throws -> ByteBuffer? {
             if finished { return nil }
             if handle == nil { handle = try FileHandle.forReadingCloseOnExec(url) }
-            guard remaining > 0, let piece = try handle?.read(upToCount: Int(Swift.min(remaining, 1 << 20))), !piece.isEmpty else {
+            guard remaining > 0, let piece = try handle?.read(upToCount: Int(Swift.min(remaining, 1 << 20))),
+                !piece.isEmpty
+            else {
                 try? handle?.close()
                 handle = nil
                 finished = true

@@ -1,7 +1,7 @@
 import SwiftDiagnostics
 public import SwiftSyntax
-public import SwiftSyntaxMacros
 import SwiftSyntaxBuilder
+public import SwiftSyntaxMacros
 
 /// `@Mockable`: reads a protocol and writes, beside it, a race-free mock named `Mock` + its name
 /// (`@Mockable(sendable: false)`: a mock that is not `Sendable`). Unsupported requirements are

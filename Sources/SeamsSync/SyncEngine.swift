@@ -123,7 +123,8 @@ public struct SyncEngine: Sendable {
         stop: SyncStopToken? = nil, progress: (@Sendable (SyncProgress) -> Void)? = nil
     ) throws -> SyncReport {
         try runBlocking(
-            local: local, container: container, stateDirectory: stateDirectory, options: options, stop: stop, progress: progress)
+            local: local, container: container, stateDirectory: stateDirectory, options: options, stop: stop,
+            progress: progress)
     }
 
     private func runBlocking(
@@ -177,7 +178,8 @@ public struct SyncEngine: Sendable {
         var archive = consume loaded
         defer { prepared.lock?.release() }
         let scanned = try ScanStage(
-            run: run, concurrently: scansConcurrently, serverReaders: serverRequestsAtOnce, progress: progress)(comparedWith: archive)
+            run: run, concurrently: scansConcurrently, serverReaders: serverRequestsAtOnce, progress: progress)(
+                comparedWith: archive)
         archive.entries.record(scanned.learned)
         try prepared.lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
         let plan = try PlanStage(options: options)(archive: archive, scanned: scanned)
@@ -186,7 +188,9 @@ public struct SyncEngine: Sendable {
             report = SyncReport()
             report.dryRun = true
             report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
-            report.moves = plan.moves.filter { $0.step != .back }.map { .init(from: $0.from.rawValue, to: $0.to.rawValue, madeOn: $0.madeOn) }
+            report.moves = plan.moves.filter { $0.step != .back }.map {
+                .init(from: $0.from.rawValue, to: $0.to.rawValue, madeOn: $0.madeOn)
+            }
         } else {
             let apply = ApplyStage(
                 run: run, prepared: prepared, progress: progress, concurrently: scansConcurrently,
@@ -198,9 +202,11 @@ public struct SyncEngine: Sendable {
             if report.interruption == nil { report.skipped += PurgeStage(run: run, start: prepared.start)() }
         }
         for path in scanned.reserved {
-            report.skipped.append(.init(
-                path: path.rawValue,
-                reason: "its name starts with .seams, which seams-sync keeps for its own files; rename it to sync it"))
+            report.skipped.append(
+                .init(
+                    path: path.rawValue,
+                    reason:
+                        "its name starts with .seams, which seams-sync keeps for its own files; rename it to sync it"))
         }
         report.ignored = scanned.ignored.map(\.rawValue)
         report.rebuiltState = prepared.stateRebuilt

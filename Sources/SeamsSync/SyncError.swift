@@ -52,7 +52,8 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Whether the run was refused before changing anything (a guard or a missing folder).
     public var isRefusal: Bool {
         switch self {
-        case .containerNotAvailable, .folderNotAvailable, .serverNotAvailable, .staleLocalFolder, .emptySide, .tooManyDeletions:
+        case .containerNotAvailable, .folderNotAvailable, .serverNotAvailable, .staleLocalFolder, .emptySide,
+            .tooManyDeletions:
             true
         default:
             false
@@ -77,7 +78,9 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         let named: URL?
         switch error {
         case let error as CocoaError:
-            named = error.filePath.flatMap { $0.isEmpty ? nil : $0.hasPrefix("http") ? URL(string: $0) : URL(filePath: $0) }
+            named = error.filePath.flatMap {
+                $0.isEmpty ? nil : $0.hasPrefix("http") ? URL(string: $0) : URL(filePath: $0)
+            }
         case BookmarkStorageError.corruptStore(let store, _), BookmarkStorageError.unsupportedVersion(let store, _):
             named = store
         default:

@@ -1,4 +1,3 @@
-
 /// What a run did, or (with `dryRun`) would do: counts, conflicts kept, paths that failed.
 ///
 /// The CLI prints it as text, or as JSON with `--json`.
@@ -115,10 +114,14 @@ public struct SyncReport: Hashable, Sendable, Codable {
             lines.append("interrupted: \(interruption.done) of \(interruption.total) done; run again to finish.")
         }
         if let replicaMismatch {
-            lines.append("Synced as a new pair: \(replicaMismatch). Nothing was deleted; every difference was kept as both versions.")
+            lines.append(
+                "Synced as a new pair: \(replicaMismatch). Nothing was deleted; every difference was kept as both versions."
+            )
         }
         if !moves.isEmpty {
-            lines.append("\(moves.count) \(moves.count == 1 ? "rename or move" : "renames or moves") \(dryRun ? "to make" : "made") as on the other side.")
+            lines.append(
+                "\(moves.count) \(moves.count == 1 ? "rename or move" : "renames or moves") \(dryRun ? "to make" : "made") as on the other side."
+            )
         }
         if !ignored.isEmpty {
             lines.append("\(ignored.count) \(ignored.count == 1 ? "path" : "paths") left alone by ignore rules.")

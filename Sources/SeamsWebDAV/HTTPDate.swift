@@ -32,7 +32,8 @@ package enum HTTPDate {
         let (year, month, day) = civil(fromDays: days)
         let weekday = weekdays[((days % 7) + 7) % 7]
         func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(inDay / 3_600)):\(two(inDay / 60 % 60)):\(two(inDay % 60)) GMT"
+        return
+            "\(weekday), \(two(day)) \(months[month - 1]) \(year) \(two(inDay / 3_600)):\(two(inDay / 60 % 60)):\(two(inDay % 60)) GMT"
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's algorithm).

@@ -117,9 +117,16 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
             return true
         }
         let ignoresConditions = etagConditionsIgnored.withLock { $0 }
-        var tag = ignoresConditions ? nil : rememberedETag(for: destination).flatMap { Self.identifier(ofETag: $0) == expected.fileIdentifier ? $0 : nil }
+        var tag =
+            ignoresConditions
+            ? nil
+            : rememberedETag(for: destination).flatMap {
+                Self.identifier(ofETag: $0) == expected.fileIdentifier ? $0 : nil
+            }
         if tag == nil {
-            guard let found = try currentETag(of: destination), Self.identifier(ofETag: found) == expected.fileIdentifier else {
+            guard let found = try currentETag(of: destination),
+                Self.identifier(ofETag: found) == expected.fileIdentifier
+            else {
                 return false
             }
             tag = found
@@ -135,7 +142,8 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
             return true
         } catch let error as CocoaError where error.posixCode == .EEXIST {
             // 412: changed since, or a server that refuses every ETag condition (rclone).
-            guard let now = try currentETag(of: destination), Self.identifier(ofETag: now) == expected.fileIdentifier else {
+            guard let now = try currentETag(of: destination), Self.identifier(ofETag: now) == expected.fileIdentifier
+            else {
                 return false
             }
             etagConditionsIgnored.withLock { $0 = true }
@@ -147,7 +155,9 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
     /// The ETag of the file at `url` now, or `nil` when nothing (or a collection) is there.
     private func currentETag(of url: URL) throws -> String? {
         do {
-            guard let found = try propfind(url, depth: "0", collection: false).first, !found.isCollection else { return nil }
+            guard let found = try propfind(url, depth: "0", collection: false).first, !found.isCollection else {
+                return nil
+            }
             return found.etag ?? ""
         } catch let error as CocoaError where error.posixCode == .ENOENT || error.posixCode == .ENOTDIR {
             return nil
@@ -185,13 +195,16 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
         var headers = HTTPFields()
         headers[.depth] = depth
         headers[.contentType] = "application/xml; charset=utf-8"
-        let (response, body) = try send(.propfind, url, collection: collection, headers: headers, body: Self.propfindBody)
+        let (response, body) = try send(
+            .propfind, url, collection: collection, headers: headers, body: Self.propfindBody)
         switch response.status.code {
         case 207:
             do {
                 return try WebDAVMultistatus.parse(body)
             } catch {
-                throw Self.error(EIO, url: url, writing: false, reason: "the server's PROPFIND answer could not be read: \(error.reason)")
+                throw Self.error(
+                    EIO, url: url, writing: false,
+                    reason: "the server's PROPFIND answer could not be read: \(error.reason)")
             }
         case 400 where collection, 404 where collection:
             // A file asked for as a collection (`f/`): Apache answers 400, rclone 404. Ask what it is.
@@ -206,13 +219,15 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
         }
     }
 
-    private static let propfindBody = Data("""
+    private static let propfindBody = Data(
+        """
         <?xml version="1.0" encoding="utf-8"?>
         <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getlastmodified/><D:getetag/></D:prop></D:propfind>
         """.utf8)
 
     private func transfer(
-        _ method: HTTPRequest.Method, _ source: URL, to destination: URL, overwrite: Bool, headers conditions: HTTPFields = [:]
+        _ method: HTTPRequest.Method, _ source: URL, to destination: URL, overwrite: Bool,
+        headers conditions: HTTPFields = [:]
     ) throws {
         guard serves(destination) else { throw Self.error(EXDEV, url: destination, writing: true) }
         var headers = conditions
@@ -226,10 +241,12 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
                 // A missing source or destination folder: Apache answers 404 or 500, rclone 403.
                 // Ask, so the error is the file system's ENOENT either way.
                 if (try? metadata(at: source)) == nil {
-                    throw Self.error(ENOENT, url: source, writing: method != .copy, reason: "HTTP \(status) for \(method.rawValue)")
+                    throw Self.error(
+                        ENOENT, url: source, writing: method != .copy, reason: "HTTP \(status) for \(method.rawValue)")
                 }
                 if (try? metadata(at: destination.deletingLastPathComponent()))?.kind != .directory {
-                    throw Self.error(ENOENT, url: destination, writing: true, reason: "HTTP \(status) for \(method.rawValue)")
+                    throw Self.error(
+                        ENOENT, url: destination, writing: true, reason: "HTTP \(status) for \(method.rawValue)")
                 }
             }
             throw failure(response, url: destination, writing: true, method: method)

@@ -119,7 +119,9 @@ extension WebDAVAccessor: FileAccessorProviding {
     /// - Throws: The server's answer as ``read(from:)`` throws it (ENOENT for a missing file),
     ///   EAGAIN when the file changed during the download, or the local file system's error for
     ///   `localFile` (EEXIST when something is there, ENOSPC).
-    public func download(_ url: URL, toNewFile localFile: URL, in files: any FileAccessorProviding = DefaultFileAccessor()) throws {
+    public func download(
+        _ url: URL, toNewFile localFile: URL, in files: any FileAccessorProviding = DefaultFileAccessor()
+    ) throws {
         var offset = 0
         var total: Int?
         var etag: String?
@@ -136,10 +138,13 @@ extension WebDAVAccessor: FileAccessorProviding {
             }
             switch response.status.code {
             case 206:
-                guard let range = response.headerFields[.contentRange].flatMap(Self.contentRange), range.first == offset,
+                guard let range = response.headerFields[.contentRange].flatMap(Self.contentRange),
+                    range.first == offset,
                     range.count == body.count, body.count > 0
                 else {
-                    throw Self.error(EIO, url: url, writing: false, reason: "the server answered another range than the one asked for")
+                    throw Self.error(
+                        EIO, url: url, writing: false,
+                        reason: "the server answered another range than the one asked for")
                 }
                 if let known = total, known != range.total { throw changedDuringDownload(url) }
                 total = range.total
@@ -174,7 +179,9 @@ extension WebDAVAccessor: FileAccessorProviding {
         let parts = header.dropFirst(6).split(separator: "/")
         guard parts.count == 2, let total = Int(parts[1]) else { return nil }
         let bounds = parts[0].split(separator: "-")
-        guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), last >= first else { return nil }
+        guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), last >= first else {
+            return nil
+        }
         return (first, last - first + 1, total)
     }
 
@@ -187,7 +194,9 @@ extension WebDAVAccessor: FileAccessorProviding {
         let token = response.headerFields[.lockToken].map { $0.hasPrefix("<") ? $0 : "<\($0)>" }
         switch response.status.code {
         case 200, 201:
-            guard let token else { throw Self.error(EIO, url: url, writing: true, reason: "LOCK answered without a Lock-Token") }
+            guard let token else {
+                throw Self.error(EIO, url: url, writing: true, reason: "LOCK answered without a Lock-Token")
+            }
             var put = HTTPFields()
             put[.davIf] = "(\(token))"
             if response.status.code == 200 {
@@ -205,7 +214,8 @@ extension WebDAVAccessor: FileAccessorProviding {
                 try self.put(body, to: url, headers: put)
             } catch {
                 unlock(url, token: token)
-                if response.status.code == 201 { try? removeItem(at: url, recursively: true) }  // the empty file the lock made
+                // The empty file the lock made.
+                if response.status.code == 201 { try? removeItem(at: url, recursively: true) }
                 throw error
             }
             unlock(url, token: token)
@@ -226,7 +236,8 @@ extension WebDAVAccessor: FileAccessorProviding {
         _ = try? send(.unlock, url, headers: headers)
     }
 
-    private static let lockBody = Data("""
+    private static let lockBody = Data(
+        """
         <?xml version="1.0" encoding="utf-8"?>
         <D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype>\
         <D:owner>seams-sync</D:owner></D:lockinfo>

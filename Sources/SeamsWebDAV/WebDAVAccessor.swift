@@ -1,7 +1,7 @@
+import Dispatch
 public import Foundation
 import HTTPTypes
 public import SeamsCore
-import Dispatch
 
 /// A folder on a WebDAV server (Apache `mod_dav`, Nextcloud, ownCloud, `rclone serve webdav`, most
 /// NAS boxes), seen through the same boundaries as a local folder: ``DirectoryAccessorProviding``
@@ -90,7 +90,9 @@ public final class WebDAVAccessor: Sendable {
         transport: any HTTPTransportProviding,
         timeout: Duration = .seconds(60),
         retryLimit: Int = 3,
-        pause: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18) },
+        pause: @escaping @Sendable (Duration) -> Void = {
+            Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)
+        },
         pieceSize: Int = 8 << 20,
         outageCooldown: Duration = .seconds(10),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
@@ -112,7 +114,8 @@ public final class WebDAVAccessor: Sendable {
     /// - Parameter url: Any URL.
     /// - Returns: `true` when requests for it go to this server.
     public func serves(_ url: URL) -> Bool {
-        url.scheme?.lowercased() == baseURL.scheme?.lowercased() && url.host() == baseURL.host() && url.port == baseURL.port
+        url.scheme?.lowercased() == baseURL.scheme?.lowercased() && url.host() == baseURL.host()
+            && url.port == baseURL.port
     }
 
     // MARK: Requests
@@ -135,7 +138,8 @@ public final class WebDAVAccessor: Sendable {
     func send(
         _ method: HTTPRequest.Method, _ url: URL, collection: Bool = false, headers: HTTPFields = [:], body: Body
     ) throws -> (HTTPResponse, Data) {
-        var request = HTTPRequest(method: method, scheme: url.scheme, authority: authority(url), path: path(url, collection: collection))
+        var request = HTTPRequest(
+            method: method, scheme: url.scheme, authority: authority(url), path: path(url, collection: collection))
         request.headerFields = headers
         if let credentials { request.headerFields[.authorization] = credentials.authorization }
         let safe = Self.safeMethods.contains(method)
@@ -199,13 +203,16 @@ public final class WebDAVAccessor: Sendable {
                 do {
                     payload = .data(try files.read(from: file))
                 } catch {
-                    return .failure(HTTPTransportError(.other, underlying: Self.localError(error, path: file.path, writing: false)))
+                    return .failure(
+                        HTTPTransportError(.other, underlying: Self.localError(error, path: file.path, writing: false)))
                 }
             }
         }
         let timeout = self.timeout
         if let waiting {
-            return Result { () throws(HTTPTransportError) in try waiting.sendWaiting(request, body: payload, timeout: timeout) }
+            return Result { () throws(HTTPTransportError) in
+                try waiting.sendWaiting(request, body: payload, timeout: timeout)
+            }
         }
         let transport = self.transport
         return Self.waitForTask { () async -> Result<(HTTPResponse, Data), HTTPTransportError> in
@@ -213,7 +220,8 @@ public final class WebDAVAccessor: Sendable {
                 switch payload {
                 case .none: return .success(try await transport.send(request, body: nil, timeout: timeout))
                 case .data(let data): return .success(try await transport.send(request, body: data, timeout: timeout))
-                case .file(let file): return .success(try await streaming!.send(request, bodyFile: file, timeout: timeout))
+                case .file(let file):
+                    return .success(try await streaming!.send(request, bodyFile: file, timeout: timeout))
                 }
             } catch {
                 return .failure(error)
@@ -243,7 +251,10 @@ public final class WebDAVAccessor: Sendable {
     /// A local file's error as the file system's `CocoaError`.
     static func localError(_ error: any Error, path: String, writing: Bool) -> CocoaError {
         if let cocoa = error as? CocoaError, cocoa.userInfo[NSUnderlyingErrorKey] is POSIXError { return cocoa }
-        let code = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap { $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil }
+        let code =
+            ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError).flatMap {
+                $0.domain == NSPOSIXErrorDomain ? Int32($0.code) : nil
+            }
             ?? (error as? POSIXError)?.code.rawValue ?? EIO
         return CocoaError.fileSystemError(errno: code, path: path, writing: writing)
     }
@@ -305,7 +316,9 @@ public final class WebDAVAccessor: Sendable {
         return Self.error(code, url: url, writing: writing, reason: reason)
     }
 
-    private func transportFailure(_ error: HTTPTransportError, url: URL, writing: Bool, unsent: Bool = false) -> CocoaError {
+    private func transportFailure(_ error: HTTPTransportError, url: URL, writing: Bool, unsent: Bool = false)
+        -> CocoaError
+    {
         let (code, words): (Int32, String)
         switch error.kind {
         case .cannotConnect: (code, words) = (ECONNREFUSED, "could not connect to the server")
@@ -316,7 +329,8 @@ public final class WebDAVAccessor: Sendable {
         case .tls: (code, words) = (EIO, "the secure connection failed (TLS)")
         case .other: (code, words) = (EIO, error.description)
         }
-        return Self.error(code, url: url, writing: writing, reason: unsent ? words + " a moment ago; not tried again yet" : words)
+        return Self.error(
+            code, url: url, writing: writing, reason: unsent ? words + " a moment ago; not tried again yet" : words)
     }
 
     static func error(_ code: Int32, url: URL, writing: Bool, reason: String? = nil) -> CocoaError {

@@ -54,13 +54,16 @@ enum WebDAVMultistatus {
             }
             if tag.hasPrefix("/") {
                 let name = localName(tag.dropFirst())
-                guard stack.last == name else { throw Malformed(reason: "</\(name)> does not close <\(stack.last ?? "")>") }
+                guard stack.last == name else {
+                    throw Malformed(reason: "</\(name)> does not close <\(stack.last ?? "")>")
+                }
                 stack.removeLast()
                 let value = try decodeEntities(text.trimmingCharacters(in: .whitespacesAndNewlines))
                 text = ""
                 switch name {
                 case "href" where stack.last == "response": current?.href = value
-                case "status" where stack.last == "propstat": propstat.ok = value.split(separator: " ").dropFirst().first == "200"
+                case "status" where stack.last == "propstat":
+                    propstat.ok = value.split(separator: " ").dropFirst().first == "200"
                 case "getcontentlength": propstat.size = Int64(value)
                 case "getlastmodified": propstat.modified = HTTPDate.parse(value)
                 case "getetag": propstat.etag = value.isEmpty ? nil : value
@@ -68,7 +71,9 @@ enum WebDAVMultistatus {
                     if propstat.ok { current?.merge(propstat) }
                     propstat = Propstat()
                 case "response":
-                    guard let response = current, let href = response.href else { throw Malformed(reason: "a response has no href") }
+                    guard let response = current, let href = response.href else {
+                        throw Malformed(reason: "a response has no href")
+                    }
                     resources.append(try response.resource(href: href))
                     current = nil
                 default: break
@@ -115,10 +120,14 @@ enum WebDAVMultistatus {
                 let afterAuthority = href[schemeEnd.upperBound...].firstIndex(of: "/") ?? href.endIndex
                 path = String(href[afterAuthority...])
             }
-            guard let decoded = path.removingPercentEncoding else { throw Malformed(reason: "the href \(href) is not percent-encoded UTF-8") }
+            guard let decoded = path.removingPercentEncoding else {
+                throw Malformed(reason: "the href \(href) is not percent-encoded UTF-8")
+            }
             var trimmed = decoded
             while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-            return WebDAVResource(path: trimmed, isCollection: isCollection, size: isCollection ? 0 : size, modified: modified, etag: etag)
+            return WebDAVResource(
+                path: trimmed, isCollection: isCollection, size: isCollection ? 0 : size, modified: modified, etag: etag
+            )
         }
     }
 
@@ -135,7 +144,9 @@ enum WebDAVMultistatus {
         var rest = text[...]
         while let amp = rest.firstIndex(of: "&") {
             result += rest[..<amp]
-            guard let semicolon = rest[amp...].firstIndex(of: ";") else { throw Malformed(reason: "an entity is not closed") }
+            guard let semicolon = rest[amp...].firstIndex(of: ";") else {
+                throw Malformed(reason: "an entity is not closed")
+            }
             let entity = rest[rest.index(after: amp)..<semicolon]
             switch entity {
             case "amp": result += "&"
@@ -144,9 +155,13 @@ enum WebDAVMultistatus {
             case "quot": result += "\""
             case "apos": result += "'"
             default:
-                let number: UInt32? = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+                let number: UInt32? =
+                    entity.hasPrefix("#x")
+                    ? UInt32(entity.dropFirst(2), radix: 16)
                     : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                guard let number, let scalar = Unicode.Scalar(number) else { throw Malformed(reason: "unknown entity &\(entity);") }
+                guard let number, let scalar = Unicode.Scalar(number) else {
+                    throw Malformed(reason: "unknown entity &\(entity);")
+                }
                 result.unicodeScalars.append(scalar)
             }
             rest = rest[rest.index(after: semicolon)...]

@@ -87,7 +87,8 @@ struct MockNameScanner {
             "#if DEBUG || SEAMS_MOCKS",
         ]
         for alias in aliases {
-            lines.append("/// The mock of `\(alias.mock.dropFirst("Mock".count))` that `@Mockable` writes, by the seed's name.")
+            lines.append(
+                "/// The mock of `\(alias.mock.dropFirst("Mock".count))` that `@Mockable` writes, by the seed's name.")
             lines.append("typealias \(alias.name) = \(alias.mock)")
         }
         lines.append("#endif")

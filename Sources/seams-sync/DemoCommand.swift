@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import SeamsAsyncHTTPClient
 import SeamsCore
-import SeamsWebDAV
 import SeamsSync
+import SeamsWebDAV
 
 /// `seams-sync demo`: a self-contained tour on two sample folders in a temp dir; with `--webdav`,
 /// the container is a WebDAV server the demo starts on this machine.
@@ -18,7 +18,8 @@ struct DemoCommand: ParsableCommand {
             """
     )
 
-    @Flag(name: .customLong("webdav"), help: "Sync with a WebDAV server the demo starts on this machine (needs rclone).")
+    @Flag(
+        name: .customLong("webdav"), help: "Sync with a WebDAV server the demo starts on this machine (needs rclone).")
     var webDAV = false
 
     func run() throws {
@@ -45,7 +46,9 @@ struct DemoCommand: ParsableCommand {
         defer { server?.stop() }
         let target = server?.url ?? container
         if let server {
-            print("  served by: rclone serve webdav at \(server.url.absoluteString) (user \(server.credentials.user), a random password)")
+            print(
+                "  served by: rclone serve webdav at \(server.url.absoluteString) (user \(server.credentials.user), a random password)"
+            )
             print("  The sync talks to the server only; the demo's own edits below are made in the served folder.")
         }
         print("")
@@ -71,9 +74,13 @@ struct DemoCommand: ParsableCommand {
         print(indent(try samples.listing(local)))
         let same = try samples.listing(local) == samples.listing(container)
         print(same ? "   identical on both sides." : "   the sides differ!")
-        print("\nThe local photos/readme.md (deleted in the container) is kept in \(local.path)/.seams-trash; both versions of plan.md are kept.")
+        print(
+            "\nThe local photos/readme.md (deleted in the container) is kept in \(local.path)/.seams-trash; both versions of plan.md are kept."
+        )
         if webDAV {
-            print("Sync a folder with your own server: SEAMS_WEBDAV_USER=me SEAMS_WEBDAV_PASSWORD=… seams-sync sync ~/Notes https://dav.example.com/Notes/")
+            print(
+                "Sync a folder with your own server: SEAMS_WEBDAV_USER=me SEAMS_WEBDAV_PASSWORD=… seams-sync sync ~/Notes https://dav.example.com/Notes/"
+            )
         } else {
             print("Sync two real folders with: seams-sync sync ~/Notes /mnt/backup/Notes")
         }

@@ -41,7 +41,9 @@ final class DemoServer {
     /// rclone's path on `PATH`, or `nil`.
     static var rclone: String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/rclone" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/rclone" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// Starts serving `folder` and waits until the server answers (10 s at most).
@@ -85,14 +87,16 @@ final class DemoServer {
         } catch {
             throw StartError.didNotStart("\(rclone): \(error)")
         }
-        let server = DemoServer(url: URL(string: "http://127.0.0.1:\(port)/")!, credentials: credentials, process: process)
+        let server = DemoServer(
+            url: URL(string: "http://127.0.0.1:\(port)/")!, credentials: credentials, process: process)
         let deadline = Date(timeIntervalSinceNow: 10)
         while Date() < deadline, process.isRunning {
             if Loopback.acceptsConnections(port: port) { return server }
             Thread.sleep(forTimeInterval: 0.05)
         }
         server.stop()
-        let said = (try? String(contentsOf: log, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let said =
+            (try? String(contentsOf: log, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         throw StartError.didNotStart(said.isEmpty ? "it did not answer on port \(port) within 10 seconds" : said)
     }
 

@@ -4,11 +4,11 @@ import SeamsCore
 import SeamsSync
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// SIGINT, SIGTERM and SIGHUP during a run: the first asks the run to stop at its next safe point
@@ -40,8 +40,9 @@ final class InterruptSignals {
                     _exit(ExitStatus.interrupted(by: first).rawValue)
                 }
                 stop.requestStop()
-                FileHandle.standardError.write(Data(
-                    "\nseams-sync: stopping at the next safe point; press Ctrl-C again to quit at once.\n".utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        "\nseams-sync: stopping at the next safe point; press Ctrl-C again to quit at once.\n".utf8))
             }
             source.resume()
         }

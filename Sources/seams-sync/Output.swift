@@ -3,11 +3,11 @@ import Logging
 import SeamsSync
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the CLI writes: a text summary (progress on a terminal, problems through swift-log on
@@ -48,13 +48,18 @@ struct Output: Sendable {
 
     func finish(_ report: SyncReport, status: ExitStatus, local: URL, container: URL, listIgnored: Bool = false) {
         if json {
-            emit(JSONReport(status: status.word, exitCode: status.rawValue, local: local.path, container: container.isFileURL ? container.path : container.absoluteString, report: report))
+            emit(
+                JSONReport(
+                    status: status.word, exitCode: status.rawValue, local: local.path,
+                    container: container.isFileURL ? container.path : container.absoluteString, report: report))
             return
         }
         print(report.summary)
         if listIgnored { for path in report.ignored { print("  ignored: \(path)") } }
         if !report.failures.isEmpty {
-            logger.warning("\(report.failures.count) paths were not synced; nothing was lost. They will be retried on the next run.")
+            logger.warning(
+                "\(report.failures.count) paths were not synced; nothing was lost. They will be retried on the next run."
+            )
         }
     }
 

@@ -39,7 +39,9 @@ struct RemoteContainer: Equatable {
         _ argument: String, allowInsecureHTTP: Bool, environment: [String: String], netrc: URL?
     ) throws(Refusal) -> RemoteContainer? {
         let lowered = argument.lowercased()
-        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), var url = URL(string: argument) else { return nil }
+        guard lowered.hasPrefix("http://") || lowered.hasPrefix("https://"), var url = URL(string: argument) else {
+            return nil
+        }
         guard url.user == nil, url.password == nil else { throw .credentialsInURL }
         guard let host = url.host(), !host.isEmpty else { throw .noHost }
         if url.scheme?.lowercased() == "http", !allowInsecureHTTP, !isLoopback(host) { throw .insecure(host: host) }

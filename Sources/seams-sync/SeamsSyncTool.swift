@@ -50,7 +50,7 @@ struct SeamsSyncTool: ParsableCommand {
             Foundation.exit(0)
         } catch let exit as ExitCode {
             Foundation.exit(exit.rawValue)
-        } catch where exitCode(for: error) == .success {
+        } catch let error where exitCode(for: error) == .success {
             print(fullMessage(for: error))
             Foundation.exit(0)
         } catch {

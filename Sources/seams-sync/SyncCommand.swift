@@ -2,8 +2,8 @@ import ArgumentParser
 import Foundation
 import SeamsAsyncHTTPClient
 import SeamsCore
-import SeamsWebDAV
 import SeamsSync
+import SeamsWebDAV
 
 /// `seams-sync sync LOCAL CONTAINER`: one two-way sync of two folders.
 ///
@@ -19,10 +19,15 @@ struct SyncCommand: ParsableCommand {
     @Argument(help: "The local folder.")
     var local: String
 
-    @Argument(help: "The container: a folder, or a WebDAV collection's https:// URL (credentials from SEAMS_WEBDAV_USER and SEAMS_WEBDAV_PASSWORD, or ~/.netrc).")
+    @Argument(
+        help:
+            "The container: a folder, or a WebDAV collection's https:// URL (credentials from SEAMS_WEBDAV_USER and SEAMS_WEBDAV_PASSWORD, or ~/.netrc)."
+    )
     var container: String
 
-    @Flag(name: .customLong("allow-insecure-http"), help: "Allow a plain http:// container on another machine (the password then travels unencrypted).")
+    @Flag(
+        name: .customLong("allow-insecure-http"),
+        help: "Allow a plain http:// container on another machine (the password then travels unencrypted).")
     var allowInsecureHTTP = false
 
     @Option(name: .customLong("state-dir"), help: "Where the sync state lives (default $XDG_STATE_HOME/seams-sync).")
@@ -34,25 +39,38 @@ struct SyncCommand: ParsableCommand {
     @Flag(help: "Print one machine-readable JSON report on standard output.")
     var json = false
 
-    @Option(name: .customLong("max-delete"), help: "Refuse a run that deletes more than PERCENT of the known items on a side.")
+    @Option(
+        name: .customLong("max-delete"),
+        help: "Refuse a run that deletes more than PERCENT of the known items on a side.")
     var maxDelete = 50
 
     @Flag(help: "Run even when a safety guard (empty side, max delete) would refuse.")
     var force = false
 
-    @Option(help: "With a WebDAV container: at most N requests to the server at once (folder listings, uploads and downloads to temp names, new files moved into place); 1 sends them one by one.")
+    @Option(
+        help:
+            "With a WebDAV container: at most N requests to the server at once (folder listings, uploads and downloads to temp names, new files moved into place); 1 sends them one by one."
+    )
     var requests = SyncEngine.defaultRequestsInFlight
 
-    @Option(name: .customLong("exclude"), help: ArgumentHelp(
-        "Leave paths matching PATTERN alone on both sides (.gitignore syntax; repeat it for more).", valueName: "PATTERN"))
+    @Option(
+        name: .customLong("exclude"),
+        help: ArgumentHelp(
+            "Leave paths matching PATTERN alone on both sides (.gitignore syntax; repeat it for more).",
+            valueName: "PATTERN"))
     var excludes: [String] = []
 
-    @Option(name: .customLong("exclude-from"), help: ArgumentHelp(
-        "Read --exclude patterns from FILE, one a line (.gitignore syntax).", valueName: "FILE"))
+    @Option(
+        name: .customLong("exclude-from"),
+        help: ArgumentHelp(
+            "Read --exclude patterns from FILE, one a line (.gitignore syntax).", valueName: "FILE"))
     var excludeFrom: [String] = []
 
-    @Flag(name: .customLong("no-default-excludes"), help: ArgumentHelp(
-        "Sync platform junk too; by default \(SyncOptions.defaultExcludePatterns.joined(separator: " ")) are left alone."))
+    @Flag(
+        name: .customLong("no-default-excludes"),
+        help: ArgumentHelp(
+            "Sync platform junk too; by default \(SyncOptions.defaultExcludePatterns.joined(separator: " ")) are left alone."
+        ))
     var noDefaultExcludes = false
 
     @Flag(help: "List every path the ignore rules left alone.")
@@ -74,14 +92,16 @@ struct SyncCommand: ParsableCommand {
         do {
             let environment = ProcessInfo.processInfo.environment
             let netrc = environment["HOME"].map { URL(filePath: $0).appending(path: ".netrc") }
-            remote = try RemoteContainer.parse(container, allowInsecureHTTP: allowInsecureHTTP, environment: environment, netrc: netrc)
+            remote = try RemoteContainer.parse(
+                container, allowInsecureHTTP: allowInsecureHTTP, environment: environment, netrc: netrc)
         } catch {
             output.fail(ExitStatus.badUsage, error.description)
             throw ExitCode(ExitStatus.badUsage.rawValue)
         }
         let containerURL = remote?.url ?? Self.absolute(container)
         if remote == nil, Self.overlap(localURL, containerURL) {
-            output.fail(ExitStatus.badUsage, "LOCAL and CONTAINER must be two separate folders, neither inside the other.")
+            output.fail(
+                ExitStatus.badUsage, "LOCAL and CONTAINER must be two separate folders, neither inside the other.")
             throw ExitCode(ExitStatus.badUsage.rawValue)
         }
         guard let state = stateDir.map(Self.absolute) ?? Self.defaultStateDirectory() else {
@@ -92,7 +112,8 @@ struct SyncCommand: ParsableCommand {
             // It would be synced with the rest, and change under the run that writes it.
             output.fail(
                 ExitStatus.badUsage,
-                "The state folder \(state.path(percentEncoded: false)) is inside LOCAL or CONTAINER; choose another with --state-dir.")
+                "The state folder \(state.path(percentEncoded: false)) is inside LOCAL or CONTAINER; choose another with --state-dir."
+            )
             throw ExitCode(ExitStatus.badUsage.rawValue)
         }
         var options = SyncOptions()

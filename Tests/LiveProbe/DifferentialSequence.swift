@@ -3,7 +3,7 @@ import Seams
 import SeamsTesting
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The pseudo-random sequence of calls the differential tests run on the live file system and on
@@ -15,7 +15,8 @@ enum DifferentialSequence {
 
     /// One step's observable result.
     static func step(
-        _ random: inout SplitMix64, files: any FileAccessorProviding, directories: any DirectoryAccessorProviding, root: URL
+        _ random: inout SplitMix64, files: any FileAccessorProviding, directories: any DirectoryAccessorProviding,
+        root: URL
     ) -> String {
         func pick() -> URL { root.appending(path: paths.randomElement(using: &random)!) }
         let a = pick()
@@ -26,26 +27,37 @@ enum DifferentialSequence {
         let label = "op \(operation) \(name(a)) \(name(b)) \(flag)"
         do {
             switch operation {
-            case 0: try files.write(Data(name(a).utf8), to: a); return "write \(name(a))"
+            case 0:
+                try files.write(Data(name(a).utf8), to: a)
+                return "write \(name(a))"
             case 1: return "read \(name(a)) \(String(decoding: try files.read(from: a), as: UTF8.self))"
             case 2: return "exists \(name(a)) \(files.fileExists(at: a))"
             case 3:
                 try directories.createDirectory(at: a, withIntermediateDirectories: flag)
                 return "mkdir \(name(a)) \(flag)"
-            case 4: try directories.removeItem(at: a, recursively: flag); return "remove \(name(a)) \(flag)"
+            case 4:
+                try directories.removeItem(at: a, recursively: flag)
+                return "remove \(name(a)) \(flag)"
             case 5:
                 try directories.moveItem(at: a, to: b, replacingExisting: flag)
                 return "move \(name(a)) \(name(b)) \(flag)"
-            case 6: try directories.copyItem(at: a, to: b); return "copy \(name(a)) \(name(b))"
-            case 7: try directories.linkItem(at: a, to: b); return "link \(name(a)) \(name(b))"
+            case 6:
+                try directories.copyItem(at: a, to: b)
+                return "copy \(name(a)) \(name(b))"
+            case 7:
+                try directories.linkItem(at: a, to: b)
+                return "link \(name(a)) \(name(b))"
             case 8:
                 let entries = try directories.contentsOfDirectory(at: a)
                 return "list \(name(a)) "
-                    + entries.map { "\($0.name):\($0.metadata.kind):\($0.metadata.size):\(String($0.metadata.permissions, radix: 8))" }
+                    + entries.map {
+                        "\($0.name):\($0.metadata.kind):\($0.metadata.size):\(String($0.metadata.permissions, radix: 8))"
+                    }
                     .joined(separator: ",")
             case 9:
                 let info = try directories.metadata(at: a)
-                return "stat \(name(a)) \(info.kind) \(info.size) \(info.linkCount) \(String(info.permissions, radix: 8))"
+                return
+                    "stat \(name(a)) \(info.kind) \(info.size) \(info.linkCount) \(String(info.permissions, radix: 8))"
             default:
                 try directories.setPermissions(flag ? 0o600 : 0o755, at: a)
                 return "chmod \(name(a))"
@@ -86,7 +98,8 @@ enum DifferentialSequence {
             var fake: [String]
         }
         let report = Report(
-            userID: geteuid(), live: live(seed: seed, root: root), fake: fake(seed: seed, enforcesPermissions: geteuid() != 0))
+            userID: geteuid(), live: live(seed: seed, root: root),
+            fake: fake(seed: seed, enforcesPermissions: geteuid() != 0))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return (try? encoder.encode(report)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"

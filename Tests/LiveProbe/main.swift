@@ -17,7 +17,7 @@ import Seams
 import SeamsTesting
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What `conformance` prints.
@@ -93,7 +93,9 @@ func flush(_ kind: String, _ paths: [String]) throws -> String {
     case "folder": try directories.synchronizeDirectory(at: urls[0])
     case "batch":
         let files = try urls.flatMap { folder in
-            try directories.contentsOfDirectory(at: folder).filter { $0.metadata.kind == .file }.map { folder.appending(path: $0.name) }
+            try directories.contentsOfDirectory(at: folder).filter { $0.metadata.kind == .file }.map {
+                folder.appending(path: $0.name)
+            }
         }
         try directories.synchronize(files: files, directories: urls)
         return "ok \(files.count)"
@@ -130,7 +132,10 @@ do {
         let data = try DefaultBookmarkStorage(storeURL: url(1)).loadBookmark(for: arguments[2])
         output = "ok " + (data.map { String(decoding: $0, as: UTF8.self) } ?? "nil")
     default:
-        FileHandle.standardError.write(Data("usage: seams-live-probe read|write|exists|bookmark-save|bookmark-load|conformance|flush-batch|differential ...\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "usage: seams-live-probe read|write|exists|bookmark-save|bookmark-load|conformance|flush-batch|differential ...\n"
+                    .utf8))
         exit(64)
     }
 } catch {

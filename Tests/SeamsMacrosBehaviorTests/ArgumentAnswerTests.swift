@@ -105,7 +105,8 @@ import Testing
         withKnownIssue {
             shape.stubs.contains.returns(true, when: other)
         } matching: { issue in
-            issue.sourceLocation?.line == line && issue.comments.contains { $0.rawValue.contains("need Equatable arguments; MockShape is not") }
+            issue.sourceLocation?.line == line
+                && issue.comments.contains { $0.rawValue.contains("need Equatable arguments; MockShape is not") }
         }
         shape.stubs.contains.returns(false)
         #expect(shape.contains(other) == false)

@@ -11,9 +11,10 @@ import Testing
         let outcome = try BuildProducts.run(Self.probe, ["strict"])
         #expect(outcome.reason == .uncaughtSignal || outcome.status != 0)
         #expect(!outcome.output.contains("strict: returned"))
-        #expect(outcome.errors.contains(
-            "Unconfigured mock call: forecast(days:) on MockForecastProviding has no return value, sequence, handler or error. No test framework is running, so a strict mock stops here"
-        ), "\(outcome.errors)")
+        #expect(
+            outcome.errors.contains(
+                "Unconfigured mock call: forecast(days:) on MockForecastProviding has no return value, sequence, handler or error. No test framework is running, so a strict mock stops here"
+            ), "\(outcome.errors)")
     }
 
     @Test("with no test framework running, a lenient mock answers its fallback and a configured strict one answers")
@@ -36,9 +37,11 @@ import Testing
     @Test("the files that apply @Mockable in these tests import no test framework")
     func fixturesImportNoTestFramework() throws {
         let folder = URL(filePath: #filePath).deletingLastPathComponent()
-        let files = [folder.appending(path: "Fixtures"), folder.deletingLastPathComponent().appending(path: "MockProbe")]
-            .flatMap { (try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil)) ?? [] }
-            .filter { $0.pathExtension == "swift" }
+        let files = [
+            folder.appending(path: "Fixtures"), folder.deletingLastPathComponent().appending(path: "MockProbe"),
+        ]
+        .flatMap { (try? FileManager.default.contentsOfDirectory(at: $0, includingPropertiesForKeys: nil)) ?? [] }
+        .filter { $0.pathExtension == "swift" }
         #expect(files.count >= 5)
         for file in files {
             let text = try String(contentsOf: file, encoding: .utf8)

@@ -13,19 +13,19 @@ protocol WeatherFeed: Sendable {
 struct ForecastError: Error, Equatable { var code: Int }
 
 @Test func reportsTheTemperatureAndSurvivesOutages() async throws {
-    let weather = MockWeatherFeed(strict: true)        // an unconfigured call fails this test here
+    let weather = MockWeatherFeed(strict: true)  // an unconfigured call fails this test here
 
-    weather.stubs.temperatureIn.returns(21.5)              // stub
+    weather.stubs.temperatureIn.returns(21.5)  // stub
     #expect(try await weather.temperature(in: "Oslo") == 21.5)
 
-    weather.stubs.temperatureIn.throwing(URLError(.notConnectedToInternet))   // throw
+    weather.stubs.temperatureIn.throwing(URLError(.notConnectedToInternet))  // throw
     await #expect(throws: URLError(.notConnectedToInternet)) {
         try await weather.temperature(in: "Oslo")
     }
 
-    weather.stubs.forecastDays.throwing(ForecastError(code: 503))    // typed throws stay typed
+    weather.stubs.forecastDays.throwing(ForecastError(code: 503))  // typed throws stay typed
     #expect(throws: ForecastError(code: 503)) { try weather.forecast(days: 3) }
 
-    #expect(weather.stubs.temperatureIn.calls == ["Oslo", "Oslo"])   // verify, with real types
+    #expect(weather.stubs.temperatureIn.calls == ["Oslo", "Oslo"])  // verify, with real types
     #expect(weather.stubs.forecastDays.callCount == 1)
 }

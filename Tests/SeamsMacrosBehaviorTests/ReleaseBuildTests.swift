@@ -30,7 +30,8 @@ import Testing
             arguments += try FileManager.default.contentsOfDirectory(atPath: objects.path)
                 .filter { $0.hasSuffix(".o") }.sorted().map { objects.appending(path: $0).path }
         }
-        let outcome = try BuildProducts.run(try #require(BuildProducts.tool("swiftc")), arguments, environment: ProcessInfo.processInfo.environment)
+        let outcome = try BuildProducts.run(
+            try #require(BuildProducts.tool("swiftc")), arguments, environment: ProcessInfo.processInfo.environment)
         #expect(outcome.status == 0, "\(outcome.errors)")
         return library
     }
@@ -50,7 +51,8 @@ import Testing
         #expect(outcome.output.contains("ReleaseFixture"), "nm read no symbols of the module")
         return outcome.output.split(separator: "\n").map(String.init).filter {
             $0.contains("14ReleaseFixture")
-                && ($0.contains("MockClockProviding") || $0.contains("MockTickProviding") || $0.contains("MockInheriting"))
+                && ($0.contains("MockClockProviding") || $0.contains("MockTickProviding")
+                    || $0.contains("MockInheriting"))
         }
     }
 
@@ -65,7 +67,9 @@ import Testing
         #expect(BuildProducts.testFrameworks(in: libraries) == [])
     }
 
-    @Test("the same module built for debug has the public mock, links no test framework either, and another module uses the mock with a plain import")
+    @Test(
+        "the same module built for debug has the public mock, links no test framework either, and another module uses the mock with a plain import"
+    )
     func debugHasPublicMock() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -77,23 +81,25 @@ import Testing
 
         let client = folder.appending(path: "Client.swift")
         try """
-            import ReleaseFixture
-            import SeamsMacros
+        import ReleaseFixture
+        import SeamsMacros
 
-            func check() -> Double {
-                let clock = MockClockProviding(strict: true)
-                clock.stubs.now.returnsInOrder([1, 3.5])
-                MockClockProviding.staticStubs.startedAt.returns(clock, when: 0)
-                let started: MockClockProviding = MockClockProviding.started(at: 0)
-                _ = started.stubs.now.calls
-                return Stopwatch(clock: clock).measure {}
-            }
-            """.write(to: client, atomically: true, encoding: .utf8)
+        func check() -> Double {
+            let clock = MockClockProviding(strict: true)
+            clock.stubs.now.returnsInOrder([1, 3.5])
+            MockClockProviding.staticStubs.startedAt.returns(clock, when: 0)
+            let started: MockClockProviding = MockClockProviding.started(at: 0)
+            _ = started.stubs.now.calls
+            return Stopwatch(clock: clock).measure {}
+        }
+        """.write(to: client, atomically: true, encoding: .utf8)
         let products = BuildProducts.folder
-        let outcome = try BuildProducts.run(try #require(BuildProducts.tool("swiftc")), [
-            "-typecheck", "-parse-as-library", "-swift-version", "6", "-I", folder.path,
-            "-I", products.appending(path: "Modules").path, client.path,
-        ], environment: ProcessInfo.processInfo.environment)
+        let outcome = try BuildProducts.run(
+            try #require(BuildProducts.tool("swiftc")),
+            [
+                "-typecheck", "-parse-as-library", "-swift-version", "6", "-I", folder.path,
+                "-I", products.appending(path: "Modules").path, client.path,
+            ], environment: ProcessInfo.processInfo.environment)
         #expect(outcome.status == 0, "\(outcome.errors)")
     }
 }

@@ -18,11 +18,13 @@ import Testing
 
     @Test("a strict mock reports at the source location its caller passes on")
     func strictReportsAtPassedLocation() {
-        let mock = MockWeatherService(strict: true, fileID: "Seams/Helper.swift", filePath: "/Helper.swift", line: 7, column: 3)
+        let mock = MockWeatherService(
+            strict: true, fileID: "Seams/Helper.swift", filePath: "/Helper.swift", line: 7, column: 3)
         withKnownIssue {
             _ = mock.forecast(days: 1)
         } matching: { issue in
-            issue.sourceLocation == SourceLocation(fileID: "Seams/Helper.swift", filePath: "/Helper.swift", line: 7, column: 3)
+            issue.sourceLocation
+                == SourceLocation(fileID: "Seams/Helper.swift", filePath: "/Helper.swift", line: 7, column: 3)
         }
     }
 

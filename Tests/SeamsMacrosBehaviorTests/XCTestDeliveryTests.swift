@@ -39,16 +39,20 @@ final class XCTestDeliveryTests: XCTestCase {
     }
 
     #if canImport(Darwin)
-    override func record(_ issue: XCTIssue) {
-        let location = issue.sourceCodeContext.location
-        if keep(issue.compactDescription, file: location?.fileURL.path ?? "", line: location?.lineNumber ?? 0) { return }
-        super.record(issue)
-    }
+        override func record(_ issue: XCTIssue) {
+            let location = issue.sourceCodeContext.location
+            if keep(issue.compactDescription, file: location?.fileURL.path ?? "", line: location?.lineNumber ?? 0) {
+                return
+            }
+            super.record(issue)
+        }
     #else
-    override func recordFailure(withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool) {
-        if keep(description, file: filePath, line: lineNumber) { return }
-        super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
-    }
+        override func recordFailure(
+            withDescription description: String, inFile filePath: String, atLine lineNumber: Int, expected: Bool
+        ) {
+            if keep(description, file: filePath, line: lineNumber) { return }
+            super.recordFailure(withDescription: description, inFile: filePath, atLine: lineNumber, expected: expected)
+        }
     #endif
 
     func testAnUnconfiguredCallOnAStrictMockIsOneFailureAtTheLineThatMadeTheMock() {
@@ -74,7 +78,8 @@ final class XCTestDeliveryTests: XCTestCase {
             while !done.withLock({ $0 }) { Thread.sleep(forTimeInterval: 0.001) }
         }
         XCTAssertEqual(failures.count, 1, "\(failures)")
-        XCTAssertTrue(failures.first?.description.contains("forecast(days:) on MockWeatherService") == true, "\(failures)")
+        XCTAssertTrue(
+            failures.first?.description.contains("forecast(days:) on MockWeatherService") == true, "\(failures)")
     }
 
     func testAConfiguredStrictMockFailsNothing() {

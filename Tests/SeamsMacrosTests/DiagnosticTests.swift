@@ -36,7 +36,8 @@ import Testing
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    func f<T: Codable>(_ x: T)\n}",
-            diagnostic: "3:12: @Mockable needs every generic parameter of a method constrained to 'Sendable', so its mock can record calls safely"
+            diagnostic:
+                "3:12: @Mockable needs every generic parameter of a method constrained to 'Sendable', so its mock can record calls safely"
         ),
         Case(
             source: "@Mockable\nprotocol P where Self: Equatable {\n    func f()\n}",
@@ -44,31 +45,38 @@ import Testing
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    associatedtype A: Sendable where A: Hashable\n}",
-            diagnostic: "3:32: @Mockable does not support a 'where' clause on an associated type; constrain it in its inheritance clause"
+            diagnostic:
+                "3:32: @Mockable does not support a 'where' clause on an associated type; constrain it in its inheritance clause"
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    associatedtype A: Sendable\n    static func make() -> A\n}",
-            diagnostic: "2:10: @Mockable does not support static requirements in a protocol with associated types (a generic mock cannot keep static state)"
+            diagnostic:
+                "2:10: @Mockable does not support static requirements in a protocol with associated types (a generic mock cannot keep static state)"
         ),
         Case(
             source: "@Mockable\nprotocol P: Codable {\n    func f()\n}",
-            diagnostic: "2:13: @Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject' and other @Mockable protocols"
+            diagnostic:
+                "2:13: @Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject' and other @Mockable protocols"
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    var stubs: Int { get }\n}",
-            diagnostic: "3:9: @Mockable reserves the names 'stubs', 'staticStubs', 'resetMock' and 'mockInherited' for the mock's own API"
+            diagnostic:
+                "3:9: @Mockable reserves the names 'stubs', 'staticStubs', 'resetMock' and 'mockInherited' for the mock's own API"
         ),
         Case(
             source: "@Mockable(sendable: false)\nprotocol P: Sendable {\n    func f()\n}",
-            diagnostic: "1:1: @Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
+            diagnostic:
+                "1:1: @Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
         ),
         Case(
             source: "@Mockable(sendable: false)\nprotocol P: Actor {\n    func f()\n}",
-            diagnostic: "1:1: @Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
+            diagnostic:
+                "1:1: @Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
         ),
         Case(
             source: "@Mockable(sendable: false)\n@MainActor\nprotocol P {\n    func f()\n}",
-            diagnostic: "1:1: @Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
+            diagnostic:
+                "1:1: @Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
         ),
         Case(
             source: "@Mockable(sendable: isSendable)\nprotocol P {\n    func f()\n}",
@@ -76,7 +84,8 @@ import Testing
         ),
         Case(
             source: "@Mockable(sendable: false)\nprotocol P {\n    static func f<T>(_ x: T)\n}",
-            diagnostic: "3:19: @Mockable needs every generic parameter of a method constrained to 'Sendable', so its mock can record calls safely"
+            diagnostic:
+                "3:19: @Mockable needs every generic parameter of a method constrained to 'Sendable', so its mock can record calls safely"
         ),
     ]
 

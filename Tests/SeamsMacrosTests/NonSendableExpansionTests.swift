@@ -35,7 +35,10 @@ import Testing
         let expansion = Self.expand("init(document: Document)\nvar current: Document { get set }")
         #expect(expansion.contains("var current = MockStub<Void, Document, Never, () -> Document>()"))
         #expect(expansion.contains("var setCurrent = MockStub<Document, Void, Never, (Document) -> Void>()"))
-        #expect(expansion.contains("set { _mockState.withValue { _ = $0.setCurrent.record(newValue); $0.current.configure(.value(newValue)) } }"))
+        #expect(
+            expansion.contains(
+                "set { _mockState.withValue { _ = $0.setCurrent.record(newValue); $0.current.configure(.value(newValue)) } }"
+            ))
         #expect(expansion.contains("self._mockState = MockBox(State())"))
         #expect(expansion.contains("_ = _mockState.withValue { $0.initDocument.record(document) }"))
     }
@@ -44,7 +47,9 @@ import Testing
     func generic() {
         let expansion = Self.expand("func make<T>(_ type: T.Type) -> T")
         #expect(expansion.contains("var make = MockNonSendableGenericStubs()"))
-        #expect(expansion.contains("func make<T>(_ type0: T.Type) -> MockNonSendableStubHandle<Void, T, Never, (T.Type) -> T>"))
+        #expect(
+            expansion.contains(
+                "func make<T>(_ type0: T.Type) -> MockNonSendableStubHandle<Void, T, Never, (T.Type) -> T>"))
     }
 
     @Test("static requirements stay behind a lock with Sendable handles (a static let must be Sendable)")
@@ -52,9 +57,12 @@ import Testing
         let expansion = Self.expand("static func make(named name: String) -> String\nfunc open(_ document: Document)")
         #expect(expansion.contains("private static let _mockStaticState = MockLock(StaticState())"))
         #expect(expansion.contains("fileprivate struct StaticState: Sendable {"))
-        #expect(expansion.contains("var makeNamed: MockStubHandle<String, String, Never, @Sendable (String) -> String>"))
+        #expect(
+            expansion.contains("var makeNamed: MockStubHandle<String, String, Never, @Sendable (String) -> String>"))
         #expect(expansion.contains("private let _mockState: MockBox<State>"))
-        #expect(expansion.contains("private typealias _MockArgumentAndResultTypesMustBeSendable = MockRequiresSendable<String>"))
+        #expect(
+            expansion.contains(
+                "private typealias _MockArgumentAndResultTypesMustBeSendable = MockRequiresSendable<String>"))
     }
 
     @Test("sendable: true is the default mock")

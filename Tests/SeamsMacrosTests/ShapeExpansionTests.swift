@@ -17,9 +17,12 @@ import Testing
         #expect(!expansion.contains("@unchecked"))
     }
 
-    @Test("the first member names every recorded or returned type, so a non-Sendable one is reported under a comment that says what to do")
+    @Test(
+        "the first member names every recorded or returned type, so a non-Sendable one is reported under a comment that says what to do"
+    )
     func sendableCheck() {
-        let expansion = Self.expand("""
+        let expansion = Self.expand(
+            """
             init(capacity: Int)
             func read(from url: URL, _ body: (Data) -> Void) throws -> Data
             func decode<T: Sendable>(_ type: T.Type) -> [T]
@@ -27,9 +30,18 @@ import Testing
             var name: String { get }
             func adjust(_ value: inout Int)
             """)
-        #expect(expansion.contains("private typealias _MockArgumentAndResultTypesMustBeSendable = MockRequiresSendable<(String, URL, Data, MockP, Int)>"))
-        #expect(expansion.contains("// For a protocol that is not Sendable, `@Mockable(sendable: false)` writes a mock that takes any types."))
-        #expect(expansion.contains("final class MockP: P, Sendable { // Every argument and result type of a Sendable mock must be Sendable"))
+        #expect(
+            expansion.contains(
+                "private typealias _MockArgumentAndResultTypesMustBeSendable = MockRequiresSendable<(String, URL, Data, MockP, Int)>"
+            ))
+        #expect(
+            expansion.contains(
+                "// For a protocol that is not Sendable, `@Mockable(sendable: false)` writes a mock that takes any types."
+            ))
+        #expect(
+            expansion.contains(
+                "final class MockP: P, Sendable { // Every argument and result type of a Sendable mock must be Sendable"
+            ))
     }
 
     @Test("a protocol whose requirements record and return nothing has no Sendable check")
@@ -41,7 +53,9 @@ import Testing
     @Test("async throws: an async throwing handler, untyped fallback error")
     func asyncThrows() {
         let expansion = Self.expand("func temperature(in city: String) async throws -> Double")
-        #expect(expansion.contains("var temperatureIn = MockStub<String, Double, any Error, @Sendable (String) async throws -> Double>()"))
+        #expect(
+            expansion.contains(
+                "var temperatureIn = MockStub<String, Double, any Error, @Sendable (String) async throws -> Double>()"))
         #expect(expansion.contains("func temperature(in city: String) async throws -> Double {"))
         #expect(expansion.contains("return try await _mockHandler(city)"))
         #expect(expansion.contains(#"throw UnconfiguredMockCall(requirement: "temperature(in:)")"#))
@@ -59,7 +73,10 @@ import Testing
     func generic() {
         let expansion = Self.expand("func decode<T: Decodable & Sendable>(_ type: T.Type, from data: Data) throws -> T")
         #expect(expansion.contains("var decodeFrom = MockGenericStubs()"))
-        #expect(expansion.contains("func decodeFrom<T: Decodable & Sendable>(_ type0: T.Type) -> MockStubHandle<Data, T, any Error, @Sendable (T.Type, Data) throws -> T>"))
+        #expect(
+            expansion.contains(
+                "func decodeFrom<T: Decodable & Sendable>(_ type0: T.Type) -> MockStubHandle<Data, T, any Error, @Sendable (T.Type, Data) throws -> T>"
+            ))
         #expect(expansion.contains("$0.decodeFrom.access(ObjectIdentifier(T.self))"))
         #expect(!expansion.contains("Any"))
     }
@@ -73,9 +90,12 @@ import Testing
 
     @Test("properties: get, get set (setter recorded and answered), async throws getter")
     func properties() {
-        let expansion = Self.expand("var name: String { get }\nvar unit: String { get set }\nvar current: Double { get async throws }")
+        let expansion = Self.expand(
+            "var name: String { get }\nvar unit: String { get set }\nvar current: Double { get async throws }")
         #expect(expansion.contains("var name: String { get {"))
-        #expect(expansion.contains("set { _mockState.withLock { _ = $0.setUnit.record(newValue); $0.unit.configure(.value(newValue)) } }"))
+        #expect(
+            expansion.contains(
+                "set { _mockState.withLock { _ = $0.setUnit.record(newValue); $0.unit.configure(.value(newValue)) } }"))
         #expect(expansion.contains("var current: Double { get async throws {"))
         #expect(expansion.contains("var setUnit: MockStubHandle<String, Void, Never, @Sendable (String) -> Void>"))
     }
@@ -99,16 +119,20 @@ import Testing
 
     @Test("inout is passed to the handler with &; closures reach the handler but are not recorded")
     func inoutAndClosures() {
-        let expansion = Self.expand("func adjust(_ value: inout Int)\nfunc on(_ handler: @escaping @Sendable (Double) -> Void, times: Int)")
+        let expansion = Self.expand(
+            "func adjust(_ value: inout Int)\nfunc on(_ handler: @escaping @Sendable (Double) -> Void, times: Int)")
         #expect(expansion.contains("MockStub<Int, Void, Never, @Sendable (inout Int) -> Void>"))
         #expect(expansion.contains("_mockHandler(&value)"))
-        #expect(expansion.contains("MockStub<Int, Void, Never, @Sendable (@escaping @Sendable (Double) -> Void, Int) -> Void>"))
+        #expect(
+            expansion.contains(
+                "MockStub<Int, Void, Never, @Sendable (@escaping @Sendable (Double) -> Void, Int) -> Void>"))
         #expect(expansion.contains("$0.onTimes.record(times)"))
     }
 
     @Test("associated types make the mock generic")
     func associatedTypes() {
-        let expansion = Self.expand("associatedtype Item: Sendable & Hashable\nfunc put(_ item: Item)", header: "protocol Store")
+        let expansion = Self.expand(
+            "associatedtype Item: Sendable & Hashable\nfunc put(_ item: Item)", header: "protocol Store")
         #expect(expansion.contains("final class MockStore<Item: Sendable & Hashable>: Store, Sendable {"))
     }
 
@@ -123,7 +147,8 @@ import Testing
 
     @Test("a @MainActor protocol gets a main-actor class with a nonisolated init and test API")
     func mainActorProtocol() {
-        let expansion = Self.expand("func show()\nnonisolated func id() -> String", header: "@MainActor protocol Screen")
+        let expansion = Self.expand(
+            "func show()\nnonisolated func id() -> String", header: "@MainActor protocol Screen")
         #expect(expansion.contains("@MainActor final class MockScreen: Screen, Sendable {"))
         #expect(expansion.contains("nonisolated init(strict: Bool = false"))
         #expect(expansion.contains("nonisolated func resetMock()"))
@@ -132,6 +157,8 @@ import Testing
 
     @Test("a private protocol gets a fileprivate mock (public ones: WhereProtocolsLiveExpansionTests)")
     func access() {
-        #expect(Self.expand("func f()", header: "private protocol Q").contains("fileprivate final class MockQ: Q, Sendable"))
+        #expect(
+            Self.expand("func f()", header: "private protocol Q").contains("fileprivate final class MockQ: Q, Sendable")
+        )
     }
 }

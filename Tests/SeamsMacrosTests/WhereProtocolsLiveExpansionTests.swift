@@ -12,18 +12,33 @@ import Testing
     @Test("the generated code names nothing of Testing: issues go through MockIssue at a MockSourceLocation")
     func noTestingNames() {
         let expansion = Self.expand("func ping()\nstatic func make() -> Int\ninit(size: Int)")
-        for name in [" Issue.", " SourceLocation(", " SourceLocation ", "#_sourceLocation", "Testing", "XCTest", "XCTFail"] {
+        for name in [
+            " Issue.", " SourceLocation(", " SourceLocation ", "#_sourceLocation", "Testing", "XCTest", "XCTFail",
+        ] {
             #expect(!expansion.compact.contains(name), "\(name)")
         }
-        #expect(expansion.contains("init(strict: Bool = false, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {"))
-        #expect(expansion.contains("_mockSourceLocation = MockSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)"))
-        #expect(expansion.contains("MockIssue.unconfigured(requirement, on: Self.self, strict: _mockStrict, always: always, at: _mockSourceLocation)"))
-        #expect(expansion.contains(#"MockIssue.unconfigured("static " + requirement, on: Self.self, strict: false, always: always, at: MockSourceLocation())"#))
+        #expect(
+            expansion.contains(
+                "init(strict: Bool = false, fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column) {"
+            ))
+        #expect(
+            expansion.contains(
+                "_mockSourceLocation = MockSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)"
+            ))
+        #expect(
+            expansion.contains(
+                "MockIssue.unconfigured(requirement, on: Self.self, strict: _mockStrict, always: always, at: _mockSourceLocation)"
+            ))
+        #expect(
+            expansion.contains(
+                #"MockIssue.unconfigured("static " + requirement, on: Self.self, strict: false, always: always, at: MockSourceLocation())"#
+            ))
     }
 
     @Test("a public protocol gets a public mock: its type, init, stubs, handles, requirements and reset")
     func publicProtocol() {
-        let expansion = Self.expand("""
+        let expansion = Self.expand(
+            """
             func read(from path: String) -> Int
             var name: String { get set }
             static func make() -> Int
@@ -52,24 +67,34 @@ import Testing
 
     @Test("the mock's access follows the protocol: package, internal, fileprivate for private")
     func otherAccessLevels() {
-        #expect(Self.expand("func ping()", header: "package protocol P: Sendable").contains("package final class MockP: P, Sendable {"))
-        #expect(Self.expand("func ping()", header: "package protocol P: Sendable").contains("package var ping: MockStubHandle"))
+        #expect(
+            Self.expand("func ping()", header: "package protocol P: Sendable").contains(
+                "package final class MockP: P, Sendable {"))
+        #expect(
+            Self.expand("func ping()", header: "package protocol P: Sendable").contains(
+                "package var ping: MockStubHandle"))
         let internalMock = Self.expand("func ping()")
         #expect(internalMock.contains("`@Mockable`. final class MockP: P, Sendable {"))
         #expect(!internalMock.contains("public"))
-        #expect(Self.expand("func ping()", header: "private protocol P: Sendable").contains("fileprivate final class MockP: P, Sendable {"))
+        #expect(
+            Self.expand("func ping()", header: "private protocol P: Sendable").contains(
+                "fileprivate final class MockP: P, Sendable {"))
     }
 
     @Test("a public mock stays behind the compile-time condition")
     func publicMockIsConditional() {
         let expansion = Self.expand("func ping()", header: "public protocol P: Sendable")
         #expect(expansion.compact.hasPrefix("public protocol P: Sendable { func ping() } #if DEBUG || SEAMS_MOCKS"))
-        #expect(expansion.compact.hasSuffix("} #endif extension P where Self: MockInheriting { #if DEBUG || SEAMS_MOCKS public func ping() { mockInherited(MockP.self)!.ping() } #endif }"))
+        #expect(
+            expansion.compact.hasSuffix(
+                "} #endif extension P where Self: MockInheriting { #if DEBUG || SEAMS_MOCKS public func ping() { mockInherited(MockP.self)!.ping() } #endif }"
+            ))
     }
 
     @Test("Self in results, parameters, closures, static factories, properties and initializers is the mock's name")
     func selfRequirements() throws {
-        let expansion = Self.expand("""
+        let expansion = Self.expand(
+            """
             static func make() -> Self?
             static var zero: Self { get }
             init(copying other: Self)
@@ -93,13 +118,14 @@ import Testing
         let mock = String(compact[try #require(compact.firstRange(of: "#if DEBUG || SEAMS_MOCKS")).lowerBound...])
         #expect(!mock.contains("-> Self"))
         for use in [": Self ", ": Self,", ": Self)", ": Self?", "(Self)", "[Self]", "Self?"] {
-            #expect(!mock.contains(use), "\(use)")   // `Self.self` (the mock's own type, in its messages) stays
+            #expect(!mock.contains(use), "\(use)")  // `Self.self` (the mock's own type, in its messages) stays
         }
     }
 
     @Test("Self in a class-bound protocol's requirements is the mock's name too")
     func selfInClassBoundProtocol() {
-        let expansion = Self.expand("""
+        let expansion = Self.expand(
+            """
             func parent() -> Self?
             func adopt(_ child: Self)
             static func root() -> Self
@@ -112,7 +138,8 @@ import Testing
 
     @Test("a protocol's @Mockable also writes the forwarding a child's mock uses, behind the same condition")
     func parentForwarding() {
-        let expansion = Self.expand("""
+        let expansion = Self.expand(
+            """
             func read(from path: String) async throws -> Data
             func adjust(_ value: inout Int)
             var root: String { get set }
@@ -140,7 +167,10 @@ import Testing
     @Test("a class-bound parent's forwarded setter is a plain set")
     func classBoundForwarding() {
         let expansion = Self.expand("var root: String { get set }", header: "protocol P: AnyObject, Sendable")
-        #expect(expansion.contains("var root: String { get { mockInherited(MockP.self)!.root } set { mockInherited(MockP.self)!.root = newValue } }"))
+        #expect(
+            expansion.contains(
+                "var root: String { get { mockInherited(MockP.self)!.root } set { mockInherited(MockP.self)!.root = newValue } }"
+            ))
     }
 
     @Test("a child's mock holds its parent's mock, made with the same strictness and location, and reaches its handles")
@@ -164,6 +194,9 @@ import Testing
     @Test("a standard protocol is still refused as a parent")
     func standardParentRefused() {
         let expansion = Expansion("@Mockable\nprotocol P: Hashable {\n    func f()\n}")
-        #expect(expansion.diagnostics == ["2:13: @Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject' and other @Mockable protocols"])
+        #expect(
+            expansion.diagnostics == [
+                "2:13: @Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject' and other @Mockable protocols"
+            ])
     }
 }

@@ -16,7 +16,8 @@ struct FileTransferTests {
             let body = LoopbackRoute.pattern(count: 6 << 20)
             let file = folder.appending(path: "upload.bin")
             try body.write(to: file)
-            let (response, echoed) = try await transport.send(request(.put, "/echo"), bodyFile: file, timeout: Patience.exchange)
+            let (response, echoed) = try await transport.send(
+                request(.put, "/echo"), bodyFile: file, timeout: Patience.exchange)
             #expect(response.status == .ok)
             #expect(response.headerFields[Self.echoLength] == String(body.count))
             #expect(echoed == body)
@@ -28,17 +29,21 @@ struct FileTransferTests {
         try await withServer(kind) { transport, request, folder in
             let file = folder.appending(path: "empty")
             try Data().write(to: file)
-            let (response, echoed) = try await transport.send(request(.put, "/echo"), bodyFile: file, timeout: Patience.exchange)
+            let (response, echoed) = try await transport.send(
+                request(.put, "/echo"), bodyFile: file, timeout: Patience.exchange)
             #expect(response.headerFields[Self.echoLength] == "0")
             #expect(echoed.isEmpty)
         }
     }
 
-    @Test("an upload from a missing file is the file system's ENOENT, and nothing is sent", arguments: TransportUnderTest.live)
+    @Test(
+        "an upload from a missing file is the file system's ENOENT, and nothing is sent",
+        arguments: TransportUnderTest.live)
     func uploadOfMissingFile(kind: TransportUnderTest) async throws {
         try await withServer(kind) { transport, request, folder in
             let error = await #expect(throws: HTTPTransportError.self) {
-                try await transport.send(request(.put, "/echo"), bodyFile: folder.appending(path: "missing"), timeout: Patience.exchange)
+                try await transport.send(
+                    request(.put, "/echo"), bodyFile: folder.appending(path: "missing"), timeout: Patience.exchange)
             }
             #expect(error?.kind == .other)
             #expect(posixCode(error?.underlying?.error) == ENOENT)
@@ -49,12 +54,17 @@ struct FileTransferTests {
 
     private typealias MakeRequest = @Sendable (HTTPRequest.Method, String) -> HTTPRequest
 
-    private func withServer(_ kind: TransportUnderTest, _ body: (any HTTPFileTransferProviding, MakeRequest, URL) async throws -> Void) async throws {
+    private func withServer(
+        _ kind: TransportUnderTest, _ body: (any HTTPFileTransferProviding, MakeRequest, URL) async throws -> Void
+    ) async throws {
         let server = try await LoopbackServer.start()
-        let folder = FileManager.default.temporaryDirectory.appending(path: "seams-transfer-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "seams-transfer-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let authority = server.authority
-        let make: MakeRequest = { method, target in HTTPRequest(method: method, scheme: "http", authority: authority, path: target) }
+        let make: MakeRequest = { method, target in
+            HTTPRequest(method: method, scheme: "http", authority: authority, path: target)
+        }
         let (transport, ahc) = kind.makeLive()!
         let outcome: Result<Void, any Error>
         do {
@@ -74,6 +84,8 @@ struct FileTransferTests {
 private func posixCode(_ error: (any Error)?) -> Int32? {
     guard let error else { return nil }
     if let posix = error as? POSIXError { return posix.code.rawValue }
-    guard let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain else { return nil }
+    guard let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError,
+        underlying.domain == NSPOSIXErrorDomain
+    else { return nil }
     return Int32(underlying.code)
 }

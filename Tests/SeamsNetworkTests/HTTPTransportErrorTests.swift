@@ -1,12 +1,13 @@
 import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NIOCore
 import Seams
 import SeamsAsyncHTTPClient
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("HTTPTransportError")
 struct HTTPTransportErrorTests {
@@ -25,40 +26,45 @@ struct HTTPTransportErrorTests {
         #expect(HTTPTransportError(kind).isTransient == [.timedOut, .connectionLost, .cannotConnect].contains(kind))
     }
 
-    @Test("classifies URL loading errors", arguments: [
-        (URLError.Code.timedOut, HTTPTransportError.Kind.timedOut),
-        (.networkConnectionLost, .connectionLost),
-        (.cannotConnectToHost, .cannotConnect),
-        (.notConnectedToInternet, .cannotConnect),
-        (.cannotFindHost, .hostNotFound),
-        (.dnsLookupFailed, .hostNotFound),
-        (.cancelled, .cancelled),
-        (.secureConnectionFailed, .tls),
-        (.serverCertificateUntrusted, .tls),
-        (.badURL, .other),
-    ])
+    @Test(
+        "classifies URL loading errors",
+        arguments: [
+            (URLError.Code.timedOut, HTTPTransportError.Kind.timedOut),
+            (.networkConnectionLost, .connectionLost),
+            (.cannotConnectToHost, .cannotConnect),
+            (.notConnectedToInternet, .cannotConnect),
+            (.cannotFindHost, .hostNotFound),
+            (.dnsLookupFailed, .hostNotFound),
+            (.cancelled, .cancelled),
+            (.secureConnectionFailed, .tls),
+            (.serverCertificateUntrusted, .tls),
+            (.badURL, .other),
+        ])
     func urlLoading(code: URLError.Code, kind: HTTPTransportError.Kind) {
         let error = HTTPTransportError(urlLoading: URLError(code))
         #expect(error.kind == kind)
         #expect(error.underlying == UnderlyingError(URLError(code)))
     }
 
-    @Test("classifies AsyncHTTPClient errors", arguments: [
-        (HTTPClientError.deadlineExceeded, HTTPTransportError.Kind.timedOut),
-        (.readTimeout, .timedOut),
-        (.remoteConnectionClosed, .connectionLost),
-        (.connectTimeout, .cannotConnect),
-        (.cancelled, .cancelled),
-        (.tlsHandshakeTimeout, .tls),
-        (.invalidURL, .other),
-    ])
+    @Test(
+        "classifies AsyncHTTPClient errors",
+        arguments: [
+            (HTTPClientError.deadlineExceeded, HTTPTransportError.Kind.timedOut),
+            (.readTimeout, .timedOut),
+            (.remoteConnectionClosed, .connectionLost),
+            (.connectTimeout, .cannotConnect),
+            (.cancelled, .cancelled),
+            (.tlsHandshakeTimeout, .tls),
+            (.invalidURL, .other),
+        ])
     func asyncHTTPClient(error: HTTPClientError, kind: HTTPTransportError.Kind) {
         #expect(HTTPTransportError(asyncHTTPClient: error).kind == kind)
     }
 
     @Test("classifies swift-nio errors")
     func nio() {
-        #expect(HTTPTransportError(asyncHTTPClient: IOError(errnoCode: ECONNREFUSED, reason: "connect")) == .cannotConnect)
+        #expect(
+            HTTPTransportError(asyncHTTPClient: IOError(errnoCode: ECONNREFUSED, reason: "connect")) == .cannotConnect)
         #expect(HTTPTransportError(asyncHTTPClient: IOError(errnoCode: ECONNRESET, reason: "read")) == .connectionLost)
         #expect(HTTPTransportError(asyncHTTPClient: ChannelError.eof) == .connectionLost)
         #expect(HTTPTransportError(asyncHTTPClient: CancellationError()) == .cancelled)

@@ -55,7 +55,10 @@ struct MockHTTPTransportTests {
     func closure(path: String) async throws {
         let mock = MockHTTPTransport()
         mock.on(.put).respond { request, body in
-            (HTTPResponse(status: .accepted), Data(((request.path ?? "") + ":" + String(decoding: body ?? Data(), as: UTF8.self)).utf8))
+            (
+                HTTPResponse(status: .accepted),
+                Data(((request.path ?? "") + ":" + String(decoding: body ?? Data(), as: UTF8.self)).utf8)
+            )
         }
         let (response, body) = try await mock.send(Self.request(.put, path), body: Data("x".utf8))
         #expect(response.status == .accepted)
@@ -133,21 +136,22 @@ struct MockHTTPTransportTests {
             issue.comments.contains { $0.rawValue.hasPrefix("MockHTTPTransport: no rule matches the request") }
         }
 
-        #expect(message == """
-            MockHTTPTransport: no rule matches the request
-              POST /v1/notes?page=1
-                Content-Type: application/json
-                body: '{"title": "Ho"}'
-            Nearest rules (3 of 4):
-              1. POST /v1/notes JSON {"title":"Hi"} (rule at MockHTTPTransportTests.swift:\(line + 1))
-                 - JSON body differs: $.title is "Ho", expected "Hi"
-              2. GET /v1/notes?page=2 (rule at MockHTTPTransportTests.swift:\(line))
-                 - method is POST, expected GET
-                 - query item page is 1, expected 2
-              3. DELETE /v1/account (rule at MockHTTPTransportTests.swift:\(line + 2))
-                 - method is POST, expected DELETE
-                 - path is /v1/notes, expected /v1/account
-            """)
+        #expect(
+            message == """
+                MockHTTPTransport: no rule matches the request
+                  POST /v1/notes?page=1
+                    Content-Type: application/json
+                    body: '{"title": "Ho"}'
+                Nearest rules (3 of 4):
+                  1. POST /v1/notes JSON {"title":"Hi"} (rule at MockHTTPTransportTests.swift:\(line + 1))
+                     - JSON body differs: $.title is "Ho", expected "Hi"
+                  2. GET /v1/notes?page=2 (rule at MockHTTPTransportTests.swift:\(line))
+                     - method is POST, expected GET
+                     - query item page is 1, expected 2
+                  3. DELETE /v1/account (rule at MockHTTPTransportTests.swift:\(line + 2))
+                     - method is POST, expected DELETE
+                     - path is /v1/notes, expected /v1/account
+                """)
         #expect(mock.requests.count == 1)
     }
 }

@@ -70,7 +70,9 @@ struct TransportContractTests {
         }
     }
 
-    @Test("returns every status as a response", arguments: TransportUnderTest.allCases, [200, 201, 204, 400, 404, 418, 500, 503])
+    @Test(
+        "returns every status as a response", arguments: TransportUnderTest.allCases,
+        [200, 201, 204, 400, 404, 418, 500, 503])
     func statusPassesThrough(kind: TransportUnderTest, code: Int) async throws {
         try await ContractHarness.with(kind) { harness in
             let (response, data) = try await harness.transport.send(
@@ -80,7 +82,9 @@ struct TransportContractTests {
         }
     }
 
-    @Test("returns a refused sign-in (401 with a Basic challenge) as it came, at once", arguments: TransportUnderTest.allCases)
+    @Test(
+        "returns a refused sign-in (401 with a Basic challenge) as it came, at once",
+        arguments: TransportUnderTest.allCases)
     func challengeReturned(kind: TransportUnderTest) async throws {
         try await ContractHarness.with(kind) { harness in
             var request = harness.request(.get, "/challenge")
@@ -117,7 +121,8 @@ struct TransportContractTests {
     func closedMidResponse(kind: TransportUnderTest) async throws {
         try await ContractHarness.with(kind) { harness in
             await #expect(throws: HTTPTransportError.connectionLost) {
-                try await harness.transport.send(harness.request(.get, "/truncate"), body: nil, timeout: Patience.exchange)
+                try await harness.transport.send(
+                    harness.request(.get, "/truncate"), body: nil, timeout: Patience.exchange)
             }
         }
     }

@@ -16,8 +16,9 @@ struct UnimplementedHTTPTransportTests {
             let error = await #expect(throws: HTTPTransportError.other) {
                 try await transport.send(request)
             }
-            #expect(error?.underlying?.error as? UnimplementedError
-                == UnimplementedError(requirement: "HTTPTransportProviding.send(_:body:timeout:)"))
+            #expect(
+                error?.underlying?.error as? UnimplementedError
+                    == UnimplementedError(requirement: "HTTPTransportProviding.send(_:body:timeout:)"))
         } matching: { issue in
             issue.sourceLocation?.line == line
                 && issue.comments.contains { $0.rawValue.contains("GET http://127.0.0.1:9/v1/notes") }

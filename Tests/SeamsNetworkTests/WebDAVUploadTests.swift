@@ -1,8 +1,8 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
-import Seams
-import AsyncHTTPClient
 import NIOCore
+import Seams
 import SeamsAsyncHTTPClient
 import SeamsTesting
 import Testing
@@ -19,14 +19,16 @@ import Testing
     "file uploads to the real WebDAV servers", .timeLimit(Patience.suite), .serialized,
     .disabled(
         if: underThreadSanitizer,
-        "under the sanitizer, beside the other suites, uploads through AsyncHTTPClient failed (Apache answered 408, others timed out) and slowed other suites past their limits; not yet explained"))
+        "under the sanitizer, beside the other suites, uploads through AsyncHTTPClient failed (Apache answered 408, others timed out) and slowed other suites past their limits; not yet explained"
+    ))
 struct WebDAVUploadTests {
     static let cases = LocalWebDAVServer.Kind.allCases.flatMap { kind in TransportUnderTest.live.map { (kind, $0) } }
 
     @Test("twenty-four file uploads in a row through one transport each land whole", arguments: cases)
     func uploadsInARow(server kind: LocalWebDAVServer.Kind, transport: TransportUnderTest) async throws {
         if let reason = LocalWebDAVServer.unavailableReason(kind) { try Test.cancel(Comment(rawValue: reason)) }
-        let base = FileManager.default.temporaryDirectory.appending(path: "seams-uploads-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let base = FileManager.default.temporaryDirectory.appending(
+            path: "seams-uploads-\(UUID().uuidString)", directoryHint: .isDirectory)
         let served = base.appending(path: "served", directoryHint: .isDirectory)
         let local = base.appending(path: "local", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
@@ -59,7 +61,9 @@ struct WebDAVUploadTests {
             let file = local.appending(path: "f\(index).bin")
             try content.write(to: file)
             let url = server.baseURL.appending(path: "f\(index).bin")
-            var request = HTTPRequest(method: .put, scheme: "http", authority: "127.0.0.1:\(url.port ?? 80)", path: url.path(percentEncoded: true))
+            var request = HTTPRequest(
+                method: .put, scheme: "http", authority: "127.0.0.1:\(url.port ?? 80)",
+                path: url.path(percentEncoded: true))
             request.headerFields[.authorization] = "Basic \(token)"
             do {
                 // Far longer than an upload of a MiB on loopback takes, busy machine included.

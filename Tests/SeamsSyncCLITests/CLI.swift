@@ -91,8 +91,10 @@ enum CLI {
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         let terminal = stdout == .terminal || stderr == .terminal ? try PseudoTerminal() : nil
-        process.standardOutput = try terminal.flatMap { stdout == .terminal ? $0.follower : nil } ?? FileHandle(forWritingTo: out)
-        process.standardError = try terminal.flatMap { stderr == .terminal ? $0.follower : nil } ?? FileHandle(forWritingTo: err)
+        process.standardOutput =
+            try terminal.flatMap { stdout == .terminal ? $0.follower : nil } ?? FileHandle(forWritingTo: out)
+        process.standardError =
+            try terminal.flatMap { stderr == .terminal ? $0.follower : nil } ?? FileHandle(forWritingTo: err)
         try process.run()
         return Started(process: process, out: out, err: err, terminal: terminal)
     }

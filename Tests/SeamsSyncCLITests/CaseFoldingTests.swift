@@ -41,7 +41,9 @@ import Testing
     }
 
     /// Expects `body` to throw a `CocoaError` with `code` (whatever path it names).
-    static func expectCode(_ code: CocoaError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+    static func expectCode(
+        _ code: CocoaError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+    ) {
         #expect(sourceLocation: sourceLocation) {
             try body()
         } throws: { error in
@@ -56,7 +58,10 @@ import Testing
     }
 
     static let behaviours: [Behaviour] = [
-        Behaviour(name: "another case of a name reaches the file; a whole-file write through it (a rename over it) leaves the new case") { place in
+        Behaviour(
+            name:
+                "another case of a name reaches the file; a whole-file write through it (a rename over it) leaves the new case"
+        ) { place in
             try place.write("one", "a.txt")
             #expect(try place.read("A.TXT") == "one")
             #expect(place.files.fileExists(at: place.url("A.txt")))
@@ -74,7 +79,8 @@ import Testing
             try place.directories.createDirectory(at: place.url("docs/Sub/Deeper"), withIntermediateDirectories: true)
             #expect(try place.names("Docs") == ["Inner.txt", "Sub"])
         },
-        Behaviour(name: "making a folder or an exclusive file under another case of a taken name fails with EEXIST") { place in
+        Behaviour(name: "making a folder or an exclusive file under another case of a taken name fails with EEXIST") {
+            place in
             try place.directories.createDirectory(at: place.url("Dir"), withIntermediateDirectories: false)
             Self.expectCode(.fileWriteFileExists) {
                 try place.directories.createDirectory(at: place.url("dir"), withIntermediateDirectories: false)
@@ -88,10 +94,12 @@ import Testing
             }
             #expect(try place.names() == ["Dir", "x.txt"])
         },
-        Behaviour(name: "a move onto another case of a different item replaces it; a removal by another case removes") { place in
+        Behaviour(name: "a move onto another case of a different item replaces it; a removal by another case removes") {
+            place in
             try place.write("first", "first.txt")
             try place.write("second", "second.txt")
-            try place.directories.moveItem(at: place.url("second.txt"), to: place.url("FIRST.txt"), replacingExisting: true)
+            try place.directories.moveItem(
+                at: place.url("second.txt"), to: place.url("FIRST.txt"), replacingExisting: true)
             #expect(try place.names() == ["FIRST.txt"])
             #expect(try place.read("first.txt") == "second")
             try place.directories.removeItem(at: place.url("First.TXT"), recursively: false)
@@ -99,7 +107,8 @@ import Testing
         },
         Behaviour(name: "a move to another case of an item's own name changes its case") { place in
             try place.write("content", "readme.md")
-            try place.directories.moveItem(at: place.url("readme.md"), to: place.url("README.md"), replacingExisting: true)
+            try place.directories.moveItem(
+                at: place.url("readme.md"), to: place.url("README.md"), replacingExisting: true)
             #expect(try place.names() == ["README.md"])
             #expect(try place.read("readme.MD") == "content")
         },
@@ -122,16 +131,21 @@ import Testing
     }
 
     @Test(
-        "on a real exFAT volume", .enabled(if: ExFATVolume.available, "needs root, FUSE, a loop device, a writable /sys, exfatprogs and exfat-fuse"),
+        "on a real exFAT volume",
+        .enabled(
+            if: ExFATVolume.available, "needs root, FUSE, a loop device, a writable /sys, exfatprogs and exfat-fuse"),
         arguments: behaviours)
     func exFAT(_ behaviour: Behaviour) throws {
-        let base = FileManager.default.temporaryDirectory.appending(path: "seams-fold-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let base = FileManager.default.temporaryDirectory.appending(
+            path: "seams-fold-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: base) }
         // The volume goes (unmounted) before its folder does.
         try withExtendedLifetime(try ExFATVolume(in: base, label: "fold")) { stick in
             try behaviour.check(
-                Place(root: stick.mountPoint, files: DefaultFileAccessor(), directories: DefaultDirectoryAccessor()) { stick.settle() })
+                Place(root: stick.mountPoint, files: DefaultFileAccessor(), directories: DefaultDirectoryAccessor()) {
+                    stick.settle()
+                })
         }
     }
 

@@ -42,13 +42,15 @@ import Testing
         }
     }
 
-    @Test("bad usage exits 2", arguments: [
-        ["sync"],
-        ["sync", "/tmp"],
-        ["sync", "/tmp/a", "/tmp/b", "--max-delete", "200"],
-        ["sync", "/tmp/a", "/tmp/b", "--no-such-option"],
-        ["frobnicate"],
-    ])
+    @Test(
+        "bad usage exits 2",
+        arguments: [
+            ["sync"],
+            ["sync", "/tmp"],
+            ["sync", "/tmp/a", "/tmp/b", "--max-delete", "200"],
+            ["sync", "/tmp/a", "/tmp/b", "--no-such-option"],
+            ["frobnicate"],
+        ])
     func badUsage(_ arguments: [String]) async throws {
         let status = try await offPool { try CLI.run(arguments).status }
         #expect(status == 2)
@@ -64,14 +66,16 @@ import Testing
         }
     }
 
-    @Test("bad usage with --json prints one JSON report on standard output, exit 2", arguments: [
-        ["sync", "--json"],
-        ["sync", "/tmp", "--json"],
-        ["sync", "/tmp/a", "/tmp/b", "--json", "--max-delete", "200"],
-        ["sync", "--json", "/tmp/a", "/tmp/b", "--no-such-option"],
-        ["frobnicate", "--json"],
-        ["demo", "--json"],
-    ])
+    @Test(
+        "bad usage with --json prints one JSON report on standard output, exit 2",
+        arguments: [
+            ["sync", "--json"],
+            ["sync", "/tmp", "--json"],
+            ["sync", "/tmp/a", "/tmp/b", "--json", "--max-delete", "200"],
+            ["sync", "--json", "/tmp/a", "/tmp/b", "--no-such-option"],
+            ["frobnicate", "--json"],
+            ["demo", "--json"],
+        ])
     func badUsageJSON(_ arguments: [String]) async throws {
         try await offPool {
             let result = try CLI.run(arguments)
@@ -91,11 +95,15 @@ import Testing
     func badUsageJSONMessage() async throws {
         try await offPool {
             let range = try CLI.run(["sync", "/tmp/a", "/tmp/b", "--max-delete", "200", "--json"]).json()
-            #expect((range["error"] as? String)?.contains("--max-delete must be a percentage from 0 to 100") == true, "\(range)")
+            #expect(
+                (range["error"] as? String)?.contains("--max-delete must be a percentage from 0 to 100") == true,
+                "\(range)")
             for requests in ["0", "65"] {
                 let result = try CLI.run(["sync", "/tmp/a", "/tmp/b", "--requests", requests, "--json"])
                 #expect(result.status == 2)
-                #expect((try result.json()["error"] as? String)?.contains("--requests must be from 1 to 64") == true, "\(result.stdout)")
+                #expect(
+                    (try result.json()["error"] as? String)?.contains("--requests must be from 1 to 64") == true,
+                    "\(result.stdout)")
             }
             let unknown = try CLI.run(["sync", "/tmp/a", "/tmp/b", "--json", "--no-such-option"]).json()
             #expect((unknown["error"] as? String)?.contains("--no-such-option") == true, "\(unknown)")
@@ -134,9 +142,11 @@ import Testing
         }
     }
 
-    @Test("a state folder inside LOCAL or CONTAINER is bad input, exit 2, and nothing is written", arguments: [
-        "local", "container", "home",
-    ])
+    @Test(
+        "a state folder inside LOCAL or CONTAINER is bad input, exit 2, and nothing is written",
+        arguments: [
+            "local", "container", "home",
+        ])
     func stateInsideSyncedFolder(_ place: String) async throws {
         try await offPool {
             let w = try Workspace()
@@ -144,12 +154,17 @@ import Testing
             let result: CLI.Result
             switch place {
             case "local":
-                result = try CLI.run(["sync", w.local.path, w.container.path, "--state-dir", w.local.appending(path: "state").path])
+                result = try CLI.run([
+                    "sync", w.local.path, w.container.path, "--state-dir", w.local.appending(path: "state").path,
+                ])
             case "container":
-                result = try CLI.run(["sync", w.local.path, w.container.path, "--state-dir", w.container.appending(path: "s/t").path])
+                result = try CLI.run([
+                    "sync", w.local.path, w.container.path, "--state-dir", w.container.appending(path: "s/t").path,
+                ])
             default:
                 // The default state folder, under a HOME that is the folder being synced.
-                result = try CLI.run(["sync", w.local.path, w.container.path], environment: ["HOME": w.local.path, "XDG_STATE_HOME": ""])
+                result = try CLI.run(
+                    ["sync", w.local.path, w.container.path], environment: ["HOME": w.local.path, "XDG_STATE_HOME": ""])
             }
             #expect(result.status == 2, "\(result.stdout)\n\(result.stderr)")
             #expect(result.stderr.contains("--state-dir"), "\(result.stderr)")
@@ -190,7 +205,9 @@ import Testing
             #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
             #expect(result.stdout.contains("identical on both sides"))
             #expect(result.stdout.contains("1 conflicts kept both"))
-            let made = try FileManager.default.contentsOfDirectory(atPath: w.base.path).filter { $0.hasPrefix("seams-sync-demo-") }
+            let made = try FileManager.default.contentsOfDirectory(atPath: w.base.path).filter {
+                $0.hasPrefix("seams-sync-demo-")
+            }
             #expect(made.count == 1, "\(made)")
             let demo = w.base.appending(path: made.first ?? "-")
             #expect(result.stdout.contains(demo.path))

@@ -79,7 +79,9 @@ final class ExFATVolume: Sendable {
         let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
-            let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).filter { pid in
+            let children = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(
+                Int32.init
+            ).filter { pid in
                 guard pid != me, let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
                     let name = stat.lastIndex(of: ")")
                 else { return false }
@@ -101,7 +103,9 @@ final class ExFATVolume: Sendable {
     /// Runs a tool, its output to a file; returns standard output, throws on a non-zero exit.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        guard FileManager.default.isExecutableFile(atPath: tool) else { throw CommandFailed(description: "\(tool) missing") }
+        guard FileManager.default.isExecutableFile(atPath: tool) else {
+            throw CommandFailed(description: "\(tool) missing")
+        }
         let process = Process()
         process.executableURL = URL(filePath: tool)
         process.arguments = arguments
@@ -116,7 +120,8 @@ final class ExFATVolume: Sendable {
         try handle.close()
         let text = String(decoding: try Data(contentsOf: output), as: UTF8.self)
         guard process.terminationStatus == 0 else {
-            throw CommandFailed(description: "\(tool) \(arguments.joined(separator: " ")): exit \(process.terminationStatus): \(text)")
+            throw CommandFailed(
+                description: "\(tool) \(arguments.joined(separator: " ")): exit \(process.terminationStatus): \(text)")
         }
         return text
     }
@@ -130,7 +135,8 @@ extension ExFATVolume {
     }
 }
 
-@Suite(.enabled(if: ExFATVolume.available, "needs root, FUSE, a loop device, a writable /sys, exfatprogs and exfat-fuse"))
+@Suite(
+    .enabled(if: ExFATVolume.available, "needs root, FUSE, a loop device, a writable /sys, exfatprogs and exfat-fuse"))
 struct ExFATTests {
     @Test("a container on exFAT: first sync, edits both ways, a delete, a conflict, nothing lost")
     func syncOntoExFAT() throws {
@@ -150,7 +156,8 @@ struct ExFATTests {
         #expect(w.tree(container) == w.tree(w.local))
         result = try sync()
         #expect(result.status == 0)
-        #expect(result.stdout.contains("0 to container, 0 to local"), "a second run finds nothing to do: \(result.stdout)")
+        #expect(
+            result.stdout.contains("0 to container, 0 to local"), "a second run finds nothing to do: \(result.stdout)")
 
         try w.write("one, edited locally", "a.txt", in: w.local)
         try FileManager.default.removeItem(at: container.appending(path: "docs/b.txt"))
@@ -177,15 +184,20 @@ struct ExFATTests {
         defer { withExtendedLifetime(stick) {} }
         let container = stick.mountPoint
         try w.write("one", "a.txt", in: w.local, age: 60)
-        try FileManager.default.createSymbolicLink(atPath: w.local.appending(path: "latest").path, withDestinationPath: "a.txt")
+        try FileManager.default.createSymbolicLink(
+            atPath: w.local.appending(path: "latest").path, withDestinationPath: "a.txt")
         for run in 1...2 {
             let result = try stick.sync(w)
             #expect(result.status == 0, "run \(run): \(result.stdout)\(result.stderr)")
             #expect(result.stdout.contains("skipped: latest: a symbolic link"), "run \(run): \(result.stdout)")
-            #expect(try FileManager.default.destinationOfSymbolicLink(atPath: w.local.appending(path: "latest").path) == "a.txt")
+            #expect(
+                try FileManager.default.destinationOfSymbolicLink(atPath: w.local.appending(path: "latest").path)
+                    == "a.txt")
             #expect(w.read("a.txt", in: container) == "one")
             #expect(w.trashed(w.local).isEmpty && w.trashed(container).isEmpty, "run \(run): nothing deleted")
-            let names = try FileManager.default.contentsOfDirectory(atPath: container.path).filter { !$0.hasPrefix(".seams") }
+            let names = try FileManager.default.contentsOfDirectory(atPath: container.path).filter {
+                !$0.hasPrefix(".seams")
+            }
             #expect(names == ["a.txt"], "run \(run): no temp file or half link left: \(names)")
         }
     }
@@ -203,15 +215,21 @@ struct ExFATTests {
         for run in 1...2 {
             let result = try stick.sync(w)
             #expect(result.status == 5, "run \(run): \(result.stdout)\(result.stderr)")
-            #expect(result.stdout.contains("failed: a.txt: the other side's file system cannot hold both this name and \"A.txt\""), "\(result.stdout)")
+            #expect(
+                result.stdout.contains(
+                    "failed: a.txt: the other side's file system cannot hold both this name and \"A.txt\""),
+                "\(result.stdout)")
             #expect(result.stdout.contains("failed: docs/two.txt:"), "\(result.stdout)")
             #expect(w.tree(container) == ["A.txt": "upper", "Docs": "/", "Docs/one.txt": "one"], "run \(run)")
-            #expect(w.tree(w.local) == [
-                "A.txt": "upper", "a.txt": "lower", "Docs": "/", "Docs/one.txt": "one", "docs": "/", "docs/two.txt": "two",
-            ], "run \(run): nothing moved or copied locally")
+            #expect(
+                w.tree(w.local) == [
+                    "A.txt": "upper", "a.txt": "lower", "Docs": "/", "Docs/one.txt": "one", "docs": "/",
+                    "docs/two.txt": "two",
+                ], "run \(run): nothing moved or copied locally")
         }
         // Renaming one of them lets it through.
-        try FileManager.default.moveItem(at: w.local.appending(path: "a.txt"), to: w.local.appending(path: "a-lower.txt"))
+        try FileManager.default.moveItem(
+            at: w.local.appending(path: "a.txt"), to: w.local.appending(path: "a-lower.txt"))
         let result = try stick.sync(w)
         #expect(w.read("a-lower.txt", in: container) == "lower", "\(result.stdout)")
     }
@@ -219,7 +237,9 @@ struct ExFATTests {
     /// On the fake, which folds case as exFAT does, the rename takes one run (the crash suite's
     /// scenario). Through FUSE it takes two: the kernel keeps the old name's lookup for about a
     /// second, so just after the old name went to the trash the new one still reaches it.
-    @Test("a file renamed by case only (readme.md to README.md) reaches exFAT (through FUSE, on the next run); the old name's version goes to the trash")
+    @Test(
+        "a file renamed by case only (readme.md to README.md) reaches exFAT (through FUSE, on the next run); the old name's version goes to the trash"
+    )
     func renameByCaseOnly() throws {
         let w = try Workspace()
         let stick = try ExFATVolume(in: w.base, label: "rename")
@@ -229,11 +249,14 @@ struct ExFATTests {
         try w.write("keep", "keep.txt", in: w.local, age: 60)
         var result = try stick.sync(w)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        try FileManager.default.moveItem(at: w.local.appending(path: "readme.md"), to: w.local.appending(path: "README.md"))
+        try FileManager.default.moveItem(
+            at: w.local.appending(path: "readme.md"), to: w.local.appending(path: "README.md"))
         result = try stick.sync(w)
         if result.status != 0 {
             #expect(result.status == 5, "\(result.stdout)\(result.stderr)")
-            #expect(result.stdout.contains("failed: README.md: the other side's file system still reports an item"), "\(result.stdout)")
+            #expect(
+                result.stdout.contains("failed: README.md: the other side's file system still reports an item"),
+                "\(result.stdout)")
             #expect(w.tree(container) == ["keep.txt": "keep"], "the old name went to the trash; nothing else changed")
             Thread.sleep(forTimeInterval: 1.5)
             result = try stick.sync(w)
@@ -242,6 +265,7 @@ struct ExFATTests {
         #expect(w.tree(container) == ["README.md": "read me", "keep.txt": "keep"], "\(result.stdout)\(result.stderr)")
         #expect(w.trashed(container)["readme.md"] == "read me")
         result = try stick.sync(w)
-        #expect(result.stdout.contains("0 to container, 0 to local"), "a third run finds nothing to do: \(result.stdout)")
+        #expect(
+            result.stdout.contains("0 to container, 0 to local"), "a third run finds nothing to do: \(result.stdout)")
     }
 }

@@ -9,7 +9,9 @@ import Testing
         try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: outside)
     }
 
-    @Test("a local folder replaced by a link: the container's folder stays whole, the link stays, reported every run (exit 5)")
+    @Test(
+        "a local folder replaced by a link: the container's folder stays whole, the link stays, reported every run (exit 5)"
+    )
     func localFolderBecameLink() async throws {
         try await offPool {
             let w = try Workspace()
@@ -21,13 +23,22 @@ import Testing
             for run in 1...2 {
                 let result = try w.sync()
                 #expect(result.status == 5, "run \(run): \(result.stdout)\(result.stderr)")
-                #expect(result.stdout.contains("failed: photos: a symbolic link on the local side"), "run \(run): \(result.stdout)")
-                #expect(w.tree(w.container)["photos/sub/c.jpg"] == "photo sub/c.jpg", "run \(run): the container's folder is whole")
+                #expect(
+                    result.stdout.contains("failed: photos: a symbolic link on the local side"),
+                    "run \(run): \(result.stdout)")
+                #expect(
+                    w.tree(w.container)["photos/sub/c.jpg"] == "photo sub/c.jpg",
+                    "run \(run): the container's folder is whole")
                 #expect(w.tree(w.container).filter { $0.key.hasPrefix("photos/") }.count == 4)
                 #expect(w.trashed(w.container).isEmpty, "run \(run): nothing went to the container's trash")
-                #expect(try FileManager.default.destinationOfSymbolicLink(atPath: w.local.appending(path: "photos").path) == outside.path)
-                #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).sorted() == ["a.jpg", "b.jpg", "sub"],
-                        "nothing was written through the link")
+                #expect(
+                    try FileManager.default.destinationOfSymbolicLink(atPath: w.local.appending(path: "photos").path)
+                        == outside.path)
+                #expect(
+                    try FileManager.default.contentsOfDirectory(atPath: outside.path).sorted() == [
+                        "a.jpg", "b.jpg", "sub",
+                    ],
+                    "nothing was written through the link")
             }
         }
     }
@@ -42,7 +53,9 @@ import Testing
             try moveAndLink(w.container.appending(path: "photos"), to: w.base.appending(path: "elsewhere"))
             let result = try w.sync()
             #expect(result.status == 5, "\(result.stdout)")
-            #expect(w.read("photos/a.jpg", in: w.local) == "photo a.jpg" && w.read("photos/b.jpg", in: w.local) == "photo b.jpg")
+            #expect(
+                w.read("photos/a.jpg", in: w.local) == "photo a.jpg"
+                    && w.read("photos/b.jpg", in: w.local) == "photo b.jpg")
             #expect(w.trashed(w.local).isEmpty)
         }
     }
@@ -54,10 +67,13 @@ import Testing
             try w.write("inside", "shared/x.txt", in: w.container)
             let outside = w.base.appending(path: "outside")
             try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
-            try FileManager.default.createSymbolicLink(at: w.local.appending(path: "shared"), withDestinationURL: outside)
+            try FileManager.default.createSymbolicLink(
+                at: w.local.appending(path: "shared"), withDestinationURL: outside)
             let result = try w.sync()
             #expect(result.status == 5, "\(result.stdout)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "nothing staged through the link")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty,
+                "nothing staged through the link")
             #expect(w.read("shared/x.txt", in: w.container) == "inside")
         }
     }

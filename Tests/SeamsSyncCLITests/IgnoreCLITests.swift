@@ -38,13 +38,17 @@ import Testing
             try w.write("d", "dist/app", in: w.local)
             try w.write("finder", ".DS_Store", in: w.local)
             try w.write("c", "src/main.c", in: w.local)
-            let result = try w.sync(["--exclude-from", w.base.appending(path: "rules.txt").path, "--no-default-excludes"])
+            let result = try w.sync([
+                "--exclude-from", w.base.appending(path: "rules.txt").path, "--no-default-excludes",
+            ])
             #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
             #expect(w.tree(w.container) == [".DS_Store": "finder", "src": "/", "src/main.c": "c"])
         }
     }
 
-    @Test("a bad pattern, in the file or on the command line, or a missing --exclude-from file: exit 2, a clear error, nothing changed")
+    @Test(
+        "a bad pattern, in the file or on the command line, or a missing --exclude-from file: exit 2, a clear error, nothing changed"
+    )
     func badRules() async throws {
         try await offPool {
             let w = try Workspace()

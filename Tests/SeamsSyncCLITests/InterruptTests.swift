@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Ctrl-C, `kill` and `kill -9` on the real binary: a signal stops the run at a safe point with
@@ -23,7 +23,8 @@ import Darwin
     /// Starts a sync with its progress on a terminal and waits until it is copying.
     func startCopying(_ w: Workspace, extra: [String] = []) throws -> CLI.Started {
         let started = try CLI.start(
-            ["sync", w.local.path, w.container.path, "--state-dir", w.state.path] + extra, stdout: .file, stderr: .terminal)
+            ["sync", w.local.path, w.container.path, "--state-dir", w.state.path] + extra, stdout: .file,
+            stderr: .terminal)
         let terminal = try #require(started.terminal)
         let deadline = Date().addingTimeInterval(120)
         // On a terminal the progress line tells; with --json (no progress), the first item written
@@ -33,7 +34,9 @@ import Darwin
         func copyingStarted() -> Bool {
             !((try? FileManager.default.contentsOfDirectory(atPath: firstFolder)) ?? []).isEmpty
         }
-        while started.process.isRunning, Date() < deadline, !terminal.textSoFar.contains("syncing 64/"), !copyingStarted() {
+        while started.process.isRunning, Date() < deadline, !terminal.textSoFar.contains("syncing 64/"),
+            !copyingStarted()
+        {
             usleep(1000)
         }
         try #require(started.process.isRunning, "the run was still working when the signal was sent")
@@ -58,7 +61,9 @@ import Darwin
         return found
     }
 
-    @Test("Ctrl-C (SIGINT): stops between paths, exit 130, says how far it got; what was copied is whole; the next run finishes")
+    @Test(
+        "Ctrl-C (SIGINT): stops between paths, exit 130, says how far it got; what was copied is whole; the next run finishes"
+    )
     func sigint() async throws {
         try await offPool {
             let w = try workspace()
@@ -66,7 +71,8 @@ import Darwin
             kill(started.process.processIdentifier, SIGINT)
             let result = try CLI.wait(started)
             #expect(result.status == 130, "\(result.stdout)\(result.terminal)")
-            let line = try #require(result.stdout.split(separator: "\n").first { $0.hasPrefix("interrupted: ") }, "\(result.stdout)")
+            let line = try #require(
+                result.stdout.split(separator: "\n").first { $0.hasPrefix("interrupted: ") }, "\(result.stdout)")
             let done = try #require(Int(line.dropFirst("interrupted: ".count).prefix { $0.isNumber }))
             #expect(line == "interrupted: \(done) of \(Self.count + 10) done; run again to finish.")
             #expect(result.terminal.contains("stopping at the next safe point"))
@@ -81,7 +87,9 @@ import Darwin
             #expect(next.status == 0, "\(next.stdout)\(next.stderr)")
             #expect(userFiles(w, w.container) == local)
             let report = try #require(try next.json()["report"] as? [String: Any])
-            #expect(report["copiedToContainer"] as? Int == Self.count - copied.count, "the state recorded the first run's copies")
+            #expect(
+                report["copiedToContainer"] as? Int == Self.count - copied.count,
+                "the state recorded the first run's copies")
             #expect((report["conflicts"] as? [Any])?.isEmpty == true)
         }
     }
@@ -103,14 +111,18 @@ import Darwin
         }
     }
 
-    @Test("kill -9 mid-run leaves the lock; the next run takes it over at once (its owner is dead) and finishes; nothing is lost")
+    @Test(
+        "kill -9 mid-run leaves the lock; the next run takes it over at once (its owner is dead) and finishes; nothing is lost"
+    )
     func sigkill() async throws {
         try await offPool {
             let w = try workspace()
             let started = try startCopying(w)
             kill(started.process.processIdentifier, SIGKILL)
             let killed = try CLI.wait(started)
-            #expect(killed.status == SIGKILL || killed.status == 128 + SIGKILL || started.process.terminationReason == .uncaughtSignal)
+            #expect(
+                killed.status == SIGKILL || killed.status == 128 + SIGKILL
+                    || started.process.terminationReason == .uncaughtSignal)
             #expect(lockExists(w), "a killed run cannot release its lock")
             let next = try w.sync()
             #expect(next.status == 0, "not refused as 'another sync is running': \(next.stdout)\(next.stderr)")
@@ -151,7 +163,9 @@ import Darwin
             let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             process.waitUntilExit()
             #expect(process.terminationStatus == 2)
-            #expect(message.contains("No folder for the sync state: set HOME or XDG_STATE_HOME, or pass --state-dir."), "\(message)")
+            #expect(
+                message.contains("No folder for the sync state: set HOME or XDG_STATE_HOME, or pass --state-dir."),
+                "\(message)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: w.container.path).isEmpty)
         }
     }

@@ -5,15 +5,23 @@ import Testing
 struct ProgressLineTests {
     @Test("scanning counts the items found; syncing shows items, bytes, percentage, rate and time left")
     func text() {
-        #expect(ProgressLine.text(SyncProgress(phase: .scanning, completed: 12_345, total: 0), elapsed: .zero) == "scanning: 12,345 items found")
-        #expect(ProgressLine.text(SyncProgress(phase: .scanning, completed: 1, total: 0), elapsed: .zero) == "scanning: 1 item found")
-        let halfway = SyncProgress(phase: .applying, completed: 1_234, total: 30_306, bytesCompleted: 512 << 20, bytesTotal: 1_288_490_189)
+        #expect(
+            ProgressLine.text(SyncProgress(phase: .scanning, completed: 12_345, total: 0), elapsed: .zero)
+                == "scanning: 12,345 items found")
+        #expect(
+            ProgressLine.text(SyncProgress(phase: .scanning, completed: 1, total: 0), elapsed: .zero)
+                == "scanning: 1 item found")
+        let halfway = SyncProgress(
+            phase: .applying, completed: 1_234, total: 30_306, bytesCompleted: 512 << 20, bytesTotal: 1_288_490_189)
         #expect(
             ProgressLine.text(halfway, elapsed: .seconds(4))
                 == "syncing: 1,234/30,306 items, 512.0 MiB/1.2 GiB, 41%, 128.0 MiB/s, 0:06 left")
-        #expect(ProgressLine.text(halfway, elapsed: .milliseconds(200)) == "syncing: 1,234/30,306 items, 512.0 MiB/1.2 GiB, 41%", "no rate before half a second")
+        #expect(
+            ProgressLine.text(halfway, elapsed: .milliseconds(200))
+                == "syncing: 1,234/30,306 items, 512.0 MiB/1.2 GiB, 41%", "no rate before half a second")
         let noBytes = SyncProgress(phase: .applying, completed: 3, total: 4)
-        #expect(ProgressLine.text(noBytes, elapsed: .seconds(9)) == "syncing: 3/4 items, 75%", "deletions only: by items")
+        #expect(
+            ProgressLine.text(noBytes, elapsed: .seconds(9)) == "syncing: 3/4 items, 75%", "deletions only: by items")
         let done = SyncProgress(phase: .applying, completed: 4, total: 4, bytesCompleted: 2048, bytesTotal: 2048)
         #expect(ProgressLine.text(done, elapsed: .seconds(2)) == "syncing: 4/4 items, 2.0 KiB/2.0 KiB, 100%, 1.0 KiB/s")
     }
@@ -34,7 +42,9 @@ struct ProgressLineTests {
         #expect(ProgressLine.clock(1e30) == "99:59:59", "an estimate past a hundred hours is shown as the most")
     }
 
-    @Test("drawn at most every 100 ms within a phase, at once when the phase changes, and always at the end, with a line end")
+    @Test(
+        "drawn at most every 100 ms within a phase, at once when the phase changes, and always at the end, with a line end"
+    )
     func throttled() {
         let line = ProgressLine()
         let start = ContinuousClock.now
@@ -47,6 +57,8 @@ struct ProgressLineTests {
         #expect(line.update(applying, now: start + .milliseconds(170)) == nil)
         let last = line.update(SyncProgress(phase: .applying, completed: 3, total: 3), now: start + .milliseconds(171))
         #expect(last == "\rsyncing: 3/3 items, 100%\u{1B}[K\n")
-        #expect(line.update(SyncProgress(phase: .applying, completed: 3, total: 3), now: start + .seconds(1)) == nil, "nothing after the end")
+        #expect(
+            line.update(SyncProgress(phase: .applying, completed: 3, total: 3), now: start + .seconds(1)) == nil,
+            "nothing after the end")
     }
 }

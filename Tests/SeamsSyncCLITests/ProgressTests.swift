@@ -39,9 +39,13 @@ import Testing
             // (then the rate, when the run took half a second or more), then a line end.
             let lastPiece = try #require(result.terminal.split(separator: "\r").last { $0.hasPrefix("syncing: ") })
             let lastLine = lastPiece.prefix { $0 != "\u{1B}" }  // the text before the clear to the line's end
-            #expect(lastLine.hasPrefix("syncing: \(last.total)/\(last.total) items, 340 B/340 B, 100%"), "\(lastLine.debugDescription)")
+            #expect(
+                lastLine.hasPrefix("syncing: \(last.total)/\(last.total) items, 340 B/340 B, 100%"),
+                "\(lastLine.debugDescription)")
             #expect(!lastLine.contains("left"), "no time left at the end: \(lastLine.debugDescription)")
-            #expect(result.terminal.contains("\(lastLine)\u{1B}[K\r\n"), "a line end after the last update: \(result.terminal.debugDescription)")
+            #expect(
+                result.terminal.contains("\(lastLine)\u{1B}[K\r\n"),
+                "a line end after the last update: \(result.terminal.debugDescription)")
             #expect(updates.map(\.done) == updates.map(\.done).sorted())
             #expect(result.terminal.contains("150 to container"), "\(result.terminal)")
             #expect(w.tree(w.container) == w.tree(w.local))
@@ -56,7 +60,8 @@ import Testing
             #expect(result.status == 0)
             #expect(!updates(in: result.terminal).isEmpty, "\(result.terminal.debugDescription)")
             #expect(result.stdout.hasPrefix("150 to container"), "\(result.stdout.debugDescription)")
-            #expect(!result.stdout.contains("\u{1B}") && !result.stdout.contains("\r"), "\(result.stdout.debugDescription)")
+            #expect(
+                !result.stdout.contains("\u{1B}") && !result.stdout.contains("\r"), "\(result.stdout.debugDescription)")
         }
     }
 
@@ -68,7 +73,9 @@ import Testing
             #expect(result.status == 0)
             #expect(result.stdout.hasPrefix("150 to container"), "\(result.stdout.debugDescription)")
             for text in [result.stdout, result.stderr] {
-                #expect(!text.contains("\u{1B}") && !text.contains("\r") && !text.contains("syncing"), "\(text.debugDescription)")
+                #expect(
+                    !text.contains("\u{1B}") && !text.contains("\r") && !text.contains("syncing"),
+                    "\(text.debugDescription)")
             }
         }
     }
@@ -79,7 +86,9 @@ import Testing
             let w = try workspace()
             let result = try w.sync(["--json"], stdout: .terminal, stderr: .terminal)
             #expect(result.status == 0)
-            #expect(!result.terminal.contains("\u{1B}") && !result.terminal.contains("syncing"), "\(result.terminal.debugDescription)")
+            #expect(
+                !result.terminal.contains("\u{1B}") && !result.terminal.contains("syncing"),
+                "\(result.terminal.debugDescription)")
             let lines = result.terminal.split(separator: "\r\n")
             #expect(lines.count == 1, "\(result.terminal.debugDescription)")
             let object = try JSONSerialization.jsonObject(with: Data(result.terminal.utf8)) as? [String: Any]

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 @Suite struct SafetyTests {
@@ -27,7 +27,8 @@ import Glibc
             try w.write("1", "a.txt", in: w.local)
             try w.write("2", "b/c.txt", in: w.local)
             #expect(try w.sync().status == 0)
-            for name in try FileManager.default.contentsOfDirectory(atPath: w.container.path) where !name.hasPrefix(".seams") {
+            for name in try FileManager.default.contentsOfDirectory(atPath: w.container.path)
+            where !name.hasPrefix(".seams") {
                 try FileManager.default.removeItem(at: w.container.appending(path: name))
             }
             let result = try w.sync()
@@ -68,7 +69,9 @@ import Glibc
     func twoRuns() async throws {
         try await offPool {
             let w = try Workspace()
-            for index in 0..<2000 { try w.write(String(repeating: "\(index)", count: 50), "f/\(index).txt", in: w.local) }
+            for index in 0..<2000 {
+                try w.write(String(repeating: "\(index)", count: 50), "f/\(index).txt", in: w.local)
+            }
             let arguments = ["sync", w.local.path, w.container.path, "--state-dir", w.state.path]
             let lock = w.container.appending(path: ".seams-lock")
             // Hold the first run while it holds the lock: wait for its lock file, then stop it (SIGSTOP).
@@ -76,7 +79,8 @@ import Glibc
             let pid = first.process.processIdentifier
             var held: String?
             while first.process.isRunning && held == nil {
-                if let data = try? Data(contentsOf: lock), String(decoding: data, as: UTF8.self).contains("pid \(pid) ") {
+                if let data = try? Data(contentsOf: lock), String(decoding: data, as: UTF8.self).contains("pid \(pid) ")
+                {
                     kill(pid, SIGSTOP)
                     // Still its lock once stopped (it may have let go between the read and the stop).
                     held = (try? Data(contentsOf: lock)).map { String(decoding: $0, as: UTF8.self) }
@@ -109,7 +113,8 @@ import Glibc
         "an unreadable file exits 5, the others sync, nothing is lost (run as uid 65534)",
         .enabled(
             if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-            "needs root (to hand the folders to uid 65534 with chown) and /usr/bin/setpriv (to run the tool as that user)"))
+            "needs root (to hand the folders to uid 65534 with chown) and /usr/bin/setpriv (to run the tool as that user)"
+        ))
     func unreadableFile() async throws {
         try await offPool {
             let w = try Workspace()
@@ -117,7 +122,8 @@ import Glibc
             try w.write("secret", "locked.txt", in: w.local)
             try FileManager.default.createDirectory(at: w.state, withIntermediateDirectories: true)
             try w.giveToNobody()
-            try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: w.local.appending(path: "locked.txt").path)
+            try FileManager.default.setAttributes(
+                [.posixPermissions: 0], ofItemAtPath: w.local.appending(path: "locked.txt").path)
             let result = try w.sync(["--json"], asNobody: true)
             #expect(result.status == 5, "\(result.stdout) \(result.stderr)")
             let report = try #require(try result.json()["report"] as? [String: Any])
@@ -146,7 +152,9 @@ import Glibc
             #expect(FileManager.default.fileExists(atPath: leftover.path))
             #expect(try w.sync().status == 0)
             #expect(!FileManager.default.fileExists(atPath: leftover.path))
-            #expect(FileManager.default.fileExists(atPath: otherPair.path), "another pair's file is not this run's to remove")
+            #expect(
+                FileManager.default.fileExists(atPath: otherPair.path),
+                "another pair's file is not this run's to remove")
         }
     }
 }

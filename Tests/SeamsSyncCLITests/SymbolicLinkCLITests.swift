@@ -16,16 +16,21 @@ import Testing
             let outside = w.base.appending(path: "outside")
             try w.write("private", "secret.txt", in: outside)
             try w.write("n", "notes.txt", in: w.local)
-            try manager.createSymbolicLink(atPath: w.local.appending(path: "latest").path, withDestinationPath: "notes.txt")
-            try manager.createSymbolicLink(atPath: w.local.appending(path: "elsewhere").path, withDestinationPath: outside.path)
-            try manager.createSymbolicLink(atPath: w.local.appending(path: "dangling").path, withDestinationPath: "../no/such")
+            try manager.createSymbolicLink(
+                atPath: w.local.appending(path: "latest").path, withDestinationPath: "notes.txt")
+            try manager.createSymbolicLink(
+                atPath: w.local.appending(path: "elsewhere").path, withDestinationPath: outside.path)
+            try manager.createSymbolicLink(
+                atPath: w.local.appending(path: "dangling").path, withDestinationPath: "../no/such")
             var result = try w.sync()
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             #expect(target("latest", in: w.container) == "notes.txt")
             #expect(target("elsewhere", in: w.container) == outside.path)
             #expect(target("dangling", in: w.container) == "../no/such")
-            #expect(try manager.contentsOfDirectory(atPath: w.container.path).sorted()
-                == [".seams-replica", "dangling", "elsewhere", "latest", "notes.txt"], "no copy of secret.txt, no temp file")
+            #expect(
+                try manager.contentsOfDirectory(atPath: w.container.path).sorted()
+                    == [".seams-replica", "dangling", "elsewhere", "latest", "notes.txt"],
+                "no copy of secret.txt, no temp file")
             #expect(try manager.contentsOfDirectory(atPath: outside.path) == ["secret.txt"])
 
             result = try w.sync()
@@ -33,7 +38,8 @@ import Testing
 
             // Retargeted in the container: the local link follows, its old text kept in the trash.
             try manager.removeItem(atPath: w.container.appending(path: "latest").path)
-            try manager.createSymbolicLink(atPath: w.container.appending(path: "latest").path, withDestinationPath: "notes-v2.txt")
+            try manager.createSymbolicLink(
+                atPath: w.container.appending(path: "latest").path, withDestinationPath: "notes-v2.txt")
             result = try w.sync()
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             #expect(target("latest", in: w.local) == "notes-v2.txt")

@@ -9,7 +9,8 @@ import Testing
             try w.write("one", "a.txt", in: w.local)
             try w.write("two", "docs/b.md", in: w.local)
             try w.write("three", "docs/deep/c", in: w.local)
-            try FileManager.default.createDirectory(at: w.local.appending(path: "empty"), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: w.local.appending(path: "empty"), withIntermediateDirectories: true)
             let result = try w.sync()
             #expect(result.status == 0, "\(result.stderr)")
             #expect(w.tree(w.container) == w.tree(w.local))
@@ -90,7 +91,9 @@ import Testing
             let w = try Workspace()
             for name in ["a", "b", "c", "d"] { try w.write(name, "\(name).txt", in: w.local) }
             #expect(try w.sync().status == 0)
-            for name in ["a", "b", "c"] { try FileManager.default.removeItem(at: w.local.appending(path: "\(name).txt")) }
+            for name in ["a", "b", "c"] {
+                try FileManager.default.removeItem(at: w.local.appending(path: "\(name).txt"))
+            }
             let before = w.tree(w.container)
             let refused = try w.sync()
             #expect(refused.status == 3)

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// Linux names are bytes: `bad\xff\xfe.txt` is a valid name that no Swift string spells.
@@ -45,7 +45,10 @@ import Musl
             for run in 1...2 {
                 let result = try w.sync()
                 #expect(result.status == 0, "run \(run): \(result.stdout)\(result.stderr)")
-                #expect(result.stdout.contains("skipped: bad\u{FFFD}\u{FFFD}.txt: not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)"), "run \(run): \(result.stdout)")
+                #expect(
+                    result.stdout.contains(
+                        "skipped: bad\u{FFFD}\u{FFFD}.txt: not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)"
+                    ), "run \(run): \(result.stdout)")
                 #expect(w.read("good.txt", in: w.container) == "fine")
                 #expect(try w.rawNames(w.container) == [Array("good.txt".utf8)], "nothing of it reached the container")
                 #expect(exists(bad, in: w.local), "the file is still there under its own name")

@@ -17,7 +17,9 @@ struct WebDAVEndToEndTests {
 
         init(_ kind: LocalWebDAVServer.Kind) throws {
             workspace = try Workspace()
-            server = try LocalWebDAVServer.start(kind, serving: workspace.container, user: WebDAVEndToEndTests.user, password: WebDAVEndToEndTests.password)
+            server = try LocalWebDAVServer.start(
+                kind, serving: workspace.container, user: WebDAVEndToEndTests.user,
+                password: WebDAVEndToEndTests.password)
         }
 
         deinit { server.stop() }
@@ -32,7 +34,8 @@ struct WebDAVEndToEndTests {
 
         func sync(_ extra: [String] = [], password: String = WebDAVEndToEndTests.password) throws -> CLI.Result {
             try CLI.run(
-                ["sync", workspace.local.path, server.baseURL.absoluteString, "--state-dir", workspace.state.path] + extra,
+                ["sync", workspace.local.path, server.baseURL.absoluteString, "--state-dir", workspace.state.path]
+                    + extra,
                 environment: ["SEAMS_WEBDAV_USER": WebDAVEndToEndTests.user, "SEAMS_WEBDAV_PASSWORD": password])
         }
     }
@@ -67,24 +70,33 @@ struct WebDAVEndToEndTests {
         return true
     }
 
-    @Test("demo --webdav starts rclone serve webdav (the password in its environment, not its arguments), syncs through it, and stops it")
+    @Test(
+        "demo --webdav starts rclone serve webdav (the password in its environment, not its arguments), syncs through it, and stops it"
+    )
     func demo() async throws {
         try await offPool {
             guard Self.available(.rclone) else { return }
             let w = try Workspace()
             // An `rclone` first on PATH that writes down its arguments and environment, then runs the real one.
             let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            let rclone = try #require(path.split(separator: ":").map { "\($0)/rclone" }.first { FileManager.default.isExecutableFile(atPath: $0) })
+            let rclone = try #require(
+                path.split(separator: ":").map { "\($0)/rclone" }.first {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                })
             let wrapper = w.base.appending(path: "bin", directoryHint: .isDirectory)
             try FileManager.default.createDirectory(at: wrapper, withIntermediateDirectories: true)
             let record = w.base.appending(path: "rclone-seen")
-            let script = "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path).args'\nenv > '\(record.path).env'\nexec '\(rclone)' \"$@\"\n"
+            let script =
+                "#!/bin/sh\nprintf '%s\\n' \"$@\" > '\(record.path).args'\nenv > '\(record.path).env'\nexec '\(rclone)' \"$@\"\n"
             try Self.writeExecutable(script, to: wrapper.appending(path: "rclone"))
-            let result = try CLI.run(["demo", "--webdav"], environment: ["TMPDIR": w.base.path, "PATH": wrapper.path + ":" + path])
+            let result = try CLI.run(
+                ["demo", "--webdav"], environment: ["TMPDIR": w.base.path, "PATH": wrapper.path + ":" + path])
             try #require(result.status == 0, "\(result.stdout)\n\(result.stderr)")
             let arguments = try String(contentsOf: URL(filePath: record.path + ".args"), encoding: .utf8)
-            let environment = try String(contentsOf: URL(filePath: record.path + ".env"), encoding: .utf8).split(separator: "\n")
-            let password = try #require(environment.first { $0.hasPrefix("RCLONE_PASS=") }?.dropFirst("RCLONE_PASS=".count))
+            let environment = try String(contentsOf: URL(filePath: record.path + ".env"), encoding: .utf8).split(
+                separator: "\n")
+            let password = try #require(
+                environment.first { $0.hasPrefix("RCLONE_PASS=") }?.dropFirst("RCLONE_PASS=".count))
             #expect(password.count >= 32, "a random password: \(password)")
             #expect(environment.contains("RCLONE_USER=demo"))
             #expect(!arguments.contains(password), "the password is on rclone's command line: \(arguments)")
@@ -93,9 +105,13 @@ struct WebDAVEndToEndTests {
             #expect(result.stdout.contains("served by: rclone serve webdav at http://127.0.0.1:"), "\(result.stdout)")
             #expect(result.stdout.contains("identical on both sides"))
             #expect(result.stdout.contains("1 conflicts kept both"))
-            let made = try FileManager.default.contentsOfDirectory(atPath: w.base.path).filter { $0.hasPrefix("seams-sync-demo-") }
+            let made = try FileManager.default.contentsOfDirectory(atPath: w.base.path).filter {
+                $0.hasPrefix("seams-sync-demo-")
+            }
             let demo = try #require(made.first.map { w.base.appending(path: $0) })
-            #expect(w.trashed(demo.appending(path: "container"))["notes.txt"] == "Shopping: milk, bread\n", "the server's trash keeps the replaced version")
+            #expect(
+                w.trashed(demo.appending(path: "container"))["notes.txt"] == "Shopping: milk, bread\n",
+                "the server's trash keeps the replaced version")
             // The server ended with the demo: no process names the demo's folder any more.
             #expect(Self.processes(naming: demo.path) == [], "rclone still runs")
         }
@@ -105,7 +121,8 @@ struct WebDAVEndToEndTests {
     func demoWithoutServer() async throws {
         try await offPool {
             let w = try Workspace()
-            let result = try CLI.run(["demo", "--webdav"], environment: ["TMPDIR": w.base.path, "PATH": "/nonexistent"])
+            let result = try CLI.run(
+                ["demo", "--webdav"], environment: ["TMPDIR": w.base.path, "PATH": "/nonexistent"])
             #expect(result.status == 3, "\(result.stdout)\n\(result.stderr)")
             #expect(result.stderr.contains("rclone is not installed"), "\(result.stderr)")
             #expect(result.stderr.contains("apt-get install rclone"))
@@ -124,11 +141,15 @@ struct WebDAVEndToEndTests {
 
             var result = try pair.sync(["--json"])
             #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
-            #expect(ws.tree(pair.local) == ["a.txt": "hello", "sub dir": "/", "sub dir/é #1.txt": "deep", "remote.md": "from the server"])
+            #expect(
+                ws.tree(pair.local) == [
+                    "a.txt": "hello", "sub dir": "/", "sub dir/é #1.txt": "deep", "remote.md": "from the server",
+                ])
             #expect(pair.servedTree == ws.tree(pair.local))
             result = try pair.sync()
             #expect(result.status == 0)
-            #expect(result.stdout.contains("0 to container, 0 to local"), "a second run changes nothing: \(result.stdout)")
+            #expect(
+                result.stdout.contains("0 to container, 0 to local"), "a second run changes nothing: \(result.stdout)")
 
             // Edits both ways (sizes differ: the server's dates have whole seconds).
             try ws.write("hello, edited locally", "a.txt", in: pair.local)
@@ -160,7 +181,9 @@ struct WebDAVEndToEndTests {
         }
     }
 
-    @Test("refused credentials and an unreachable server are exit 3, and nothing changes", arguments: LocalWebDAVServer.Kind.allCases)
+    @Test(
+        "refused credentials and an unreachable server are exit 3, and nothing changes",
+        arguments: LocalWebDAVServer.Kind.allCases)
     func refused(kind: LocalWebDAVServer.Kind) async throws {
         try await offPool {
             guard Self.available(kind) else { return }
@@ -179,7 +202,9 @@ struct WebDAVEndToEndTests {
         }
     }
 
-    @Test("an emptied server is refused by the guard, and the local files stay", arguments: LocalWebDAVServer.Kind.allCases)
+    @Test(
+        "an emptied server is refused by the guard, and the local files stay",
+        arguments: LocalWebDAVServer.Kind.allCases)
     func emptySideGuard(kind: LocalWebDAVServer.Kind) async throws {
         try await offPool {
             guard Self.available(kind) else { return }
@@ -208,7 +233,9 @@ struct WebDAVEndToEndTests {
         }
     }
 
-    @Test("a killed run's lock and temp files on the server are taken over and removed at once (the lock appears whole by MOVE)", arguments: LocalWebDAVServer.Kind.allCases)
+    @Test(
+        "a killed run's lock and temp files on the server are taken over and removed at once (the lock appears whole by MOVE)",
+        arguments: LocalWebDAVServer.Kind.allCases)
     func killedRunsLock(kind: LocalWebDAVServer.Kind) async throws {
         try await offPool {
             guard Self.available(kind) else { return }
@@ -222,14 +249,20 @@ struct WebDAVEndToEndTests {
             let started = ContinuousClock.now
             let result = try pair.sync()
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(ContinuousClock.now - started < .seconds(50), "taken over at once, not after watching it for the expiry (60 s)")
+            #expect(
+                ContinuousClock.now - started < .seconds(50),
+                "taken over at once, not after watching it for the expiry (60 s)")
             #expect(pair.servedTree == ["a.txt": "x"])
-            let own = try FileManager.default.contentsOfDirectory(atPath: pair.served.path).filter { $0.hasPrefix(".seams-lock") || $0.hasPrefix(".seams-tmp") }
+            let own = try FileManager.default.contentsOfDirectory(atPath: pair.served.path).filter {
+                $0.hasPrefix(".seams-lock") || $0.hasPrefix(".seams-tmp")
+            }
             #expect(own.isEmpty, "\(own)")
         }
     }
 
-    @Test("a server that goes away mid-run: the run ends with a clear error, nothing is lost, and the next run finishes", arguments: LocalWebDAVServer.Kind.allCases)
+    @Test(
+        "a server that goes away mid-run: the run ends with a clear error, nothing is lost, and the next run finishes",
+        arguments: LocalWebDAVServer.Kind.allCases)
     func serverGoesAwayMidRun(kind: LocalWebDAVServer.Kind) async throws {
         try await offPool {
             guard Self.available(kind) else { return }
@@ -250,7 +283,8 @@ struct WebDAVEndToEndTests {
             // run finish before the count saw 40).
             func placed() -> Int {
                 (0..<8).reduce(0) { count, folder in
-                    let names = try? FileManager.default.contentsOfDirectory(atPath: pair.served.appending(path: "d\(folder)").path)
+                    let names = try? FileManager.default.contentsOfDirectory(
+                        atPath: pair.served.appending(path: "d\(folder)").path)
                     return count + (names ?? []).filter { $0.hasPrefix("file ") }.count
                 }
             }
@@ -264,12 +298,19 @@ struct WebDAVEndToEndTests {
             let lingered = Date().timeIntervalSince(stoppedAt)
             print("\(kind): the run ended \(String(format: "%.1f", lingered)) s after its server went away")
             #expect(lingered < 30, "the rest of the run fails at once, not after retries per file")
-            #expect(cut.status == 5, "a run whose server went away leaves the rest for the next run: \(cut.status) \(cut.stdout) \(cut.stderr)")
-            #expect(cut.stderr.contains("stopped answering during the run") || cut.stdout.contains("failed"), "\(cut.stdout) \(cut.stderr)")
+            #expect(
+                cut.status == 5,
+                "a run whose server went away leaves the rest for the next run: \(cut.status) \(cut.stdout) \(cut.stderr)"
+            )
+            #expect(
+                cut.stderr.contains("stopped answering during the run") || cut.stdout.contains("failed"),
+                "\(cut.stdout) \(cut.stderr)")
             #expect(!cut.stderr.contains("Fatal error"), "\(cut.stderr)")
             #expect(ws.tree(pair.local) == expected, "the local side is untouched")
             // What reached the server is whole: every file there has its full content.
-            for (path, content) in pair.servedTree where content != "/" { #expect(expected[path] == content, "\(path) on the server") }
+            for (path, content) in pair.servedTree where content != "/" {
+                #expect(expected[path] == content, "\(path) on the server")
+            }
 
             try pair.server.restart()
             let next = try pair.sync()
@@ -277,11 +318,15 @@ struct WebDAVEndToEndTests {
             #expect(ws.tree(pair.local) == expected)
             #expect(pair.servedTree == expected)
             let settled = try pair.sync()
-            #expect(settled.status == 0 && settled.stdout.contains("0 to container, 0 to local"), "\(settled.stdout) \(settled.stderr)")
+            #expect(
+                settled.status == 0 && settled.stdout.contains("0 to container, 0 to local"),
+                "\(settled.stdout) \(settled.stderr)")
         }
     }
 
-    @Test("two runs at once on one server: one syncs, the other is refused by the lock (exit 4); nothing is lost", arguments: LocalWebDAVServer.Kind.allCases)
+    @Test(
+        "two runs at once on one server: one syncs, the other is refused by the lock (exit 4); nothing is lost",
+        arguments: LocalWebDAVServer.Kind.allCases)
     func twoRunsAtOnce(kind: LocalWebDAVServer.Kind) async throws {
         try await offPool {
             guard Self.available(kind) else { return }
@@ -296,8 +341,12 @@ struct WebDAVEndToEndTests {
                 try ws.write("theirs \(index)", "theirs/\(index).txt", in: other)
             }
             let environment = ["SEAMS_WEBDAV_USER": Self.user, "SEAMS_WEBDAV_PASSWORD": Self.password]
-            let first = try CLI.start(["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", ws.state.path], environment: environment)
-            let second = try CLI.start(["sync", other.path, pair.server.baseURL.absoluteString, "--state-dir", otherState.path], environment: environment)
+            let first = try CLI.start(
+                ["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", ws.state.path],
+                environment: environment)
+            let second = try CLI.start(
+                ["sync", other.path, pair.server.baseURL.absoluteString, "--state-dir", otherState.path],
+                environment: environment)
             let results = [try CLI.wait(first), try CLI.wait(second)]
             for result in results {
                 #expect([0, 4].contains(result.status), "\(result.status) \(result.stdout) \(result.stderr)")
@@ -306,7 +355,9 @@ struct WebDAVEndToEndTests {
             // Whatever happened, running each side again until both settle brings all 300 files everywhere.
             for _ in 0..<2 {
                 _ = try pair.sync()
-                _ = try CLI.run(["sync", other.path, pair.server.baseURL.absoluteString, "--state-dir", otherState.path], environment: environment)
+                _ = try CLI.run(
+                    ["sync", other.path, pair.server.baseURL.absoluteString, "--state-dir", otherState.path],
+                    environment: environment)
             }
             let everything = ws.tree(pair.local)
             #expect(everything.filter { $0.value != "/" }.count == 300)
@@ -316,7 +367,8 @@ struct WebDAVEndToEndTests {
         }
     }
 
-    @Test("credentials are read from ~/.netrc when the environment has none", arguments: [LocalWebDAVServer.Kind.rclone])
+    @Test(
+        "credentials are read from ~/.netrc when the environment has none", arguments: [LocalWebDAVServer.Kind.rclone])
     func netrc(kind: LocalWebDAVServer.Kind) async throws {
         try await offPool {
             guard Self.available(kind) else { return }
@@ -324,10 +376,14 @@ struct WebDAVEndToEndTests {
             try pair.workspace.write("x", "a.txt", in: pair.local)
             let home = pair.workspace.base.appending(path: "home", directoryHint: .isDirectory)
             try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
-            let netrc = "machine other.example login nobody password nothing\n\nmachine 127.0.0.1\n  login \(Self.user)\n  password \(Self.password)\n"
+            let netrc =
+                "machine other.example login nobody password nothing\n\nmachine 127.0.0.1\n  login \(Self.user)\n  password \(Self.password)\n"
             try Data(netrc.utf8).write(to: home.appending(path: ".netrc"))
             let result = try CLI.run(
-                ["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", pair.workspace.state.path], environment: ["HOME": home.path])
+                [
+                    "sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir",
+                    pair.workspace.state.path,
+                ], environment: ["HOME": home.path])
             #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
             #expect(pair.servedTree == ["a.txt": "x"])
         }
@@ -337,10 +393,14 @@ struct WebDAVEndToEndTests {
     func insecure() async throws {
         try await offPool {
             let ws = try Workspace()
-            var result = try CLI.run(["sync", ws.local.path, "http://dav.example.com/notes/", "--state-dir", ws.state.path])
+            var result = try CLI.run([
+                "sync", ws.local.path, "http://dav.example.com/notes/", "--state-dir", ws.state.path,
+            ])
             #expect(result.status == 2)
             #expect(result.stderr.contains("--allow-insecure-http"))
-            result = try CLI.run(["sync", ws.local.path, "https://me:secret@dav.example.com/notes/", "--state-dir", ws.state.path])
+            result = try CLI.run([
+                "sync", ws.local.path, "https://me:secret@dav.example.com/notes/", "--state-dir", ws.state.path,
+            ])
             #expect(result.status == 2)
             #expect(!result.stderr.contains("secret"))
         }

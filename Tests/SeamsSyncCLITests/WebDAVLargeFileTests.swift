@@ -7,7 +7,9 @@ import Testing
 /// the file's size (it would be above it if a file were held whole).
 @Suite(
     "seams-sync with a WebDAV container: large files",
-    .disabled(if: underThreadSanitizer, "the sanitizer's shadow memory is several times the tool's own: the peak says nothing there"))
+    .disabled(
+        if: underThreadSanitizer,
+        "the sanitizer's shadow memory is several times the tool's own: the peak says nothing there"))
 struct WebDAVLargeFileTests {
     /// 256 MiB: a short video. Measured peaks of the tool over WebDAV: about 60 MiB for files of
     /// 48 MiB, 64 to 86 MiB for files of 384 MiB (a download asks for 8 MiB at a time).
@@ -15,7 +17,9 @@ struct WebDAVLargeFileTests {
     /// The most the tool may hold at its peak: half the file (holding it whole would be more).
     static let peakLimitMiB = 128.0
 
-    @Test("a 256 MiB file goes up, a changed one comes down, an identical pair is compared: the peak stays under 128 MiB", arguments: LocalWebDAVServer.Kind.allCases)
+    @Test(
+        "a 256 MiB file goes up, a changed one comes down, an identical pair is compared: the peak stays under 128 MiB",
+        arguments: LocalWebDAVServer.Kind.allCases)
     func largeFilesStream(kind: LocalWebDAVServer.Kind) async throws {
         try await offPool {
             guard WebDAVEndToEndTests.available(kind) else { return }
@@ -49,7 +53,9 @@ struct WebDAVLargeFileTests {
     private func runMeasuringPeak(_ pair: WebDAVEndToEndTests.Served) throws -> (CLI.Result, Double) {
         let started = try CLI.start(
             ["sync", pair.local.path, pair.server.baseURL.absoluteString, "--state-dir", pair.workspace.state.path],
-            environment: ["SEAMS_WEBDAV_USER": WebDAVEndToEndTests.user, "SEAMS_WEBDAV_PASSWORD": WebDAVEndToEndTests.password])
+            environment: [
+                "SEAMS_WEBDAV_USER": WebDAVEndToEndTests.user, "SEAMS_WEBDAV_PASSWORD": WebDAVEndToEndTests.password,
+            ])
         let status = "/proc/\(started.process.processIdentifier)/status"
         var peakKiB = 0
         while started.process.isRunning {
@@ -89,7 +95,10 @@ private func writeLargeFile(_ url: URL, size: Int, seed: UInt8) throws {
 private func sameBytes(_ first: URL, _ second: URL) throws -> Bool {
     let a = try FileHandle(forReadingFrom: first)
     let b = try FileHandle(forReadingFrom: second)
-    defer { try? a.close(); try? b.close() }
+    defer {
+        try? a.close()
+        try? b.close()
+    }
     while true {
         let x = try a.read(upToCount: 1 << 20) ?? Data()
         let y = try b.read(upToCount: 1 << 20) ?? Data()

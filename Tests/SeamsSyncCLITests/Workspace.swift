@@ -62,7 +62,10 @@ final class Workspace {
     /// The names in one folder, as raw bytes (NFC and NFD names stay apart); the tool's own
     /// `.seams…` items left out.
     func rawNames(_ folder: URL) throws -> Set<[UInt8]> {
-        Set(try manager.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".seams") }.map { Array($0.utf8) })
+        Set(
+            try manager.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".seams") }.map {
+                Array($0.utf8)
+            })
     }
 
     /// Everything in the trash of `root`, by the path it had.

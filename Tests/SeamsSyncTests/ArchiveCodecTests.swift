@@ -1,15 +1,19 @@
 import Foundation
 import Seams
 import Testing
+
 @testable import SeamsSync
 
 @Suite struct ArchiveCodecTests {
     @Test("an archive survives encoding, NFC and NFD paths kept apart")
     func roundTrip() throws {
         var archive = Archive(localRoot: "/home/me/Notes", containerRoot: "/mnt/sync")
-        archive.entries[SyncPath("caf\u{E9}")] = .init(kind: .file, local: Stamp(size: 1, modified: 5), container: Stamp(size: 1, modified: 6))
-        archive.entries[SyncPath("cafe\u{301}")] = .init(kind: .file, local: Stamp(size: 2, modified: 7), container: Stamp(size: 2, modified: 7))
-        archive.entries[SyncPath("d")] = .init(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
+        archive.entries[SyncPath("caf\u{E9}")] = .init(
+            kind: .file, local: Stamp(size: 1, modified: 5), container: Stamp(size: 1, modified: 6))
+        archive.entries[SyncPath("cafe\u{301}")] = .init(
+            kind: .file, local: Stamp(size: 2, modified: 7), container: Stamp(size: 2, modified: 7))
+        archive.entries[SyncPath("d")] = .init(
+            kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
         let decoded = try ArchiveCodec.decode(ArchiveCodec.encode(archive))
         #expect(decoded == archive)
         #expect(decoded.entries.count == 3)
@@ -19,7 +23,8 @@ import Testing
     func header() throws {
         var archive = Archive(localRoot: "/a", containerRoot: "/b")
         for name in ["z", "a", "a/b", "a-c", "m"] {
-            archive.entries[SyncPath(name)] = .init(kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 2))
+            archive.entries[SyncPath(name)] = .init(
+                kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 2))
         }
         let data = ArchiveCodec.encode(archive)
         #expect(Array(data.prefix(8)) == Array("SEAMSARC".utf8))
@@ -31,22 +36,27 @@ import Testing
 
     @Test("a version 1 (JSON) archive is still read")
     func version1() throws {
-        let text = #"{"format":"seams-sync.archive","version":1,"local":"/a","container":"/b","entries":["#
+        let text =
+            #"{"format":"seams-sync.archive","version":1,"local":"/a","container":"/b","entries":["#
             + #"{"p":"d","k":"directory","ls":0,"lm":0,"cs":0,"cm":0},"#
             + #"{"p":"d/café.txt","k":"file","ls":3,"lm":1763782345000000001,"cs":3,"cm":1763782345000000002}]}"#
         let archive = try ArchiveCodec.decode(Data(text.utf8))
         #expect(archive.localRoot == "/a")
         #expect(archive.entries[SyncPath("d")]?.kind == .directory)
-        #expect(archive.entries[SyncPath("d/caf\u{E9}.txt")] == .init(
-            kind: .file, local: Stamp(size: 3, modified: 1_763_782_345_000_000_001),
-            container: Stamp(size: 3, modified: 1_763_782_345_000_000_002)))
+        #expect(
+            archive.entries[SyncPath("d/caf\u{E9}.txt")]
+                == .init(
+                    kind: .file, local: Stamp(size: 3, modified: 1_763_782_345_000_000_001),
+                    container: Stamp(size: 3, modified: 1_763_782_345_000_000_002)))
     }
 
-    @Test("damaged or foreign JSON reads as corrupt", arguments: [
-        "", "not json", "{\"version\":1}", "{\"format\":\"something-else\",\"version\":1}",
-        "{\"format\":\"seams-sync.archive\",\"version\":1,\"local\":\"/a\",\"container\":\"/b\",\"entries\":[{\"p\":\"/abs\",\"k\":\"file\",\"ls\":0,\"lm\":0,\"cs\":0,\"cm\":0}]}",
-        "{\"format\":\"seams-sync.archive\",\"version\":1,\"local\":\"/a\"}",
-    ])
+    @Test(
+        "damaged or foreign JSON reads as corrupt",
+        arguments: [
+            "", "not json", "{\"version\":1}", "{\"format\":\"something-else\",\"version\":1}",
+            "{\"format\":\"seams-sync.archive\",\"version\":1,\"local\":\"/a\",\"container\":\"/b\",\"entries\":[{\"p\":\"/abs\",\"k\":\"file\",\"ls\":0,\"lm\":0,\"cs\":0,\"cm\":0}]}",
+            "{\"format\":\"seams-sync.archive\",\"version\":1,\"local\":\"/a\"}",
+        ])
     func corrupt(_ text: String) {
         expectCorrupt(Data(text.utf8))
     }
@@ -54,8 +64,10 @@ import Testing
     @Test("every torn or altered binary archive reads as corrupt: each truncation and each flipped byte")
     func damagedBinary() throws {
         var archive = Archive(localRoot: "/home/me", containerRoot: "/mnt/c")
-        archive.entries[SyncPath("a.txt")] = .init(kind: .file, local: Stamp(size: 1, modified: 5), container: Stamp(size: 1, modified: 6))
-        archive.entries[SyncPath("d")] = .init(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
+        archive.entries[SyncPath("a.txt")] = .init(
+            kind: .file, local: Stamp(size: 1, modified: 5), container: Stamp(size: 1, modified: 6))
+        archive.entries[SyncPath("d")] = .init(
+            kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
         let data = ArchiveCodec.encode(archive)
         for length in 0..<data.count {
             expectCorrupt(data.prefix(length), "cut to \(length) bytes")
@@ -69,12 +81,15 @@ import Testing
         expectCorrupt(data + Data([0]), "a byte appended")
     }
 
-    @Test("paths that could reach outside the folder are refused even with a valid checksum", arguments: [
-        "", "/abs", "a//b", "a/", "..", "a/../b", ".", "./a", "a/.", "nul\u{0}byte",
-    ])
+    @Test(
+        "paths that could reach outside the folder are refused even with a valid checksum",
+        arguments: [
+            "", "/abs", "a//b", "a/", "..", "a/../b", ".", "./a", "a/.", "nul\u{0}byte",
+        ])
     func unsafePaths(_ path: String) {
         var archive = Archive(localRoot: "/a", containerRoot: "/b")
-        archive.entries[SyncPath(path)] = .init(kind: .file, local: Stamp(size: 1, modified: 1), container: Stamp(size: 1, modified: 1))
+        archive.entries[SyncPath(path)] = .init(
+            kind: .file, local: Stamp(size: 1, modified: 1), container: Stamp(size: 1, modified: 1))
         expectCorrupt(ArchiveCodec.encode(archive), "path '\(path)'")
     }
 
@@ -82,7 +97,8 @@ import Testing
     func dottedNames() throws {
         var archive = Archive(localRoot: "/a", containerRoot: "/b")
         for name in ["...", ".hidden", "a/..b", "..c/d"] {
-            archive.entries[SyncPath(name)] = .init(kind: .file, local: Stamp(size: 1, modified: 1), container: Stamp(size: 1, modified: 1))
+            archive.entries[SyncPath(name)] = .init(
+                kind: .file, local: Stamp(size: 1, modified: 1), container: Stamp(size: 1, modified: 1))
         }
         #expect(try ArchiveCodec.decode(ArchiveCodec.encode(archive)) == archive)
     }
@@ -96,13 +112,19 @@ import Testing
         #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(8)) { try ArchiveCodec.decode(binary) }
     }
 
-    private func expectCorrupt(_ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectCorrupt(
+        _ data: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let archive = try ArchiveCodec.decode(data)
-            Issue.record("decoded \(archive.entries.count) entries; expected corrupt. \(comment.map(String.init(describing:)) ?? "")", sourceLocation: sourceLocation)
+            Issue.record(
+                "decoded \(archive.entries.count) entries; expected corrupt. \(comment.map(String.init(describing:)) ?? "")",
+                sourceLocation: sourceLocation)
         } catch {
             guard case .corrupt = error else {
-                Issue.record("expected corrupt, got \(error). \(comment.map(String.init(describing:)) ?? "")", sourceLocation: sourceLocation)
+                Issue.record(
+                    "expected corrupt, got \(error). \(comment.map(String.init(describing:)) ?? "")",
+                    sourceLocation: sourceLocation)
                 return
             }
         }
@@ -123,8 +145,10 @@ import Testing
 @Suite struct ArchiveVersion3Tests {
     @Test("the container's identity and generation round-trip")
     func roundTrip() throws {
-        var archive = Archive(localRoot: "/a", containerRoot: "/b", replica: ReplicaIdentity(id: "4f2c", generation: 41))
-        archive.entries[SyncPath("x")] = .init(kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3))
+        var archive = Archive(
+            localRoot: "/a", containerRoot: "/b", replica: ReplicaIdentity(id: "4f2c", generation: 41))
+        archive.entries[SyncPath("x")] = .init(
+            kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3))
         #expect(try ArchiveCodec.decode(ArchiveCodec.encode(archive)) == archive)
         let none = Archive(localRoot: "/a", containerRoot: "/b")
         #expect(try ArchiveCodec.decode(ArchiveCodec.encode(none)).replica == nil)
@@ -134,14 +158,26 @@ import Testing
     func version2() throws {
         var bytes = Array("SEAMSARC".utf8)
         func append(_ value: some FixedWidthInteger) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-        func append(_ text: String) { append(UInt32(text.utf8.count)); bytes += Array(text.utf8) }
-        append(UInt32(2)); append(UInt32(0)); append("/a"); append("/b"); append(UInt64(1))
-        append("notes.txt"); bytes.append(0)
+        func append(_ text: String) {
+            append(UInt32(text.utf8.count))
+            bytes += Array(text.utf8)
+        }
+        append(UInt32(2))
+        append(UInt32(0))
+        append("/a")
+        append("/b")
+        append(UInt64(1))
+        append("notes.txt")
+        bytes.append(0)
         for value: Int64 in [5, 6, 5, 7] { append(UInt64(bitPattern: value)) }
         append(Checksum.fnv1a(bytes))
         let archive = try ArchiveCodec.decode(Data(bytes))
         #expect(archive.replica == nil)
-        #expect(archive.entries == [SyncPath("notes.txt"): .init(kind: .file, local: Stamp(size: 5, modified: 6), container: Stamp(size: 5, modified: 7))])
+        #expect(
+            archive.entries == [
+                SyncPath("notes.txt"): .init(
+                    kind: .file, local: Stamp(size: 5, modified: 6), container: Stamp(size: 5, modified: 7))
+            ])
     }
 }
 
@@ -151,9 +187,19 @@ import Testing
     private func file(version: UInt32, kind: UInt8) -> Data {
         var bytes = Array("SEAMSARC".utf8)
         func append(_ value: some FixedWidthInteger) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-        func append(_ text: String) { append(UInt32(text.utf8.count)); bytes += Array(text.utf8) }
-        append(version); append(UInt32(0)); append("/a"); append("/b"); append(""); append(UInt64(0)); append(UInt64(1))
-        append("link"); bytes.append(kind)
+        func append(_ text: String) {
+            append(UInt32(text.utf8.count))
+            bytes += Array(text.utf8)
+        }
+        append(version)
+        append(UInt32(0))
+        append("/a")
+        append("/b")
+        append("")
+        append(UInt64(0))
+        append(UInt64(1))
+        append("link")
+        bytes.append(kind)
         for value: Int64 in [6, 8, 6, 9] { append(UInt64(bitPattern: value)) }
         append(Checksum.fnv1a(bytes))
         return Data(bytes)
@@ -162,8 +208,10 @@ import Testing
     @Test("a link's entry round-trips as a link")
     func roundTrip() throws {
         var archive = Archive(localRoot: "/a", containerRoot: "/b")
-        archive.entries[SyncPath("link")] = .init(kind: .symbolicLink, local: Stamp(size: 6, modified: 8), container: Stamp(size: 6, modified: 9))
-        archive.entries[SyncPath("file")] = .init(kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3))
+        archive.entries[SyncPath("link")] = .init(
+            kind: .symbolicLink, local: Stamp(size: 6, modified: 8), container: Stamp(size: 6, modified: 9))
+        archive.entries[SyncPath("file")] = .init(
+            kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3))
         #expect(try ArchiveCodec.decode(ArchiveCodec.encode(archive)) == archive)
         #expect(try ArchiveCodec.decode(file(version: 4, kind: 2)).entries[SyncPath("link")]?.kind == .symbolicLink)
     }
@@ -187,8 +235,10 @@ import Testing
     func roundTrip() throws {
         var archive = Archive(localRoot: "/a", containerRoot: "https://dav.test/b/")
         archive.entries[SyncPath("f")] = .init(
-            kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3), containerTag: 0xDEAD_BEEF)
-        archive.entries[SyncPath("g")] = .init(kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3))
+            kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3),
+            containerTag: 0xDEAD_BEEF)
+        archive.entries[SyncPath("g")] = .init(
+            kind: .file, local: Stamp(size: 1, modified: 2), container: Stamp(size: 1, modified: 3))
         let data = ArchiveCodec.encode(archive)
         #expect(try ArchiveCodec.decode(data) == archive)
         // Entry "f": nothing shared, one byte of path, flags (a file, a tag, another container
@@ -201,9 +251,19 @@ import Testing
     func version4() throws {
         var bytes = Array("SEAMSARC".utf8)
         func append(_ value: some FixedWidthInteger) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-        func append(_ text: String) { append(UInt32(text.utf8.count)); bytes += Array(text.utf8) }
-        append(UInt32(4)); append(UInt32(0)); append("/a"); append("/b"); append(""); append(UInt64(0)); append(UInt64(1))
-        append("notes.txt"); bytes.append(0)
+        func append(_ text: String) {
+            append(UInt32(text.utf8.count))
+            bytes += Array(text.utf8)
+        }
+        append(UInt32(4))
+        append(UInt32(0))
+        append("/a")
+        append("/b")
+        append("")
+        append(UInt64(0))
+        append(UInt64(1))
+        append("notes.txt")
+        bytes.append(0)
         for value: Int64 in [5, 6, 5, 7] { append(UInt64(bitPattern: value)) }
         append(Checksum.fnv1a(bytes))
         let entry = try #require(try ArchiveCodec.decode(Data(bytes)).entries[SyncPath("notes.txt")])
@@ -215,21 +275,28 @@ import Testing
     func matching() {
         let date = Date(timeIntervalSince1970: 100)
         func file(tag: UInt64) -> FileMetadata {
-            FileMetadata(kind: .file, size: 3, modificationDate: date, permissions: 0o644, fileIdentifier: 9, contentTag: tag)
+            FileMetadata(
+                kind: .file, size: 3, modificationDate: date, permissions: 0o644, fileIdentifier: 9, contentTag: tag)
         }
         let stamp = file(tag: 0).stamp
-        let tagged = Archive.Entry(kind: .file, local: stamp, container: stamp, containerTag: Archive.Entry.tag(file(tag: 0x1234_5678_9ABC)))
+        let tagged = Archive.Entry(
+            kind: .file, local: stamp, container: stamp, containerTag: Archive.Entry.tag(file(tag: 0x1234_5678_9ABC)))
         #expect(tagged.containerTag != 0)
         #expect(tagged.matches(file(tag: 0x1234_5678_9ABC), on: .container))
         #expect(!tagged.matches(file(tag: 0x1234_5678_9ABD), on: .container), "same second, same size, another ETag")
         #expect(tagged.matches(file(tag: 0), on: .container), "a server that sends no ETag: size and date decide")
         #expect(tagged.matches(file(tag: 0x1234_5678_9ABD), on: .local), "no tags on the local side")
         let untagged = Archive.Entry(kind: .file, local: stamp, container: stamp)
-        #expect(untagged.matches(file(tag: 0x1234_5678_9ABD), on: .container), "recorded before tags: size and date decide")
+        #expect(
+            untagged.matches(file(tag: 0x1234_5678_9ABD), on: .container), "recorded before tags: size and date decide")
         var later = file(tag: 0x1234_5678_9ABC)
         later.size = 4
         #expect(!tagged.matches(later, on: .container))
-        #expect(Archive.Entry.tag(FileMetadata(kind: .directory, size: 0, modificationDate: date, permissions: 0o755, fileIdentifier: 0, contentTag: 7)) == 0)
+        #expect(
+            Archive.Entry.tag(
+                FileMetadata(
+                    kind: .directory, size: 0, modificationDate: date, permissions: 0o755, fileIdentifier: 0,
+                    contentTag: 7)) == 0)
     }
 
     @Test("the tag costs an entry no memory (it fills the bytes after the kind); the two identities cost 16 bytes")

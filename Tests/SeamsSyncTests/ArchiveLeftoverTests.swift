@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// A run that crashes between writing the new archive's temp file and renaming it into place
 /// leaves `.seams-tmp-archive-pair-<hash>-<run>` in the state folder; the next run of the pair,
@@ -28,8 +29,10 @@ import Testing
     ) throws -> SyncReport {
         var options = SyncOptions()
         options.dryRun = dryRun
-        return try SyncEngine(directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test", runID: { runID })
-            .run(local: local, container: container ?? self.container, stateDirectory: state, options: options)
+        return try SyncEngine(
+            directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test", runID: { runID }
+        )
+        .run(local: local, container: container ?? self.container, stateDirectory: state, options: options)
     }
 
     /// The names in the state folder.
@@ -124,17 +127,20 @@ import Testing
             return fileSystem
         }
         func crashingRun(_ fileSystem: FaultInjectingFileSystem, clock: InMemoryFileSystem) throws {
-            _ = try SyncEngine(directories: fileSystem, files: fileSystem, clock: { clock.now }, owner: "test", runID: { "crashed" })
-                .run(local: local, container: container, stateDirectory: state)
+            _ = try SyncEngine(
+                directories: fileSystem, files: fileSystem, clock: { clock.now }, owner: "test", runID: { "crashed" }
+            )
+            .run(local: local, container: container, stateDirectory: state)
         }
         // Which call renames the temp archive into place (every call before it is the same set
         // on an identical file system, whatever order the scans make them in).
         let counting = try edited()
         let counter = FaultInjectingFileSystem(wrapping: counting)
         try crashingRun(counter, clock: counting)
-        let rename = try #require(counter.calls.firstIndex {
-            $0.operation == .moveItem && $0.url?.lastPathComponent.hasPrefix(".seams-tmp-archive-") == true
-        })
+        let rename = try #require(
+            counter.calls.firstIndex {
+                $0.operation == .moveItem && $0.url?.lastPathComponent.hasPrefix(".seams-tmp-archive-") == true
+            })
 
         let fileSystem = try edited()
         let faulty = FaultInjectingFileSystem(wrapping: fileSystem)

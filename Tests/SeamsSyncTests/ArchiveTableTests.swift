@@ -2,6 +2,7 @@ import Foundation
 import Seams
 import SeamsTesting
 import Testing
+
 @testable import SeamsSync
 
 /// Version 6 keeps the archive's entries in the state file's compact sorted form, in memory too:
@@ -13,16 +14,22 @@ import Testing
     /// above `/`, spaces, emoji, deep folders; random stamps, some with tags.
     static func tree(_ count: Int, seed: UInt64) -> [SyncPath: Entry] {
         var random = SplitMix64(seed: seed)
-        let names = ["a", "a b", "a-c", "a.d", "ab", "caf\u{E9}", "cafe\u{301}", "z", "\u{1F600}", "x\u{1}y", "long-name-of-thirty-bytes.txt"]
+        let names = [
+            "a", "a b", "a-c", "a.d", "ab", "caf\u{E9}", "cafe\u{301}", "z", "\u{1F600}", "x\u{1}y",
+            "long-name-of-thirty-bytes.txt",
+        ]
         var entries: [SyncPath: Entry] = [:]
         var folders: [SyncPath] = []
         while entries.count < count {
             let name = names.randomElement(using: &random)! + String(Int.random(in: 0..<40, using: &random))
-            let parent = folders.isEmpty || Bool.random(using: &random) && folders.count < 3 ? nil : folders.randomElement(using: &random)
+            let parent =
+                folders.isEmpty || Bool.random(using: &random) && folders.count < 3
+                ? nil : folders.randomElement(using: &random)
             let path = parent?.appending(name) ?? SyncPath(name)
             guard entries[path] == nil else { continue }
             if Int.random(in: 0..<5, using: &random) == 0 {
-                entries[path] = Entry(kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
+                entries[path] = Entry(
+                    kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
                 folders.append(path)
             } else {
                 let size = Int64.random(in: 0..<5_000_000, using: &random)
@@ -54,7 +61,9 @@ import Testing
         #expect(decoded.entries[SyncPath("\u{1}")] == nil && decoded.entries[SyncPath("\u{10FFFF}")] == nil)
     }
 
-    @Test("identities round-trip, none, close, far apart both ways and the largest, across restarts; close ones take a byte")
+    @Test(
+        "identities round-trip, none, close, far apart both ways and the largest, across restarts; close ones take a byte"
+    )
     func identities() throws {
         var entries = Self.tree(300, seed: 11)
         var random = SplitMix64(seed: 12)
@@ -97,7 +106,9 @@ import Testing
         let folders: [SyncPath?] = [nil] + entries.filter { $0.value.kind == .directory }.map(\.key)
         for folder in folders {
             let children = entries.keys.filter { $0.parent == folder }.map(\.name)
-            let absent = ["", "0", "a", "zz", "\u{1}", "\u{10FFFF}"].filter { name in !children.contains(name) && !name.isEmpty }
+            let absent = ["", "0", "a", "zz", "\u{1}", "\u{10FFFF}"].filter { name in
+                !children.contains(name) && !name.isEmpty
+            }
             let sorted = (children + absent).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             for names in [sorted, sorted.shuffled(using: &random)] {
                 let found = table.children(names, of: folder)
@@ -115,7 +126,9 @@ import Testing
         let base: ArchiveEntries = [
             SyncPath("b"): Fixtures.entry(1), SyncPath("d"): Fixtures.entry(2), SyncPath("f"): Fixtures.entry(3),
         ]
-        var entries = try ArchiveCodec.decode(ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b", entries: base))).entries
+        var entries = try ArchiveCodec.decode(
+            ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b", entries: base))
+        ).entries
         #expect(entries.updateValue(Fixtures.entry(4), forKey: SyncPath("a")) == nil)
         #expect(entries.updateValue(Fixtures.entry(5), forKey: SyncPath("d")) == Fixtures.entry(2))
         #expect(entries.removeValue(forKey: SyncPath("f")) == Fixtures.entry(3))
@@ -126,16 +139,20 @@ import Testing
         entries[SyncPath("c")] = Fixtures.entry(7)
         #expect(entries.count == 4)
         #expect(entries.map(\.key) == ["a", "b", "c", "d"].map(SyncPath.init))
-        #expect(entries[SyncPath("d")] == Fixtures.entry(5) && entries[SyncPath("f")] == nil && entries[SyncPath("e")] == nil)
+        #expect(
+            entries[SyncPath("d")] == Fixtures.entry(5) && entries[SyncPath("f")] == nil
+                && entries[SyncPath("e")] == nil)
         let same: ArchiveEntries = [
-            SyncPath("a"): Fixtures.entry(4), SyncPath("b"): Fixtures.entry(1), SyncPath("c"): Fixtures.entry(7), SyncPath("d"): Fixtures.entry(5),
+            SyncPath("a"): Fixtures.entry(4), SyncPath("b"): Fixtures.entry(1), SyncPath("c"): Fixtures.entry(7),
+            SyncPath("d"): Fixtures.entry(5),
         ]
         #expect(entries == same && entries.hashValue == same.hashValue)
         #expect(!entries.changesKeepPaths)
         entries[SyncPath("f")] = Fixtures.entry(3)
         #expect(entries.count == 5 && entries.map(\.key).last == SyncPath("f"))
         // Committed and read again: one table, no changes.
-        let reread = try ArchiveCodec.decode(ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b", entries: entries)))
+        let reread = try ArchiveCodec.decode(
+            ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b", entries: entries)))
         #expect(reread.entries == entries && reread.entries.changes.isEmpty)
     }
 
@@ -165,7 +182,9 @@ import Testing
         return Data(bytes)
     }
 
-    @Test("entries out of order, twice, sharing more than there is, or with unknown flags are damage even with a valid checksum")
+    @Test(
+        "entries out of order, twice, sharing more than there is, or with unknown flags are damage even with a valid checksum"
+    )
     func damagedEntries() throws {
         #expect(try ArchiveCodec.decode(altered { _, _ in }).entries.count == 2, "the unaltered file reads")
         let entrySize = 6  // shared, length, "a", flags, size, date of Fixtures.entry(1)
@@ -199,7 +218,8 @@ import Testing
     func orderAcrossRestart() throws {
         var entries: [SyncPath: Entry] = [:]
         for index in 0...16 { entries[SyncPath("p" + String(format: "%02d", index))] = Fixtures.entry(Int64(index)) }
-        var bytes = Array(ArchiveCodec.encode(Archive(localRoot: "/l", containerRoot: "/c", entries: ArchiveEntries(entries))))
+        var bytes = Array(
+            ArchiveCodec.encode(Archive(localRoot: "/l", containerRoot: "/c", entries: ArchiveEntries(entries))))
         #expect(try ArchiveCodec.decode(Data(bytes)).entries.count == 17)
         // Entry 16 starts the second run of 16: nothing shared, its whole path.
         let at = try #require(bytes.firstRange(of: [0, 3] + Array("p16".utf8))).lowerBound
@@ -207,24 +227,42 @@ import Testing
         bytes[at + 4] = UInt8(ascii: "9")
         bytes.removeLast(8)
         withUnsafeBytes(of: Checksum.fnv1a(bytes).littleEndian) { bytes += $0 }
-        #expect(throws: ArchiveCodec.DecodeFailure.corrupt("entries out of order at byte \(at)")) { try ArchiveCodec.decode(Data(bytes)) }
+        #expect(throws: ArchiveCodec.DecodeFailure.corrupt("entries out of order at byte \(at)")) {
+            try ArchiveCodec.decode(Data(bytes))
+        }
     }
 
     @Test("a version 5 file (fixed-size entries) is read with its tags, and written again as version 7")
     func version5() throws {
         var bytes = Array("SEAMSARC".utf8)
         func append(_ value: some FixedWidthInteger) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-        func append(_ text: String) { append(UInt32(text.utf8.count)); bytes += Array(text.utf8) }
-        append(UInt32(5)); append(UInt32(0)); append("/a"); append("/b"); append("id"); append(UInt64(3)); append(UInt64(2))
-        append("d"); bytes.append(1); append(UInt32(0))
+        func append(_ text: String) {
+            append(UInt32(text.utf8.count))
+            bytes += Array(text.utf8)
+        }
+        append(UInt32(5))
+        append(UInt32(0))
+        append("/a")
+        append("/b")
+        append("id")
+        append(UInt64(3))
+        append(UInt64(2))
+        append("d")
+        bytes.append(1)
+        append(UInt32(0))
         for value: Int64 in [0, 0, 0, 0] { append(UInt64(bitPattern: value)) }
-        append("d/f"); bytes.append(0); append(UInt32(0xCAFE))
+        append("d/f")
+        bytes.append(0)
+        append(UInt32(0xCAFE))
         for value: Int64 in [5, 6, 5, 7] { append(UInt64(bitPattern: value)) }
         append(Checksum.fnv1a(bytes))
         let archive = try ArchiveCodec.decode(Data(bytes))
         #expect(archive.replica == ReplicaIdentity(id: "id", generation: 3))
-        #expect(archive.entries[SyncPath("d/f")] == Entry(
-            kind: .file, local: Stamp(size: 5, modified: 6), container: Stamp(size: 5, modified: 7), containerTag: 0xCAFE))
+        #expect(
+            archive.entries[SyncPath("d/f")]
+                == Entry(
+                    kind: .file, local: Stamp(size: 5, modified: 6), container: Stamp(size: 5, modified: 7),
+                    containerTag: 0xCAFE))
         let again = ArchiveCodec.encode(archive)
         #expect(Array(again[8..<12]) == [7, 0, 0, 0])
         #expect(try ArchiveCodec.decode(again) == archive)
@@ -247,7 +285,8 @@ import Testing
     static func makeCase(seed: UInt64) throws -> Case {
         var random = SplitMix64(seed: seed)
         let entries = ArchiveTableTests.tree(400, seed: seed)
-        let archive = try ArchiveCodec.decode(ArchiveCodec.encode(Archive(localRoot: "/l", containerRoot: "/c", entries: ArchiveEntries(entries))))
+        let archive = try ArchiveCodec.decode(
+            ArchiveCodec.encode(Archive(localRoot: "/l", containerRoot: "/c", entries: ArchiveEntries(entries))))
         let table = archive.entries.table
         var bits = (Snapshot(), Snapshot())
         bits.0.unchanged = UnchangedPaths(table: table)
@@ -258,7 +297,8 @@ import Testing
             for (path, entry) in entries {
                 let stamp = entry.stamp(on: side)
                 let item = FileMetadata(
-                    kind: entry.kind, size: stamp.size, modificationDate: Date(timeIntervalSince1970: Double(stamp.modified) / 1e9),
+                    kind: entry.kind, size: stamp.size,
+                    modificationDate: Date(timeIntervalSince1970: Double(stamp.modified) / 1e9),
                     permissions: 0o644, fileIdentifier: 1)
                 switch Int.random(in: 0..<10, using: &random) {
                 case 0..<7:
@@ -270,7 +310,8 @@ import Testing
                     default: now[side]![path] = item
                     }
                 case 7, 8:
-                    snapshot.items[path] = Fixtures.file(stamp.size + 1, at: Double(Int.random(in: 1...9, using: &random)))
+                    snapshot.items[path] = Fixtures.file(
+                        stamp.size + 1, at: Double(Int.random(in: 1...9, using: &random)))
                 default:
                     break
                 }
@@ -298,7 +339,9 @@ import Testing
         #expect(fromBits.inSync + fromBits.rows.count > 400)
     }
 
-    @Test("the completing reads from bits are the reads from sets, in the same order, and leave the same plan", arguments: 1...12)
+    @Test(
+        "the completing reads from bits are the reads from sets, in the same order, and leave the same plan",
+        arguments: 1...12)
     func complete(seed: Int) throws {
         var scenario = try Self.makeCase(seed: UInt64(seed) + 100)
         do {
@@ -333,9 +376,14 @@ import Testing
 
     @Test("unchanged paths answer as a set: bits and paths given by hand")
     func setLike() throws {
-        let archive = try ArchiveCodec.decode(ArchiveCodec.encode(Archive(localRoot: "/l", containerRoot: "/c", entries: [
-            SyncPath("a"): Fixtures.entry(1), SyncPath("a/b"): Fixtures.entry(2), SyncPath("c"): Fixtures.entry(3),
-        ])))
+        let archive = try ArchiveCodec.decode(
+            ArchiveCodec.encode(
+                Archive(
+                    localRoot: "/l", containerRoot: "/c",
+                    entries: [
+                        SyncPath("a"): Fixtures.entry(1), SyncPath("a/b"): Fixtures.entry(2),
+                        SyncPath("c"): Fixtures.entry(3),
+                    ])))
         var paths = UnchangedPaths(table: archive.entries.table)
         #expect(paths.isEmpty && !paths.contains(SyncPath("a")))
         paths.insert(SyncPath("c"))
@@ -343,7 +391,8 @@ import Testing
         paths.insert(SyncPath("elsewhere"))
         paths.insert(SyncPath("a"))
         #expect(paths.count == 3 && Array(paths) == ["a", "c", "elsewhere"].map(SyncPath.init))
-        #expect(paths.contains(SyncPath("a")) && !paths.contains(SyncPath("a/b")) && paths.contains(SyncPath("elsewhere")))
+        #expect(
+            paths.contains(SyncPath("a")) && !paths.contains(SyncPath("a/b")) && paths.contains(SyncPath("elsewhere")))
         #expect(!paths.isBits(of: archive.entries.table), "a path given by hand is not a bit")
         #expect(paths.remove(SyncPath("elsewhere")) != nil && paths.isBits(of: archive.entries.table))
         #expect(paths.remove(SyncPath("a")) == SyncPath("a") && paths.remove(SyncPath("a")) == nil)

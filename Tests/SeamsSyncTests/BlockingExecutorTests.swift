@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
 import SeamsCore
-@testable import SeamsSync
 import Testing
+
+@testable import SeamsSync
 
 /// The executor's threads: kept between calls, ended when idle, never losing a job.
 @Suite struct BlockingExecutorTests {
@@ -86,20 +87,29 @@ import Testing
 
     @Test("the engine's async run makes every call on the executor's threads, none on the caller's")
     func asyncRunOnExecutor() async throws {
-        let base = FileManager.default.temporaryDirectory.appending(path: "seams-executor-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let base = FileManager.default.temporaryDirectory.appending(
+            path: "seams-executor-\(UUID().uuidString)", directoryHint: .isDirectory)
         defer { try? FileManager.default.removeItem(at: base) }
-        let (local, container, state) = (base.appending(path: "l"), base.appending(path: "c"), base.appending(path: "s"))
-        for folder in [local, container] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let (local, container, state) = (
+            base.appending(path: "l"), base.appending(path: "c"), base.appending(path: "s")
+        )
+        for folder in [local, container] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
         try Data("x".utf8).write(to: local.appending(path: "a.txt"))
         let boundary = LiveBoundary()
         let onExecutor = LockedValue<[Bool]>([])
-        boundary.beforeCall.withLock { $0 = { _, _ in onExecutor.withLock { $0.append(BlockingExecutor.isExecutorThread) } } }
+        boundary.beforeCall.withLock {
+            $0 = { _, _ in onExecutor.withLock { $0.append(BlockingExecutor.isExecutorThread) } }
+        }
         let engine = SyncEngine(directories: boundary, files: boundary, owner: "test")
         let report = try await engine.run(local: local, container: container, stateDirectory: state)
         #expect(report.copiedToContainer == 1)
         #expect(FileManager.default.fileExists(atPath: container.appending(path: "a.txt").path))
         let calls = onExecutor.withLock { $0 }
-        #expect(calls.count > 10 && calls.allSatisfy { $0 }, "\(calls.filter { !$0 }.count) of \(calls.count) calls elsewhere")
+        #expect(
+            calls.count > 10 && calls.allSatisfy { $0 },
+            "\(calls.filter { !$0 }.count) of \(calls.count) calls elsewhere")
         #expect(!BlockingExecutor.isExecutorThread, "the test's own task is not on the executor")
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// The lock's race window: the run reads a killed run's lock, judges it dead, moves it aside,
 /// checks what it moved and places its own. Another run of this host may take the lock at any
@@ -26,13 +27,17 @@ extension CrashConsistencyTests {
         let probe = try CrashHarness(scenario)
         let counter = probe.boundary()
         _ = try probe.engine(directories: counter, files: counter, runID: "run")
-            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: probe.options)
+            .run(
+                local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state,
+                options: probe.options)
         var problems: [String] = []
         var refused = 0
         for call in 1...counter.callCount {
             let harness = try CrashHarness(scenario)
             let fileSystem = harness.fileSystem
-            let before = [try harness.files(under: CrashHarness.local), try harness.files(under: CrashHarness.container)]
+            let before = [
+                try harness.files(under: CrashHarness.local), try harness.files(under: CrashHarness.container),
+            ]
             let killed = try fileSystem.read(from: lock)
             let other = Data(Fixtures.lockRecord(owner: "another run", heartbeat: fileSystem.now).utf8)
             let took = LockedValue(false)
@@ -47,11 +52,15 @@ extension CrashConsistencyTests {
             }
             let outcome = Result {
                 try harness.engine(directories: boundary, files: boundary, runID: "run")
-                    .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: harness.options)
+                    .run(
+                        local: CrashHarness.local, container: CrashHarness.container,
+                        stateDirectory: CrashHarness.state, options: harness.options)
             }
             let point = "the other run's lock before call \(call)"
             guard took.withLock({ $0 }) else {
-                if case .failure(let error) = outcome { problems.append("\(point) (not taken): the run failed: \(error)") }
+                if case .failure(let error) = outcome {
+                    problems.append("\(point) (not taken): the run failed: \(error)")
+                }
                 continue
             }
             // Whether this run's own lock had been placed before the other run came: then the
@@ -60,12 +69,17 @@ extension CrashConsistencyTests {
                 guard $0.operation == .linkItem, case .success = $0.outcome else { return false }
                 return $0.destination?.standardizedFileURL.path == lock.path
             }
-            if (try? fileSystem.read(from: lock)) != other { problems.append("\(point): the other run's lock is gone or changed") }
-            for entry in try fileSystem.contentsOfDirectory(at: CrashHarness.container) where entry.name.hasPrefix(".seams-tmp") {
+            if (try? fileSystem.read(from: lock)) != other {
+                problems.append("\(point): the other run's lock is gone or changed")
+            }
+            for entry in try fileSystem.contentsOfDirectory(at: CrashHarness.container)
+            where entry.name.hasPrefix(".seams-tmp") {
                 problems.append("\(point): temp left: \(entry.name)")
             }
             if placed {
-                if case .failure(let error) = outcome { problems.append("\(point), after this run's release: the run failed: \(error)") }
+                if case .failure(let error) = outcome {
+                    problems.append("\(point), after this run's release: the run failed: \(error)")
+                }
                 continue
             }
             refused += 1
@@ -74,10 +88,13 @@ extension CrashConsistencyTests {
             case .failure(let error): problems.append("\(point): failed with \(error), not lockHeld")
             case .success: problems.append("\(point): the run went on under the other run's lock")
             }
-            let after = [try harness.files(under: CrashHarness.local), try harness.files(under: CrashHarness.container)]
+            let after = [
+                try harness.files(under: CrashHarness.local), try harness.files(under: CrashHarness.container),
+            ]
             if after != before { problems.append("\(point): the refused run changed the folders") }
         }
-        #expect(refused >= 4, "the other run came in at every call of the takeover (write, link, read, move aside, check)")
+        #expect(
+            refused >= 4, "the other run came in at every call of the takeover (write, link, read, move aside, check)")
         #expect(problems == [])
         if !problems.isEmpty, Self.failFast { Self.stopEarly.withLock { $0 = true } }
     }

@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// For every scenario: count the I/O calls of a clean run, then for every call k, crash at k
 /// (the process dies, the disk keeps what was done) and cut the power at k and after the last
@@ -30,14 +31,18 @@ import Testing
 /// the boundary, the state's and the trash's kept, the sweep must find what a power cut broke; and
 /// the partial cuts must have kept name changes.
 @Suite struct CrashConsistencyTests {
-    @Test("crash and power cut at every I/O call keep every version of every path and recover", arguments: CrashScenario.all)
+    @Test(
+        "crash and power cut at every I/O call keep every version of every path and recover",
+        arguments: CrashScenario.all)
     func everyCrashPoint(_ scenario: CrashScenario) async throws {
         try await offThePool { try everyCrashPoint(scenario, hardLinks: true) }
     }
 
     @Test(
         "the same on a file system without hard links (FAT, exFAT)",
-        .disabled(if: underThreadSanitizer, "under the thread sanitizer the sweep runs once, with hard links: it tests ordering, not threads"),
+        .disabled(
+            if: underThreadSanitizer,
+            "under the thread sanitizer the sweep runs once, with hard links: it tests ordering, not threads"),
         arguments: CrashScenario.all)
     func everyCrashPointWithoutHardLinks(_ scenario: CrashScenario) async throws {
         try await offThePool { try everyCrashPoint(scenario, hardLinks: false) }
@@ -58,10 +63,13 @@ import Testing
 
     @Test(
         "the same with copies, placements and the background flush at once, in seeded interleavings",
-        .disabled(if: underThreadSanitizer, "the interleavings are run one call at a time: they test ordering, not threads"),
+        .disabled(
+            if: underThreadSanitizer, "the interleavings are run one call at a time: they test ordering, not threads"),
         arguments: Interleaved.all)
     func everyCrashPointInterleaved(_ interleaved: Interleaved) async throws {
-        try await offThePool { try everyCrashPoint(interleaved.scenario, hardLinks: true, interleaving: interleaved.seed) }
+        try await offThePool {
+            try everyCrashPoint(interleaved.scenario, hardLinks: true, interleaving: interleaved.seed)
+        }
     }
 
     @Test(
@@ -90,7 +98,8 @@ import Testing
             var tally = Tally()
             for call in 1...diskCalls + 1 {
                 let (_, problems) = try powerCut(
-                    scenario, hardLinks: true, interleaving: nil, at: call, of: diskCalls, cut: Cut(.perItem, .flushedOnly),
+                    scenario, hardLinks: true, interleaving: nil, at: call, of: diskCalls,
+                    cut: Cut(.perItem, .flushedOnly),
                     saveCall: 1, expected: expected, tally: &tally, ignoring: flush)
                 found += problems.count
             }
@@ -100,7 +109,9 @@ import Testing
     }
 
     /// The scenarios the control sweeps: a replace, a first copy, a deletion.
-    static let controls: Set<String> = ["edit on the local side", "first sync, local to an empty container", "delete on the local side"]
+    static let controls: Set<String> = [
+        "edit on the local side", "first sync, local to an empty container", "delete on the local side",
+    ]
 
     /// What one scenario's sweep counted.
     struct Tally: CustomStringConvertible, Sendable {
@@ -151,7 +162,9 @@ import Testing
         let probe = try CrashHarness(scenario, hardLinks: hardLinks, interleaving: interleaving)
         let counter = probe.boundary()
         _ = try probe.engine(directories: counter, files: counter, runID: "run")
-            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: probe.options)
+            .run(
+                local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state,
+                options: probe.options)
         return max(1, Int(Double(counter.callCount) * save.fraction))
     }
 
@@ -168,7 +181,9 @@ import Testing
         let save = clean.scheduleUserSave(on: counter, atCall: saveCall)
         let before = clean.fileSystem.callCount
         _ = try clean.engine(directories: counter, files: counter, runID: "run")
-            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: clean.options)
+            .run(
+                local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state,
+                options: clean.options)
         let diskCalls = clean.fileSystem.callCount - before
         if scenario.duringRun != nil {
             #expect(save.wasMade, "the user's save happened during the clean run of \(scenario.name)")
@@ -184,15 +199,19 @@ import Testing
 
     private func everyCrashPoint(_ scenario: CrashScenario, hardLinks: Bool, interleaving: UInt64? = nil) throws {
         if Self.stopEarly.withLock({ $0 }) { return }
-        let (calls, diskCalls, expected, saveCall) = try reference(scenario, hardLinks: hardLinks, interleaving: interleaving)
+        let (calls, diskCalls, expected, saveCall) = try reference(
+            scenario, hardLinks: hardLinks, interleaving: interleaving)
         var tally = Tally()
         func note(_ problems: [String], _ point: String) {
             tally.violations += problems.map { "\(point): \($0)" }
             if !problems.isEmpty, Self.failFast { Self.stopEarly.withLock { $0 = true } }
         }
         for call in 1...calls where !Self.stopEarly.withLock({ $0 }) {
-            note(try crash(scenario, hardLinks: hardLinks, interleaving: interleaving, at: call, saveCall: saveCall, expected: expected,
-                           tally: &tally), "crash at \(call)/\(calls)")
+            note(
+                try crash(
+                    scenario, hardLinks: hardLinks, interleaving: interleaving, at: call, saveCall: saveCall,
+                    expected: expected,
+                    tally: &tally), "crash at \(call)/\(calls)")
         }
         // Power cuts at every call that reaches the disk, and after the last one.
         for call in 1...diskCalls + 1 where !Self.stopEarly.withLock({ $0 }) {
@@ -216,15 +235,20 @@ import Testing
                 }
             }
         }
-        for call in Set([max(1, calls / 4), max(1, calls / 2), max(1, calls * 3 / 4)]).sorted() where !Self.stopEarly.withLock({ $0 }) {
-            note(try crashTwice(scenario, hardLinks: hardLinks, interleaving: interleaving, at: call, saveCall: saveCall,
-                                expected: expected, tally: &tally), "crash at \(call)/\(calls), then in recovery")
+        for call in Set([max(1, calls / 4), max(1, calls / 2), max(1, calls * 3 / 4)]).sorted()
+        where !Self.stopEarly.withLock({ $0 }) {
+            note(
+                try crashTwice(
+                    scenario, hardLinks: hardLinks, interleaving: interleaving, at: call, saveCall: saveCall,
+                    expected: expected, tally: &tally), "crash at \(call)/\(calls), then in recovery")
         }
         let kind = (hardLinks ? "" : " (no hard links)") + (interleaving.map { " (interleaving \($0))" } ?? "")
         print("crash-consistency: \(scenario.name)\(kind): \(tally)")
         if Self.stopEarly.withLock({ $0 }) && tally.violations.isEmpty { return }
         #expect(tally.fired == tally.points, "every scheduled crash and power cut happened: \(tally)")
-        #expect(tally.partialCuts == 0 || tally.cutsKeepingNameChanges > 0, "some partial power cuts kept name changes: \(tally)")
+        #expect(
+            tally.partialCuts == 0 || tally.cutsKeepingNameChanges > 0,
+            "some partial power cuts kept name changes: \(tally)")
         #expect(tally.violations == [], "\(scenario.name)")
     }
 
@@ -240,7 +264,9 @@ import Testing
         let probe = try CrashHarness(scenario, interleaving: interleaving)
         let counter = probe.boundary()
         _ = try probe.engine(directories: counter, files: counter, runID: "run")
-            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: probe.options)
+            .run(
+                local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state,
+                options: probe.options)
         var problems: [String] = []
         for call in 1...counter.callCount + 1 {
             let harness = try CrashHarness(scenario, interleaving: interleaving)
@@ -249,7 +275,9 @@ import Testing
             let save = harness.scheduleUserSave(on: boundary, atCall: call)
             do {
                 _ = try harness.engine(directories: boundary, files: boundary, runID: "run")
-                    .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: harness.options)
+                    .run(
+                        local: CrashHarness.local, container: CrashHarness.container,
+                        stateDirectory: CrashHarness.state, options: harness.options)
             } catch {
                 problems.append("save before call \(call): the run failed: \(error)")
             }
@@ -262,7 +290,8 @@ import Testing
             let metChange = harness.callChangesSavedPath(boundary, call: call)
             harness.fileSystem.advanceTime(by: 600)
             try harness.sync(runID: "next")
-            problems += try (harness.lineageViolations(start) + harness.convergenceProblems() + harness.newestVersionViolations())
+            problems += try
+                (harness.lineageViolations(start) + harness.convergenceProblems() + harness.newestVersionViolations())
                 .map { "save before call \(call), after the next run: \($0)" }
             if metChange, try !harness.saveIsAtItsPath() {
                 problems.append("save before call \(call), which changed its path: the save lost its name")
@@ -272,7 +301,8 @@ import Testing
     }
 
     private func crash(
-        _ scenario: CrashScenario, hardLinks: Bool, interleaving: UInt64?, at call: Int, saveCall: Int, expected: [String: [Data]],
+        _ scenario: CrashScenario, hardLinks: Bool, interleaving: UInt64?, at call: Int, saveCall: Int,
+        expected: [String: [Data]],
         tally: inout Tally
     ) throws -> [String] {
         let harness = try CrashHarness(scenario, hardLinks: hardLinks, interleaving: interleaving)
@@ -304,7 +334,9 @@ import Testing
             // The state's and the trash's flushes kept: a state committed over new names (or
             // content) that are not durable.
             if let ignoring {
-                $0.ignoreFlushes(ignoring) { !$0.path.hasPrefix(CrashHarness.state.path) && !$0.path.contains("/.seams-trash") }
+                $0.ignoreFlushes(ignoring) {
+                    !$0.path.hasPrefix(CrashHarness.state.path) && !$0.path.contains("/.seams-trash")
+                }
             }
             save = harness.scheduleUserSave(on: $0, atCall: saveCall)
         }
@@ -319,12 +351,16 @@ import Testing
         if let save { try harness.finishUserSave(save) }
         // A power cut may undo the move back of a save that met the move into the trash.
         let inTrash = boundary.map { harness.saveMetTrashMove($0, saveCall: saveCall) } ?? false
-        return (report?.combinations ?? 1, try recover(harness, start: start, expected: expected, newestInTrashAllowed: inTrash))
+        return (
+            report?.combinations ?? 1,
+            try recover(harness, start: start, expected: expected, newestInTrashAllowed: inTrash)
+        )
     }
 
     /// A crash at `call`, then a crash at every call of the recovery run, then a clean run.
     private func crashTwice(
-        _ scenario: CrashScenario, hardLinks: Bool, interleaving: UInt64?, at call: Int, saveCall: Int, expected: [String: [Data]],
+        _ scenario: CrashScenario, hardLinks: Bool, interleaving: UInt64?, at call: Int, saveCall: Int,
+        expected: [String: [Data]],
         tally: inout Tally
     ) throws -> [String] {
         // How many calls the recovery after this first crash makes.
@@ -334,7 +370,9 @@ import Testing
         probe.fileSystem.advanceTime(by: 600)
         let counter = probe.boundary()
         _ = try? probe.engine(directories: counter, files: counter, runID: "rerun")
-            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: probe.options)
+            .run(
+                local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state,
+                options: probe.options)
         var problems: [String] = []
         for second in 1...max(1, counter.callCount) {
             let harness = try CrashHarness(scenario, hardLinks: hardLinks, interleaving: interleaving)
@@ -344,11 +382,15 @@ import Testing
             let faulty = harness.boundary()
             faulty.scheduleCrash(atCall: second)
             _ = try? harness.engine(directories: faulty, files: faulty, runID: "rerun")
-                .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: harness.options)
+                .run(
+                    local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state,
+                    options: harness.options)
             tally.secondCrashes += 1
             problems += try harness.lineageViolations(start).map { "at \(second): \($0)" }
-            problems += try recover(harness, start: start, expected: expected, runID: "third", newestInTrashAllowed: inTrash)
-                .map { "at \(second): \($0)" }
+            problems += try recover(
+                harness, start: start, expected: expected, runID: "third", newestInTrashAllowed: inTrash
+            )
+            .map { "at \(second): \($0)" }
         }
         return problems
     }
@@ -364,7 +406,9 @@ import Testing
         let save = harness.scheduleUserSave(on: faulty, atCall: saveCall)
         faulty.scheduleCrash(atCall: call)
         _ = try? harness.engine(directories: faulty, files: faulty, runID: "run")
-            .run(local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state, options: harness.options)
+            .run(
+                local: CrashHarness.local, container: CrashHarness.container, stateDirectory: CrashHarness.state,
+                options: harness.options)
         tally.points += 1
         if faulty.hasCrashed { tally.fired += 1 }
         try harness.finishUserSave(save)
@@ -411,7 +455,7 @@ import Testing
             expected = merged(expected)
             // Versions beyond the uninterrupted run's are extra copies (their lineage is checked).
             if Set(outcome.keys) == Set(expected.keys),
-               expected.allSatisfy({ Set(outcome[$0.key] ?? []).isSuperset(of: $0.value) })
+                expected.allSatisfy({ Set(outcome[$0.key] ?? []).isSuperset(of: $0.value) })
             {
                 outcome = expected
             }

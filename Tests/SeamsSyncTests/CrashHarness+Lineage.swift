@@ -1,7 +1,8 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
+
+@testable import SeamsSync
 
 /// Each path's own history, not a bag of contents: after a crash and after recovery, a path holds
 /// only versions of itself, and no version of any path is lost.
@@ -57,8 +58,10 @@ extension CrashHarness {
         result.required = result.history
         if let save = duringRun {
             let path = SyncPath(save.path)
-            let own = try? fileSystem.read(from: (save.side == .local ? Self.local : Self.container).appending(path: save.path))
-            let other = try? fileSystem.read(from: (save.side == .local ? Self.container : Self.local).appending(path: save.path))
+            let own = try? fileSystem.read(
+                from: (save.side == .local ? Self.local : Self.container).appending(path: save.path))
+            let other = try? fileSystem.read(
+                from: (save.side == .local ? Self.container : Self.local).appending(path: save.path))
             if let own, own != other { result.required[path]?.remove(own) }
             result.history[path, default: []].insert(Data(save.text.utf8))
             result.required[path, default: []].insert(Data(save.text.utf8))
@@ -86,7 +89,8 @@ extension CrashHarness {
         // `b` there, `a` saved here: the save ends at `b`).
         let places = counterparts(of: path).union([path])
         for root in [Self.local, Self.container]
-        where try files(under: root).contains(where: { $0.value == newest && places.contains(Self.origin(of: $0.key)) }) {
+        where try files(under: root).contains(where: { $0.value == newest && places.contains(Self.origin(of: $0.key)) })
+        {
             return []
         }
         if inTrashAllowed, try trashed()[path]?.contains(newest) == true { return [] }
@@ -119,7 +123,7 @@ extension CrashHarness {
             guard (try? fileSystem.metadata(at: trash))?.kind == .directory else { continue }
             for run in try fileSystem.contentsOfDirectory(at: trash) where run.metadata.kind == .directory {
                 for (path, data) in try files(under: trash.appending(path: run.name), includingOwn: true)
-                    where !path.rawValue.hasSuffix("/") {
+                where !path.rawValue.hasSuffix("/") {
                     result[path, default: []].insert(data)
                 }
             }
@@ -140,14 +144,17 @@ extension CrashHarness {
                 kept[origin, default: []].insert(data)
                 // A user's own file may have a name like a conflict copy's: its own history counts.
                 if start.history[path]?.contains(data) != true, start.history[origin]?.contains(data) != true {
-                    problems.append("\(root.lastPathComponent)/\(path) holds a version that is not from \(origin)'s history "
-                        + "(\(data.count) bytes: \(String(decoding: data.prefix(24), as: UTF8.self)))")
+                    problems.append(
+                        "\(root.lastPathComponent)/\(path) holds a version that is not from \(origin)'s history "
+                            + "(\(data.count) bytes: \(String(decoding: data.prefix(24), as: UTF8.self)))")
                 }
             }
         }
         for (path, versions) in start.required {
             for version in versions where kept[path]?.contains(version) != true {
-                if start.counterparts[path]?.contains(where: { kept[$0]?.contains(version) == true }) == true { continue }
+                if start.counterparts[path]?.contains(where: { kept[$0]?.contains(version) == true }) == true {
+                    continue
+                }
                 problems.append("lost a version of \(path): \(String(decoding: version.prefix(24), as: UTF8.self))")
             }
         }
@@ -161,7 +168,9 @@ extension CrashHarness {
         for root in [Self.local, Self.container] {
             for (path, data) in try files(under: root) {
                 let origin = Self.origin(of: path)
-                let key = root.lastPathComponent + "/" + (origin == path ? path.rawValue : origin.rawValue + " (conflict copy)")
+                let key =
+                    root.lastPathComponent + "/"
+                    + (origin == path ? path.rawValue : origin.rawValue + " (conflict copy)")
                 result[key, default: []].append(data)
             }
         }
@@ -177,12 +186,14 @@ extension CrashHarness {
         // too: their versions joined by " | ", in byte order.
         var actual: [String: String] = [:]
         for (key, versions) in try outcome() where key.hasPrefix("local/") {
-            actual[String(key.dropFirst("local/".count))] = versions.map { String(decoding: $0, as: UTF8.self) }.joined(separator: " | ")
+            actual[String(key.dropFirst("local/".count))] = versions.map { String(decoding: $0, as: UTF8.self) }.joined(
+                separator: " | ")
         }
         if actual != expected.files {
             for key in Set(actual.keys).union(expected.files.keys).sorted() where actual[key] != expected.files[key] {
-                problems.append("\(key): \(actual[key].map { "\"\($0)\"" } ?? "nothing") where the rules say "
-                    + "\(expected.files[key].map { "\"\($0)\"" } ?? "nothing")")
+                problems.append(
+                    "\(key): \(actual[key].map { "\"\($0)\"" } ?? "nothing") where the rules say "
+                        + "\(expected.files[key].map { "\"\($0)\"" } ?? "nothing")")
             }
         }
         let trash = try trashed().mapValues { Set($0.map { String(decoding: $0, as: UTF8.self) }) }
@@ -196,6 +207,6 @@ extension CrashHarness {
 
 extension Dictionary {
     fileprivate func mapKeys<K: Hashable>(_ transform: (Key) -> K) -> [K: Value] {
-        Dictionary<K, Value>(uniqueKeysWithValues: map { (transform($0.key), $0.value) })
+        [K: Value](uniqueKeysWithValues: map { (transform($0.key), $0.value) })
     }
 }

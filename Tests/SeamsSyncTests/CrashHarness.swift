@@ -1,9 +1,10 @@
 import Foundation
 import Seams
-import SeamsWebDAV
-@testable import SeamsSync
 import SeamsTesting
+import SeamsWebDAV
 import Testing
+
+@testable import SeamsSync
 
 /// Builds a scenario's starting state on a fresh `InMemoryFileSystem`, runs the engine on it, and
 /// checks the crash-consistency invariant: every path holds a version from its own history, and no
@@ -46,13 +47,17 @@ struct CrashHarness {
     ///   - hardLinks: Whether the file system has hard links.
     ///   - overWebDAV: Whether the engine reaches the container through an in-memory WebDAV server.
     ///   - interleaving: The seed of the engine's concurrent work's order; `nil` for none.
-    init(_ scenario: CrashScenario, hardLinks: Bool = true, overWebDAV: Bool = false, interleaving: UInt64? = nil) throws {
+    init(_ scenario: CrashScenario, hardLinks: Bool = true, overWebDAV: Bool = false, interleaving: UInt64? = nil)
+        throws
+    {
         fileSystem = InMemoryFileSystem(enforcesPermissions: false)
         // A file system without hard links (FAT, exFAT) cannot swap two names either.
         fileSystem.exchangesItems = hardLinks
         self.interleaving = interleaving
-        server = overWebDAV
-            ? InMemoryWebDAVServer(serving: Self.container, of: fileSystem, baseURL: URL(string: "http://dav.test/container/")!) : nil
+        server =
+            overWebDAV
+            ? InMemoryWebDAVServer(
+                serving: Self.container, of: fileSystem, baseURL: URL(string: "http://dav.test/container/")!) : nil
         self.hardLinks = hardLinks
         options = scenario.options
         duringRun = scenario.duringRun
@@ -81,7 +86,9 @@ struct CrashHarness {
             scansConcurrently: false,
             // No outage cooldown: a restarted server answers the recovery at once (a refused request
             // and one failed by the cooldown look alike to the engine).
-            remote: server.map { WebDAVAccessor(baseURL: $0.baseURL, transport: $0, pause: { _ in }, outageCooldown: .zero) })
+            remote: server.map {
+                WebDAVAccessor(baseURL: $0.baseURL, transport: $0, pause: { _ in }, outageCooldown: .zero)
+            })
         // The same order every run of a seed: each run starts the seed's sequence afresh.
         engine.interleaving = interleaving.map { SeededInterleaving(seed: $0) }
         return engine
@@ -143,7 +150,8 @@ struct CrashHarness {
                     pending.append((path, child))
                 } else if entry.metadata.kind == .symbolicLink {
                     // A link's version is its target text, marked so it never equals a file's bytes.
-                    result[SyncPath(path)] = Data(("link → " + (try fileSystem.destinationOfSymbolicLink(at: child))).utf8)
+                    result[SyncPath(path)] = Data(
+                        ("link → " + (try fileSystem.destinationOfSymbolicLink(at: child))).utf8)
                 } else {
                     result[SyncPath(path)] = try fileSystem.read(from: child)
                 }
@@ -157,7 +165,9 @@ struct CrashHarness {
     /// editor's file, holding the saved text or nothing, synced as any user's file and not the
     /// engine's doing. Any other `.dat.nosync…` file is the engine's, and a violation.
     func isUsersSaveTemporary(_ name: String, at url: URL) -> Bool {
-        guard let save = duringRun, name.hasPrefix(".dat.nosync"), let data = try? fileSystem.read(from: url) else { return false }
+        guard let save = duringRun, name.hasPrefix(".dat.nosync"), let data = try? fileSystem.read(from: url) else {
+            return false
+        }
         return Data(save.text.utf8).starts(with: data)
     }
 
@@ -165,7 +175,8 @@ struct CrashHarness {
     func versions(includingTrash: Bool = true) throws -> Set<Data> {
         var all = Set<Data>()
         for root in [Self.local, Self.container] {
-            for (path, data) in try files(under: root, includingOwn: includingTrash) where !path.rawValue.hasSuffix("/") {
+            for (path, data) in try files(under: root, includingOwn: includingTrash) where !path.rawValue.hasSuffix("/")
+            {
                 all.insert(data)
             }
         }
@@ -217,7 +228,8 @@ struct CrashHarness {
         // Every file the engine makes in the folders has a `.seams` name: an atomic write's own
         // temp file, left by a power cut, would be synced as a user's file.
         for root in [Self.local, Self.container] {
-            for path in try files(under: root, includingOwn: true).keys where path.rawValue.split(separator: "/").last?.hasPrefix(".dat.nosync") == true {
+            for path in try files(under: root, includingOwn: true).keys
+            where path.rawValue.split(separator: "/").last?.hasPrefix(".dat.nosync") == true {
                 problems.append("a file not under the tool's names: \(root.path)/\(path)")
             }
         }
@@ -262,7 +274,8 @@ struct CrashHarness {
         guard let save = duringRun, boundary.calls.count >= call else { return false }
         let made = boundary.calls[call - 1]
         guard [.moveItem, .linkItem].contains(made.operation) else { return false }
-        let path = (save.side == .local ? Self.local : Self.container).appending(path: save.path).standardizedFileURL.path
+        let path = (save.side == .local ? Self.local : Self.container).appending(path: save.path).standardizedFileURL
+            .path
         return [made.url, made.destination].contains { $0?.standardizedFileURL.path == path }
     }
 
@@ -272,7 +285,9 @@ struct CrashHarness {
         let root = save.side == .local ? Self.local : Self.container
         // Or where a move the scenario made on the other side took its path: the save follows it.
         let paths = counterparts(of: SyncPath(save.path)).union([SyncPath(save.path)])
-        return paths.contains { (try? fileSystem.read(from: root.appending(path: $0.rawValue))) == Data(save.text.utf8) }
+        return paths.contains {
+            (try? fileSystem.read(from: root.appending(path: $0.rawValue))) == Data(save.text.utf8)
+        }
     }
 
     /// Makes the save after the run if it did not happen during it (the user saves again).

@@ -1,7 +1,8 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import Testing
+
+@testable import SeamsSync
 
 /// A replaced file is swapped in with one atomic exchange on the real file system, and a version
 /// saved in the moment between the last check and the swap gets its name back.
@@ -12,7 +13,8 @@ import Testing
     var state: URL { base.appending(path: "state", directoryHint: .isDirectory) }
 
     init() throws {
-        base = FileManager.default.temporaryDirectory.appending(path: "seams-exchange-\(UUID().uuidString)", directoryHint: .isDirectory)
+        base = FileManager.default.temporaryDirectory.appending(
+            path: "seams-exchange-\(UUID().uuidString)", directoryHint: .isDirectory)
         for folder in [base.appending(path: "local"), base.appending(path: "container")] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
@@ -20,7 +22,8 @@ import Testing
 
     func write(_ text: String, _ url: URL, age: TimeInterval) throws {
         try Data(text.utf8).write(to: url)
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
     }
 
     func text(_ url: URL) -> String? { (try? Data(contentsOf: url)).map { String(decoding: $0, as: UTF8.self) } }
@@ -57,7 +60,8 @@ import Testing
         #expect(!names.contains { $0.hasPrefix(".seams-tmp") }, "\(names)")
     }
 
-    @Test("a version saved between the last check and the swap keeps its name; the incoming one becomes a conflict copy")
+    @Test(
+        "a version saved between the last check and the swap keeps its name; the incoming one becomes a conflict copy")
     func savedInTheMoment() throws {
         defer { try? FileManager.default.removeItem(at: base) }
         let boundary = LiveBoundary()
@@ -66,7 +70,13 @@ import Testing
         let saved = LockedValue(false)
         boundary.beforeExchange.withLock {
             $0 = { _, second in
-                guard second.path == target.path, !saved.withLock({ let was = $0; $0 = true; return was }) else { return }
+                guard second.path == target.path,
+                    !saved.withLock({
+                        let was = $0
+                        $0 = true
+                        return was
+                    })
+                else { return }
                 // An editor's atomic save: a new file renamed over the name.
                 let side = second.deletingLastPathComponent().appending(path: "editor-save.tmp")
                 try? Data("v3 saved in the container just now".utf8).write(to: side)
@@ -77,7 +87,9 @@ import Testing
         #expect(boundary.exchanges.withLock { $0.made } == 2, "swapped, then swapped back")
         #expect(text(target) == "v3 saved in the container just now", "the newest save keeps the name")
         let copy = try #require(report.conflicts.first, "\(report.summary)")
-        #expect(text(container.appending(path: copy.copy)) == "v2 local edit", "the incoming version is kept as a conflict copy")
+        #expect(
+            text(container.appending(path: copy.copy)) == "v2 local edit",
+            "the incoming version is kept as a conflict copy")
         #expect(trash(container) == ["v1"], "the version the scan saw is in the trash")
         #expect(report.failures.map(\.path) == ["notes.txt"])
         // The next run carries the container's save over to the local side, the old local edit to its trash.
@@ -106,5 +118,5 @@ import Testing
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Foundation
 import Seams
+
 @testable import SeamsSync
 
 /// Small builders for plain-value tests of the engine's pure parts.
@@ -11,19 +12,24 @@ enum Fixtures {
     }
 
     static func folder(id: UInt64 = 9) -> FileMetadata {
-        FileMetadata(kind: .directory, size: 0, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o755, fileIdentifier: id)
+        FileMetadata(
+            kind: .directory, size: 0, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o755,
+            fileIdentifier: id)
     }
 
     /// A symbolic link whose target text is `target` bytes long, made at `seconds`.
     static func link(target: Int64 = 4, at seconds: Double = 0) -> FileMetadata {
         FileMetadata(
-            kind: .symbolicLink, size: target, modificationDate: Date(timeIntervalSince1970: seconds), permissions: 0o777,
+            kind: .symbolicLink, size: target, modificationDate: Date(timeIntervalSince1970: seconds),
+            permissions: 0o777,
             fileIdentifier: 7)
     }
 
     /// A socket, a device, or an item whose name is not UTF-8 (the live listing's `.other`).
     static func other() -> FileMetadata {
-        FileMetadata(kind: .other, size: 0, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o644, fileIdentifier: 8)
+        FileMetadata(
+            kind: .other, size: 0, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o644,
+            fileIdentifier: 8)
     }
 
     static func snapshot(_ items: [String: FileMetadata], unreadable: [String] = []) -> Snapshot {
@@ -34,7 +40,9 @@ enum Fixtures {
     static func snapshot(_ items: [(String, FileMetadata)], unreadable: [String] = []) -> Snapshot {
         var snapshot = Snapshot()
         for (path, item) in items { snapshot.items[SyncPath(path)] = item }
-        for path in unreadable { snapshot.unreadableFolders[SyncPath(path)] = UnderlyingError(CocoaError(.fileReadNoPermission)) }
+        for path in unreadable {
+            snapshot.unreadableFolders[SyncPath(path)] = UnderlyingError(CocoaError(.fileReadNoPermission))
+        }
         return snapshot
     }
 
@@ -51,6 +59,7 @@ enum Fixtures {
     /// the engine judges it by its heartbeat alone, with this host's clock.
     static func lockRecord(owner: String, heartbeat: Date) -> String {
         let me = SyncProcess.current
-        return #"{"owner":"\#(owner)","heartbeat":\#(heartbeat.timeIntervalSince1970),"host":"\#(me.host)","boot":"\#(me.bootID)","pid":\#(me.pid)}"#
+        return
+            #"{"owner":"\#(owner)","heartbeat":\#(heartbeat.timeIntervalSince1970),"host":"\#(me.host)","boot":"\#(me.bootID)","pid":\#(me.pid)}"#
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
-@testable import SeamsSync
 import Testing
+
+@testable import SeamsSync
 
 /// `.gitignore` patterns as git reads them (gitignore(5)), one case a row.
 struct IgnorePatternTests {
@@ -16,7 +17,9 @@ struct IgnorePatternTests {
             (self.pattern, self.path, self.isFolder, self.matches) = (pattern, path, folder, matches)
         }
 
-        var testDescription: String { "\(pattern) \(matches ? "matches" : "does not match") \(path)\(isFolder ? "/" : "")" }
+        var testDescription: String {
+            "\(pattern) \(matches ? "matches" : "does not match") \(path)\(isFolder ? "/" : "")"
+        }
     }
 
     static let cases: [Case] = [
@@ -94,12 +97,14 @@ struct IgnorePatternTests {
         #expect(negated.matches([], "keep.log", isFolder: false))
     }
 
-    @Test("a line that cannot mean what it says is a problem that says why", arguments: [
-        ("[abc", IgnorePattern.Problem.unclosedBracket),
-        ("ends\\", .trailingBackslash),
-        ("!", .emptyNegation),
-        ("[[:nope:]]", .unknownClass("nope")),
-    ])
+    @Test(
+        "a line that cannot mean what it says is a problem that says why",
+        arguments: [
+            ("[abc", IgnorePattern.Problem.unclosedBracket),
+            ("ends\\", .trailingBackslash),
+            ("!", .emptyNegation),
+            ("[[:nope:]]", .unknownClass("nope")),
+        ])
     func problems(line: String, problem: IgnorePattern.Problem) {
         #expect(throws: problem) { try IgnorePattern.parse(line) }
     }
@@ -111,7 +116,8 @@ struct IgnorePatternTests {
         #expect(rules.ignores("a.log", in: nil, isFolder: false))
         #expect(!rules.ignores("keep.log", in: nil, isFolder: false))
         #expect(!rules.ignores("keep.log", in: SyncPath("sub"), isFolder: false))
-        try rules.addFile(Data("keep.log\n/local.txt\n".utf8), in: SyncPath("sub"), at: URL(filePath: "/r/sub/.seamsignore"))
+        try rules.addFile(
+            Data("keep.log\n/local.txt\n".utf8), in: SyncPath("sub"), at: URL(filePath: "/r/sub/.seamsignore"))
         #expect(rules.ignores("keep.log", in: SyncPath("sub"), isFolder: false), "the deeper file wins")
         #expect(rules.ignores("local.txt", in: SyncPath("sub"), isFolder: false), "anchored to its own folder")
         #expect(!rules.ignores("local.txt", in: nil, isFolder: false))
@@ -122,7 +128,9 @@ struct IgnorePatternTests {
         #expect(overriding.ignores("keep.log", in: nil, isFolder: false))
     }
 
-    @Test("the first-byte pass over a folder's patterns never hides a match: literal starts, a wildcard start, a non-ASCII start, a trailing **")
+    @Test(
+        "the first-byte pass over a folder's patterns never hides a match: literal starts, a wildcard start, a non-ASCII start, a trailing **"
+    )
     func firstBytePass() throws {
         let literal = try IgnoreRules(defaults: false, excludes: ["._*", "build/", "/dist"])
         #expect(literal.inFolder(nil).firstBytes != nil)
@@ -141,12 +149,18 @@ struct IgnorePatternTests {
     @Test("a file saved on Windows (CRLF) or with a byte-order mark reads as the same lines")
     func lineEnds() throws {
         var rules = IgnoreRules()
-        try rules.addFile(Data("\u{FEFF}# rules\r\n*.log\r\n!keep.log\r\n\r\nbuild/\n".utf8), in: nil, at: URL(filePath: "/r/.seamsignore"))
+        try rules.addFile(
+            Data("\u{FEFF}# rules\r\n*.log\r\n!keep.log\r\n\r\nbuild/\n".utf8), in: nil,
+            at: URL(filePath: "/r/.seamsignore"))
         #expect(rules.ignores("a.log", in: nil, isFolder: false))
         #expect(!rules.ignores("keep.log", in: nil, isFolder: false))
         #expect(rules.ignores("build", in: nil, isFolder: true))
         #expect(SyncOptions.ignoreFileLines("a\r\nb\n\nc") == ["a", "b", "", "c"])
-        #expect(throws: SyncError.badIgnoreRule(source: "/r/.seamsignore", line: 3, pattern: "[x", reason: IgnorePattern.Problem.unclosedBracket.description)) {
+        #expect(
+            throws: SyncError.badIgnoreRule(
+                source: "/r/.seamsignore", line: 3, pattern: "[x",
+                reason: IgnorePattern.Problem.unclosedBracket.description)
+        ) {
             var other = IgnoreRules()
             try other.addFile(Data("a\r\nb\r\n[x\r\n".utf8), in: nil, at: URL(filePath: "/r/.seamsignore"))
         }
@@ -163,7 +177,9 @@ struct IgnorePatternTests {
 
     @Test("platform junk is a default pattern's file name")
     func junk() {
-        for name in [".DS_Store", "Thumbs.db", "desktop.ini", "._IMG.JPG", "~$Budget.xlsx"] { #expect(IgnoreRules.isPlatformJunk(name), "\(name)") }
+        for name in [".DS_Store", "Thumbs.db", "desktop.ini", "._IMG.JPG", "~$Budget.xlsx"] {
+            #expect(IgnoreRules.isPlatformJunk(name), "\(name)")
+        }
         for name in ["notes.txt", "DS_Store", "node_modules"] { #expect(!IgnoreRules.isPlatformJunk(name), "\(name)") }
     }
 
@@ -180,16 +196,28 @@ struct IgnorePatternTests {
         #expect(off.isEmpty)
     }
 
-    @Test("a bad --exclude or file line is SyncError.badIgnoreRule with its source and line; a file that is not UTF-8 too")
+    @Test(
+        "a bad --exclude or file line is SyncError.badIgnoreRule with its source and line; a file that is not UTF-8 too"
+    )
     func badRules() throws {
-        #expect(throws: SyncError.badIgnoreRule(source: "--exclude", line: 2, pattern: "[x", reason: IgnorePattern.Problem.unclosedBracket.description)) {
+        #expect(
+            throws: SyncError.badIgnoreRule(
+                source: "--exclude", line: 2, pattern: "[x", reason: IgnorePattern.Problem.unclosedBracket.description)
+        ) {
             try IgnoreRules(defaults: true, excludes: ["ok", "[x"])
         }
         var rules = IgnoreRules()
-        #expect(throws: SyncError.badIgnoreRule(source: "/r/.seamsignore", line: 3, pattern: "a\\", reason: IgnorePattern.Problem.trailingBackslash.description)) {
+        #expect(
+            throws: SyncError.badIgnoreRule(
+                source: "/r/.seamsignore", line: 3, pattern: "a\\",
+                reason: IgnorePattern.Problem.trailingBackslash.description)
+        ) {
             try rules.addFile(Data("# fine\nfine\na\\\n".utf8), in: nil, at: URL(filePath: "/r/.seamsignore"))
         }
-        #expect(throws: SyncError.badIgnoreRule(source: "/r/.seamsignore", line: 0, pattern: "", reason: "it is not UTF-8 text")) {
+        #expect(
+            throws: SyncError.badIgnoreRule(
+                source: "/r/.seamsignore", line: 0, pattern: "", reason: "it is not UTF-8 text")
+        ) {
             try rules.addFile(Data([0xFF, 0xFE, 0x00]), in: nil, at: URL(filePath: "/r/.seamsignore"))
         }
         #expect(rules.isEmpty, "a file that failed adds nothing")

@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// What ignore rules do to a run: an ignored path is never read, written, moved, deleted or
 /// trashed on either side, an ignored folder is never listed, and a path that becomes ignored or
@@ -30,7 +31,9 @@ import Testing
         #expect(read("cache.tmp", in: local, fs) == nil)
         #expect(read("cache.tmp", in: container, fs) == "theirs")
         #expect(!fs.fileExists(at: container.appending(path: "web/node_modules")))
-        let touched = calls.compactMap(\.url?.path).filter { $0.contains("node_modules") || $0.contains("draft.tmp") || $0.contains("cache.tmp") }
+        let touched = calls.compactMap(\.url?.path).filter {
+            $0.contains("node_modules") || $0.contains("draft.tmp") || $0.contains("cache.tmp")
+        }
         #expect(touched.isEmpty, "an ignored path is never read, listed or written: \(touched)")
         #expect(report.summary.contains("3 paths left alone by ignore rules."))
     }
@@ -52,7 +55,9 @@ import Testing
         #expect(read("Photos/.DS_Store", in: container, fs) == "finder")
     }
 
-    @Test("a path that becomes ignored stays as it is on both sides and leaves the state; once no longer ignored it is new on both sides, both versions kept")
+    @Test(
+        "a path that becomes ignored stays as it is on both sides and leaves the state; once no longer ignored it is new on both sides, both versions kept"
+    )
     func becomesIgnoredThenNot() throws {
         let fs = try fileSystem()
         try write("v1", "logs/run.log", in: local, fs)
@@ -70,7 +75,9 @@ import Testing
         #expect(report.ignored == ["logs/run.log"])
         #expect(read("logs/run.log", in: local, fs) == "v2, local only", "nothing deleted")
         #expect(read("logs/run.log", in: container, fs) == nil)
-        #expect(!fs.fileExists(at: container.appending(path: ".seams-trash")) && !fs.fileExists(at: local.appending(path: ".seams-trash")), "nothing trashed")
+        #expect(
+            !fs.fileExists(at: container.appending(path: ".seams-trash"))
+                && !fs.fileExists(at: local.appending(path: ".seams-trash")), "nothing trashed")
 
         // Not ignored any more, and on both sides with different content: both kept.
         try write("v3, the container's", "logs/run.log", in: container, fs)
@@ -81,7 +88,9 @@ import Testing
         #expect(names.count == 2, "both versions kept: \(names)")
     }
 
-    @Test("a rule only the container's .seamsignore has leaves the path alone on both sides: an edit does not travel and nothing is deleted")
+    @Test(
+        "a rule only the container's .seamsignore has leaves the path alone on both sides: an edit does not travel and nothing is deleted"
+    )
     func oneSidesRules() throws {
         let fs = try fileSystem()
         try write("v1", "build/out.bin", in: local, fs)
@@ -91,13 +100,16 @@ import Testing
         try write("v2", "build/out.bin", in: local, fs)
         try fs.removeItem(at: container.appending(path: "build/out.bin"), recursively: false)
         let report = try sync(fs)
-        #expect(report.failures.isEmpty && report.deletedLocal == 0 && report.deletedContainer == 0, "\(report.summary)")
+        #expect(
+            report.failures.isEmpty && report.deletedLocal == 0 && report.deletedContainer == 0, "\(report.summary)")
         #expect(report.ignored == ["build"])
         #expect(read("build/out.bin", in: local, fs) == "v2")
         #expect(read(".seamsignore", in: local, fs) == "build/\n")
     }
 
-    @Test("a folder deleted on the other side keeps what is ignored in it: the synced files go to the trash, the folder and its ignored content stay")
+    @Test(
+        "a folder deleted on the other side keeps what is ignored in it: the synced files go to the trash, the folder and its ignored content stay"
+    )
     func deletedFolderWithIgnoredContent() throws {
         let fs = try fileSystem()
         try write("a", "proj/a.txt", in: local, fs)
@@ -111,11 +123,13 @@ import Testing
         let report = try sync(fs, options)
         #expect(report.deletedLocal == 1, "\(report.summary)")
         #expect(read("proj/a.txt", in: local, fs) == nil)
-        #expect(read("proj/node_modules/dep/index.js", in: local, fs) == "dependency", "ignored content is never trashed")
+        #expect(
+            read("proj/node_modules/dep/index.js", in: local, fs) == "dependency", "ignored content is never trashed")
         #expect(report.ignored == ["proj/node_modules"])
         #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(report.skipped.map(\.path) == ["proj"])
-        #expect(report.skipped.first?.reason.contains("\"proj/node_modules\", which the ignore rules leave alone") == true)
+        #expect(
+            report.skipped.first?.reason.contains("\"proj/node_modules\", which the ignore rules leave alone") == true)
         // And again next run: still kept, still said.
         let again = try sync(fs, options)
         #expect(again.skipped.map(\.path) == ["proj"] && again.failures.isEmpty && again.deletedLocal == 0)
@@ -135,11 +149,15 @@ import Testing
         #expect(report.failures.isEmpty && report.skipped.isEmpty, "\(report.summary)")
         #expect(!fs.fileExists(at: local.appending(path: "Photos/2019")), "the folder is gone")
         let trash = try fs.contentsOfDirectory(at: local.appending(path: ".seams-trash")).map(\.name)
-        let kept = try trash.flatMap { try fs.contentsOfDirectory(at: local.appending(path: ".seams-trash/\($0)/Photos/2019")).map(\.name) }
+        let kept = try trash.flatMap {
+            try fs.contentsOfDirectory(at: local.appending(path: ".seams-trash/\($0)/Photos/2019")).map(\.name)
+        }
         #expect(Set(kept) == [".DS_Store", "a.jpg"], "both kept in the trash: \(kept)")
     }
 
-    @Test("a folder-only pattern leaves a path alone on both sides, whatever its kind on the other: no conflict copies, run after run")
+    @Test(
+        "a folder-only pattern leaves a path alone on both sides, whatever its kind on the other: no conflict copies, run after run"
+    )
     func kindDoesNotSplitASide() throws {
         let fs = try fileSystem()
         try write("x", "cache/x", in: local, fs)
@@ -153,7 +171,10 @@ import Testing
             #expect(report.ignored == ["cache"], "run \(run)")
             #expect(read("cache", in: container, fs) == "a file named cache")
             #expect(read("cache/x", in: local, fs) == "x")
-            #expect(try fs.contentsOfDirectory(at: container).map(\.name).filter { !$0.hasPrefix(".seams") }.sorted() == ["cache", "notes.txt"])
+            #expect(
+                try fs.contentsOfDirectory(at: container).map(\.name).filter { !$0.hasPrefix(".seams") }.sorted() == [
+                    "cache", "notes.txt",
+                ])
         }
     }
 
@@ -188,14 +209,20 @@ import Testing
         let fs = try fileSystem()
         try write("ok\n[unclosed\n", ".seamsignore", in: local, fs)
         try write("a", "a.txt", in: local, fs)
-        #expect(throws: SyncError.badIgnoreRule(
-            source: "/local/.seamsignore", line: 2, pattern: "[unclosed", reason: IgnorePattern.Problem.unclosedBracket.description)) {
+        #expect(
+            throws: SyncError.badIgnoreRule(
+                source: "/local/.seamsignore", line: 2, pattern: "[unclosed",
+                reason: IgnorePattern.Problem.unclosedBracket.description)
+        ) {
             try sync(fs)
         }
         #expect(!fs.fileExists(at: container.appending(path: "a.txt")))
 
         try fs.write(Data([0xC3, 0x28]), to: local.appending(path: ".seamsignore"))
-        #expect(throws: SyncError.badIgnoreRule(source: "/local/.seamsignore", line: 0, pattern: "", reason: "it is not UTF-8 text")) {
+        #expect(
+            throws: SyncError.badIgnoreRule(
+                source: "/local/.seamsignore", line: 0, pattern: "", reason: "it is not UTF-8 text")
+        ) {
             try sync(fs)
         }
 
@@ -212,7 +239,11 @@ import Testing
 
         var options = SyncOptions()
         options.excludes = ["ok", "bad\\"]
-        #expect(throws: SyncError.badIgnoreRule(source: "--exclude", line: 2, pattern: "bad\\", reason: IgnorePattern.Problem.trailingBackslash.description)) {
+        #expect(
+            throws: SyncError.badIgnoreRule(
+                source: "--exclude", line: 2, pattern: "bad\\",
+                reason: IgnorePattern.Problem.trailingBackslash.description)
+        ) {
             try sync(fs, options)
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
+
+@testable import SeamsSync
 
 /// A local folder and a container folder on one ``InMemoryFileSystem``, with a state folder, and
 /// what a test of whole runs does with them: write, read, move and list files, and sync.
@@ -19,7 +20,9 @@ extension InMemoryFolderPair {
     /// A file system holding the two empty folders.
     func fileSystem() throws -> InMemoryFileSystem {
         let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         return fileSystem
     }
 
@@ -47,7 +50,8 @@ extension InMemoryFolderPair {
                 if entry.metadata.kind == .directory {
                     pending.append((url.appending(path: entry.name), path))
                 } else {
-                    result[path] = String(decoding: try fileSystem.read(from: url.appending(path: entry.name)), as: UTF8.self)
+                    result[path] = String(
+                        decoding: try fileSystem.read(from: url.appending(path: entry.name)), as: UTF8.self)
                 }
             }
         }

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// A run asked to stop (Ctrl-C, a cancelled task) stops between paths: what is done is flushed
 /// and recorded, the lock released, and the next run finishes the rest.
@@ -15,14 +16,18 @@ import Testing
 
     func setUp() throws -> InMemoryFileSystem {
         let fileSystem = InMemoryFileSystem(containerURL: container)
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         for index in 0..<Self.count {
             try fileSystem.write(Data("file \(index)".utf8), to: local.appending(path: "f\(index).txt"))
         }
         return fileSystem
     }
 
-    func engine(_ fileSystem: InMemoryFileSystem, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) -> SyncEngine {
+    func engine(_ fileSystem: InMemoryFileSystem, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in })
+        -> SyncEngine
+    {
         SyncEngine(
             directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test",
             progress: { if $0.phase == .applying { progress($0.completed, $0.total) } })
@@ -43,13 +48,17 @@ import Testing
         #expect(interruption.done >= 64 && interruption.done < Self.count, "\(interruption)")
         #expect(report.copiedToContainer == interruption.done, "every path reached was copied whole")
         #expect(!report.succeeded)
-        #expect(report.summary.contains("interrupted: \(interruption.done) of \(Self.count) done; run again to finish."))
+        #expect(
+            report.summary.contains("interrupted: \(interruption.done) of \(Self.count) done; run again to finish."))
         let copied = try names(fileSystem, container).filter { !$0.hasPrefix(".seams") }
         #expect(copied.count == interruption.done, "no half-done path, no temp file left")
-        #expect(try names(fileSystem, container).filter { $0.hasPrefix(".seams-tmp") || $0 == ".seams-lock" }.isEmpty,
-                "no temp file and no lock left")
+        #expect(
+            try names(fileSystem, container).filter { $0.hasPrefix(".seams-tmp") || $0 == ".seams-lock" }.isEmpty,
+            "no temp file and no lock left")
         for name in copied {
-            #expect(try fileSystem.read(from: container.appending(path: name)) == fileSystem.read(from: local.appending(path: name)))
+            #expect(
+                try fileSystem.read(from: container.appending(path: name))
+                    == fileSystem.read(from: local.appending(path: name)))
         }
 
         fileSystem.resetCalls()
@@ -70,11 +79,14 @@ import Testing
         }
         let stop = SyncStopToken()
         let seen = LockedValue<[Int]>([])
-        let report = try engine(fileSystem, progress: { done, total in
-            seen.withLock { $0.append(done) }
-            #expect(total == Self.count)
-            if done >= 164 { stop.requestStop() }
-        }).run(local: local, container: container, stateDirectory: state, stop: stop)
+        let report = try engine(
+            fileSystem,
+            progress: { done, total in
+                seen.withLock { $0.append(done) }
+                #expect(total == Self.count)
+                if done >= 164 { stop.requestStop() }
+            }
+        ).run(local: local, container: container, stateDirectory: state, stop: stop)
         let interruption = try #require(report.interruption)
         #expect(interruption.total == Self.count)
         #expect(interruption.done >= 164 && interruption.done < Self.count, "\(interruption)")
@@ -120,11 +132,14 @@ import Testing
         #expect(!fileSystem.calls.contains { $0.operation == .copyItem })
     }
 
-    @Test("SyncManager: cancelling the task stops the run at a safe point and throws CancellationError; the next call finishes")
+    @Test(
+        "SyncManager: cancelling the task stops the run at a safe point and throws CancellationError; the next call finishes"
+    )
     func managerCancellation() async throws {
         let fileSystem = try setUp()
         let manager = SyncManager(
-            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
+            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem,
+            bookmarkStorage: fileSystem,
             stateDirectory: state)
         let held = LockedValue(false)
         let reached = DispatchSemaphore(value: 0)
@@ -133,7 +148,13 @@ import Testing
         let task = Task {
             try await manager.sync(local: local, container: container) { progress in
                 // On the sync's own thread: hold the run here until the task is cancelled.
-                if progress.phase == .applying, progress.completed == 64, held.withLock({ let first = !$0; $0 = true; return first }) {
+                if progress.phase == .applying, progress.completed == 64,
+                    held.withLock({
+                        let first = !$0
+                        $0 = true
+                        return first
+                    })
+                {
                     reached.signal()
                     cancelled.wait()
                 }
@@ -159,21 +180,28 @@ import Testing
     func managerProgressAndTurns() async throws {
         let fileSystem = try setUp()
         let manager = SyncManager(
-            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
+            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem,
+            bookmarkStorage: fileSystem,
             stateDirectory: state)
         let seen = LockedValue<[SyncProgress]>([])
         let (local, container) = (local, container)
-        async let first = manager.sync(local: local, container: container) { progress in seen.withLock { $0.append(progress) } }
+        async let first = manager.sync(local: local, container: container) { progress in
+            seen.withLock { $0.append(progress) }
+        }
         async let second = manager.sync(local: local, container: container)
         let reports = try await [first, second]
-        #expect(reports.map(\.copiedToContainer).sorted() == [0, Self.count], "one copied everything, the other found it done")
+        #expect(
+            reports.map(\.copiedToContainer).sorted() == [0, Self.count],
+            "one copied everything, the other found it done")
         let updates = seen.withLock { $0 }
         let scanning = updates.filter { $0.phase == .scanning }
         let applying = updates.filter { $0.phase == .applying }
         if let last = updates.last, last.total > 0 {
             // This call synced: it scanned, then applied, and ended with every path and byte done.
             #expect(!scanning.isEmpty && scanning.allSatisfy { $0.total == 0 && $0.fractionCompleted == 0 })
-            #expect(updates.firstIndex { $0.phase == .applying }! > updates.lastIndex { $0.phase == .scanning }!, "the scan comes first")
+            #expect(
+                updates.firstIndex { $0.phase == .applying }! > updates.lastIndex { $0.phase == .scanning }!,
+                "the scan comes first")
             #expect(last.completed == Self.count && last.total == Self.count && last.fractionCompleted == 1)
             #expect(last.bytesTotal > 0 && last.bytesCompleted == last.bytesTotal)
         }
@@ -186,7 +214,8 @@ import Testing
     func managerCancelledBeforeStart() async throws {
         let fileSystem = try setUp()
         let manager = SyncManager(
-            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
+            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem,
+            bookmarkStorage: fileSystem,
             stateDirectory: state)
         let (local, container) = (local, container)
         let task = Task {
@@ -202,6 +231,8 @@ import Testing
         #expect(SyncManager.defaultStateDirectory(environment: [:]) == nil)
         #expect(SyncManager.defaultStateDirectory(environment: ["HOME": "relative"]) == nil)
         #expect(SyncManager.defaultStateDirectory(environment: ["HOME": "/h"])?.path == "/h/.local/state/seams-sync")
-        #expect(SyncManager.defaultStateDirectory(environment: ["HOME": "/h", "XDG_STATE_HOME": "/x"])?.path == "/x/seams-sync")
+        #expect(
+            SyncManager.defaultStateDirectory(environment: ["HOME": "/h", "XDG_STATE_HOME": "/x"])?.path
+                == "/x/seams-sync")
     }
 }

@@ -62,13 +62,20 @@ final class LiveBoundary: DirectoryAccessorProviding, FileAccessorProviding {
     }
     func synchronizeFile(at url: URL) throws { try directories.synchronizeFile(at: url) }
     func synchronizeDirectory(at url: URL) throws { try directories.synchronizeDirectory(at: url) }
-    func synchronize(files: [URL], directories folders: [URL]) throws { try directories.synchronize(files: files, directories: folders) }
-    func setPermissions(_ permissions: UInt16, at url: URL) throws { try directories.setPermissions(permissions, at: url) }
+    func synchronize(files: [URL], directories folders: [URL]) throws {
+        try directories.synchronize(files: files, directories: folders)
+    }
+    func setPermissions(_ permissions: UInt16, at url: URL) throws {
+        try directories.setPermissions(permissions, at: url)
+    }
     func setModificationDate(_ date: Date, at url: URL) throws { try directories.setModificationDate(date, at: url) }
     func exchangeItems(at first: URL, and second: URL) throws -> Bool {
         if let hook = beforeExchange.withLock({ $0 }) { hook(first, second) }
         let made = try directories.exchangeItems(at: first, and: second)
-        exchanges.withLock { $0.asked += 1; if made { $0.made += 1 } }
+        exchanges.withLock {
+            $0.asked += 1
+            if made { $0.made += 1 }
+        }
         return made
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import Testing
+
+@testable import SeamsSync
 
 /// Between local folders, files are copied to their temp names two at a time, and new files moved
 /// into place two at a time, on the real file system; one at a time when the engine must keep its
@@ -13,7 +14,8 @@ import Testing
     var state: URL { base.appending(path: "state", directoryHint: .isDirectory) }
 
     init() throws {
-        base = FileManager.default.temporaryDirectory.appending(path: "seams-copies-\(UUID().uuidString)", directoryHint: .isDirectory)
+        base = FileManager.default.temporaryDirectory.appending(
+            path: "seams-copies-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: local.appending(path: "d"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
         for index in 0..<20 {
@@ -86,7 +88,9 @@ import Testing
         func createDirectory(at url: URL, withIntermediateDirectories: Bool) throws {
             try boundary.createDirectory(at: url, withIntermediateDirectories: withIntermediateDirectories)
         }
-        func removeItem(at url: URL, recursively: Bool) throws { try boundary.removeItem(at: url, recursively: recursively) }
+        func removeItem(at url: URL, recursively: Bool) throws {
+            try boundary.removeItem(at: url, recursively: recursively)
+        }
         func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws {
             guard !replacingExisting, source.lastPathComponent.hasPrefix(".seams-tmp-") else {
                 return try boundary.moveItem(at: source, to: destination, replacingExisting: replacingExisting)
@@ -112,9 +116,13 @@ import Testing
             if !files.isEmpty { try beforeBatchFlush(files) }
             try boundary.synchronize(files: files, directories: directories)
         }
-        func setPermissions(_ permissions: UInt16, at url: URL) throws { try boundary.setPermissions(permissions, at: url) }
+        func setPermissions(_ permissions: UInt16, at url: URL) throws {
+            try boundary.setPermissions(permissions, at: url)
+        }
         func setModificationDate(_ date: Date, at url: URL) throws { try boundary.setModificationDate(date, at: url) }
-        func exchangeItems(at first: URL, and second: URL) throws -> Bool { try boundary.exchangeItems(at: first, and: second) }
+        func exchangeItems(at first: URL, and second: URL) throws -> Bool {
+            try boundary.exchangeItems(at: first, and: second)
+        }
     }
 
     @Test("a first sync copies two files at once, each once, and leaves the same tree as one at a time")
@@ -145,7 +153,9 @@ import Testing
     }
 
     /// One run of an engine that copies at once (unless `inOrder`) through `accessor`.
-    private func sync(_ accessor: Watched, options: SyncOptions = SyncOptions(), inOrder: Bool = false) throws -> SyncReport {
+    private func sync(_ accessor: Watched, options: SyncOptions = SyncOptions(), inOrder: Bool = false) throws
+        -> SyncReport
+    {
         try SyncEngine(directories: accessor, files: accessor, owner: "test", scansConcurrently: !inOrder).run(
             local: local, container: container, stateDirectory: state, options: options)
     }
@@ -172,7 +182,8 @@ import Testing
     /// Ten new files in each of the folders `a` and `b` of the local folder.
     private func twoFolders() throws {
         for folder in ["a", "b"] {
-            try FileManager.default.createDirectory(at: local.appending(path: folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: local.appending(path: folder), withIntermediateDirectories: true)
             for index in 0..<10 {
                 try Data("\(folder) \(index)".utf8).write(to: local.appending(path: "\(folder)/f\(index).txt"))
             }
@@ -195,7 +206,9 @@ import Testing
         #expect(again.copiedToContainer == 0 && again.copiedToLocal == 0 && again.failures.isEmpty)
     }
 
-    @Test("a name taken after the scan is not replaced by a move made at once with others: the file there stays, the new one becomes a conflict copy")
+    @Test(
+        "a name taken after the scan is not replaced by a move made at once with others: the file there stays, the new one becomes a conflict copy"
+    )
     func newNameTakenMeanwhile() throws {
         defer { try? FileManager.default.removeItem(at: base) }
         try twoFolders()
@@ -212,21 +225,26 @@ import Testing
         try expectNoTempFiles(in: ["b"])
     }
 
-    @Test("a move into place that fails among others fails that path alone: its temp file is removed, the rest land, the next run places it")
+    @Test(
+        "a move into place that fails among others fails that path alone: its temp file is removed, the rest land, the next run places it"
+    )
     func failedMoveAmongOthers() throws {
         defer { try? FileManager.default.removeItem(at: base) }
         try twoFolders()
         let failing = container.appending(path: "a/f7.txt")
         let watched = Watched(Watch(gathering: 0)) { _, destination in
-            if destination.path == failing.path { throw CocoaError.fileSystemError(errno: EIO, path: destination.path, writing: true) }
+            if destination.path == failing.path {
+                throw CocoaError.fileSystemError(errno: EIO, path: destination.path, writing: true)
+            }
         }
         let report = try sync(watched)
         #expect(report.failures.map(\.path) == ["a/f7.txt"], "\(report.summary)")
         #expect(report.copiedToContainer == 39)
         #expect(!FileManager.default.fileExists(atPath: failing.path))
         try expectNoTempFiles(in: ["a", "b"])
-        let again = try SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), owner: "test").run(
-            local: local, container: container, stateDirectory: state)
+        let again = try SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), owner: "test")
+            .run(
+                local: local, container: container, stateDirectory: state)
         #expect(again.copiedToContainer == 1 && again.failures.isEmpty, "\(again.summary)")
         #expect(try Data(contentsOf: failing) == Data("a 7".utf8))
     }
@@ -244,24 +262,26 @@ import Testing
         try twoFolders()
         let watch = Watch(gathering: 0)
         let flushes = LockedValue((count: 0, copiesSeenDuringFirst: 0))
-        let watched = Watched(watch, beforeBatchFlush: { _ in
-            let first = flushes.withLock { state in
-                state.count += 1
-                return state.count == 1
-            }
-            guard first else { return }
-            // The first batch's flush waits until a copy of the next batch has started (30 s at
-            // most): a run that copies nothing while a flush runs ends this wait with none seen.
-            // The first batch is the first five copies; the next may have started before this
-            // thread got here, so copies are counted from the batch's end, not from now.
-            let firstBatch = 5
-            let deadline = ContinuousClock.now + .seconds(30)
-            while watch.state.withLock({ $0.copies }) <= firstBatch, ContinuousClock.now < deadline {
-                Thread.sleep(forTimeInterval: 0.002)
-            }
-            let during = watch.state.withLock { $0.copies } - firstBatch
-            flushes.withLock { $0.copiesSeenDuringFirst = during }
-        })
+        let watched = Watched(
+            watch,
+            beforeBatchFlush: { _ in
+                let first = flushes.withLock { state in
+                    state.count += 1
+                    return state.count == 1
+                }
+                guard first else { return }
+                // The first batch's flush waits until a copy of the next batch has started (30 s at
+                // most): a run that copies nothing while a flush runs ends this wait with none seen.
+                // The first batch is the first five copies; the next may have started before this
+                // thread got here, so copies are counted from the batch's end, not from now.
+                let firstBatch = 5
+                let deadline = ContinuousClock.now + .seconds(30)
+                while watch.state.withLock({ $0.copies }) <= firstBatch, ContinuousClock.now < deadline {
+                    Thread.sleep(forTimeInterval: 0.002)
+                }
+                let during = watch.state.withLock { $0.copies } - firstBatch
+                flushes.withLock { $0.copiesSeenDuringFirst = during }
+            })
         let report = try sync(watched, options: smallBatches)
         #expect(report.copiedToContainer == 40 && report.failures.isEmpty, "\(report.summary)")
         let seen = flushes.withLock { $0 }
@@ -270,20 +290,26 @@ import Testing
         try expectTwoFoldersLanded()
     }
 
-    @Test("a batch whose flush fails on the other thread fails its own copies alone: their temp files are removed, the other batches land, the next run copies them")
+    @Test(
+        "a batch whose flush fails on the other thread fails its own copies alone: their temp files are removed, the other batches land, the next run copies them"
+    )
     func failedBackgroundFlush() throws {
         defer { try? FileManager.default.removeItem(at: base) }
         try twoFolders()
         let failed = LockedValue<[String]>([])
         let flushes = LockedValue(0)
-        let watched = Watched(Watch(gathering: 0), beforeBatchFlush: { files in
-            guard flushes.withLock({ count in
-                count += 1
-                return count == 2
-            }) else { return }
-            failed.withLock { $0 = files.map { $0.path } }
-            throw CocoaError.fileSystemError(errno: EIO, path: files[0].path, writing: true)
-        })
+        let watched = Watched(
+            Watch(gathering: 0),
+            beforeBatchFlush: { files in
+                guard
+                    flushes.withLock({ count in
+                        count += 1
+                        return count == 2
+                    })
+                else { return }
+                failed.withLock { $0 = files.map { $0.path } }
+                throw CocoaError.fileSystemError(errno: EIO, path: files[0].path, writing: true)
+            })
         let report = try sync(watched, options: smallBatches)
         #expect(failed.withLock { $0.count } == 5)
         #expect(report.failures.count == 5 && report.copiedToContainer == 35, "\(report.summary)")
@@ -291,8 +317,9 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: container.appending(path: failure.path).path))
         }
         try expectNoTempFiles(in: ["a", "b"])
-        let again = try SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), owner: "test").run(
-            local: local, container: container, stateDirectory: state)
+        let again = try SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), owner: "test")
+            .run(
+                local: local, container: container, stateDirectory: state)
         #expect(again.copiedToContainer == 5 && again.failures.isEmpty, "\(again.summary)")
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// Whose lock it is decides how it is taken over: a dead process of this host at once, another
 /// host's only after watching it unchanged for the expiry, by this process's own measure.
@@ -16,7 +17,9 @@ import Testing
     /// A pair with one local file, and the lock `record` already in the container.
     func setUp(lock record: [String: Any]?, raw: Data? = nil) throws -> InMemoryFileSystem {
         let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         try fileSystem.write(Data("1".utf8), to: local.appending(path: "a.txt"))
         if let record { try fileSystem.write(try JSONSerialization.data(withJSONObject: record), to: lockURL) }
         if let raw { try fileSystem.write(raw, to: lockURL) }
@@ -40,14 +43,19 @@ import Testing
         var clock: @Sendable () -> Date { { self.now.withLock { $0 } } }
         var wait: @Sendable (TimeInterval) -> Void {
             { seconds in
-                let total = self.waited.withLock { $0 += seconds; return $0 }
+                let total = self.waited.withLock {
+                    $0 += seconds
+                    return $0
+                }
                 self.now.withLock { $0 = $0.addingTimeInterval(seconds) }
                 self.onWait(total)
             }
         }
     }
 
-    func engine(_ fileSystem: InMemoryFileSystem, _ watch: Watch, running: @escaping @Sendable (Int32) -> Bool) -> SyncEngine {
+    func engine(_ fileSystem: InMemoryFileSystem, _ watch: Watch, running: @escaping @Sendable (Int32) -> Bool)
+        -> SyncEngine
+    {
         SyncEngine(
             directories: fileSystem, files: fileSystem, clock: watch.clock, owner: "this run",
             process: SyncProcess(host: "laptop", bootID: "boot-2", pid: 100, isRunning: running), lockWait: watch.wait)
@@ -55,7 +63,8 @@ import Testing
 
     @Test("a fresh lock left by a process of this host that no longer exists is taken over at once")
     func deadProcess() throws {
-        let fileSystem = try setUp(lock: record(owner: "killed", heartbeat: Self.start, host: "laptop", boot: "boot-2", pid: 4242))
+        let fileSystem = try setUp(
+            lock: record(owner: "killed", heartbeat: Self.start, host: "laptop", boot: "boot-2", pid: 4242))
         let watch = Watch()
         let report = try engine(fileSystem, watch, running: { $0 != 4242 })
             .run(local: local, container: container, stateDirectory: state)
@@ -66,11 +75,13 @@ import Testing
 
     @Test("a fresh lock of a live process of this host is refused at once, and left as it is")
     func liveProcess() throws {
-        let fileSystem = try setUp(lock: record(owner: "busy", heartbeat: Self.start, host: "laptop", boot: "boot-2", pid: 4242))
+        let fileSystem = try setUp(
+            lock: record(owner: "busy", heartbeat: Self.start, host: "laptop", boot: "boot-2", pid: 4242))
         let before = try fileSystem.read(from: lockURL)
         let watch = Watch()
         #expect(throws: SyncError.lockHeld(owner: "busy")) {
-            try engine(fileSystem, watch, running: { _ in true }).run(local: local, container: container, stateDirectory: state)
+            try engine(fileSystem, watch, running: { _ in true }).run(
+                local: local, container: container, stateDirectory: state)
         }
         #expect(watch.waited.withLock { $0 } == 0)
         #expect(try fileSystem.read(from: lockURL) == before)
@@ -80,28 +91,40 @@ import Testing
     @Test("a lock of a live process of this host whose heartbeat is older than the expiry is taken over")
     func hungProcess() throws {
         let old = Self.start.addingTimeInterval(-61)
-        let fileSystem = try setUp(lock: record(owner: "hung", heartbeat: old, host: "laptop", boot: "boot-2", pid: 4242))
-        let report = try engine(fileSystem, Watch(), running: { _ in true }).run(local: local, container: container, stateDirectory: state)
+        let fileSystem = try setUp(
+            lock: record(owner: "hung", heartbeat: old, host: "laptop", boot: "boot-2", pid: 4242))
+        let report = try engine(fileSystem, Watch(), running: { _ in true }).run(
+            local: local, container: container, stateDirectory: state)
         #expect(report.copiedToContainer == 1)
     }
 
     @Test("a lock written before this host's last boot is taken over at once, even if its process id is in use now")
     func earlierBoot() throws {
-        let fileSystem = try setUp(lock: record(owner: "before reboot", heartbeat: Self.start, host: "laptop", boot: "boot-1", pid: 4242))
+        let fileSystem = try setUp(
+            lock: record(owner: "before reboot", heartbeat: Self.start, host: "laptop", boot: "boot-1", pid: 4242))
         let watch = Watch()
-        let report = try engine(fileSystem, watch, running: { _ in true }).run(local: local, container: container, stateDirectory: state)
+        let report = try engine(fileSystem, watch, running: { _ in true }).run(
+            local: local, container: container, stateDirectory: state)
         #expect(report.copiedToContainer == 1)
         #expect(watch.waited.withLock { $0 } == 0)
     }
 
-    @Test("another host's lock is taken over only after this run watched it unchanged for the expiry, whatever its clock says",
-          arguments: [-1_000_000.0, 0, 1_000_000])
+    @Test(
+        "another host's lock is taken over only after this run watched it unchanged for the expiry, whatever its clock says",
+        arguments: [-1_000_000.0, 0, 1_000_000])
     func otherHostUnchanged(skew: TimeInterval) throws {
         let heartbeat = Self.start.addingTimeInterval(skew)
-        let fileSystem = try setUp(lock: record(owner: "desktop run", heartbeat: heartbeat, host: "desktop", boot: "x", pid: 100))
+        let fileSystem = try setUp(
+            lock: record(owner: "desktop run", heartbeat: heartbeat, host: "desktop", boot: "x", pid: 100))
         let watch = Watch()
-        let report = try engine(fileSystem, watch, running: { _ in Issue.record("another host's pid was looked up here"); return true })
-            .run(local: local, container: container, stateDirectory: state)
+        let report = try engine(
+            fileSystem, watch,
+            running: { _ in
+                Issue.record("another host's pid was looked up here")
+                return true
+            }
+        )
+        .run(local: local, container: container, stateDirectory: state)
         #expect(report.copiedToContainer == 1)
         #expect(watch.waited.withLock { $0 } >= SyncOptions().lockExpiry, "watched for the whole expiry")
     }
@@ -109,9 +132,11 @@ import Testing
     @Test("another host's lock that changes while watched is refused, even with a heartbeat that looks a week old")
     func otherHostAlive() throws {
         let stale = Self.start.addingTimeInterval(-7 * 24 * 3600)
-        let fileSystem = try setUp(lock: record(owner: "desktop run", heartbeat: stale, host: "desktop", boot: "x", pid: 7))
-        let refreshed = try JSONSerialization.data(withJSONObject: record(
-            owner: "desktop run", heartbeat: stale.addingTimeInterval(20), host: "desktop", boot: "x", pid: 7))
+        let fileSystem = try setUp(
+            lock: record(owner: "desktop run", heartbeat: stale, host: "desktop", boot: "x", pid: 7))
+        let refreshed = try JSONSerialization.data(
+            withJSONObject: record(
+                owner: "desktop run", heartbeat: stale.addingTimeInterval(20), host: "desktop", boot: "x", pid: 7))
         let lockURL = lockURL
         let watch = Watch { waited in
             if waited >= 20, !((try? fileSystem.read(from: lockURL)) == refreshed) {
@@ -119,7 +144,8 @@ import Testing
             }
         }
         #expect(throws: SyncError.lockHeld(owner: "desktop run")) {
-            try engine(fileSystem, watch, running: { _ in true }).run(local: local, container: container, stateDirectory: state)
+            try engine(fileSystem, watch, running: { _ in true }).run(
+                local: local, container: container, stateDirectory: state)
         }
         #expect(watch.waited.withLock { $0 } < SyncOptions().lockExpiry)
         #expect(try fileSystem.read(from: lockURL) == refreshed, "the live lock is left in place")
@@ -129,7 +155,8 @@ import Testing
     func unreadable() throws {
         let fileSystem = try setUp(lock: nil, raw: Data("{\"own".utf8))
         let watch = Watch()
-        let report = try engine(fileSystem, watch, running: { _ in true }).run(local: local, container: container, stateDirectory: state)
+        let report = try engine(fileSystem, watch, running: { _ in true }).run(
+            local: local, container: container, stateDirectory: state)
         #expect(report.copiedToContainer == 1)
         #expect(watch.waited.withLock { $0 } >= SyncOptions().lockExpiry)
     }

@@ -1,7 +1,8 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import Testing
+
+@testable import SeamsSync
 
 /// The move rules as plain values: which gone and new paths pair up, and which do not.
 @Suite struct MoveMatcherTests {
@@ -21,8 +22,10 @@ import Testing
     @Test("a file at a new path with the identity and stamp the archive recorded at a gone one is one move")
     func plainMove() {
         let a = Fixtures.file(5, at: 100, id: 41)
-        let plan = plan(archive: archive(["a": a, "k": Fixtures.file(1, at: 1, id: 2)]), local: ["b": a, "k": Fixtures.file(1, at: 1, id: 2)],
-                        container: ["a": a, "k": Fixtures.file(1, at: 1, id: 2)])
+        let plan = plan(
+            archive: archive(["a": a, "k": Fixtures.file(1, at: 1, id: 2)]),
+            local: ["b": a, "k": Fixtures.file(1, at: 1, id: 2)],
+            container: ["a": a, "k": Fixtures.file(1, at: 1, id: 2)])
         #expect(plan.moves == [PlannedMove(madeOn: .container, from: SyncPath("a"), to: SyncPath("b"), item: a)])
         #expect(plan.entry(at: SyncPath("a")) == nil, "the old path's row became the new one's")
         #expect(plan.entry(at: SyncPath("b"))?.decision == .nothing)
@@ -33,8 +36,10 @@ import Testing
     @Test("the same identity with another stamp is not the same file: deleted and copied")
     func stampDiffers() {
         let a = Fixtures.file(5, at: 100, id: 41)
-        let plan = plan(archive: archive(["a": a, "k": Fixtures.file(1, at: 1, id: 2)]), local: ["b": Fixtures.file(6, at: 100, id: 41), "k": Fixtures.file(1, at: 1, id: 2)],
-                        container: ["a": a, "k": Fixtures.file(1, at: 1, id: 2)])
+        let plan = plan(
+            archive: archive(["a": a, "k": Fixtures.file(1, at: 1, id: 2)]),
+            local: ["b": Fixtures.file(6, at: 100, id: 41), "k": Fixtures.file(1, at: 1, id: 2)],
+            container: ["a": a, "k": Fixtures.file(1, at: 1, id: 2)])
         #expect(plan.moves.isEmpty)
         #expect(plan.entry(at: SyncPath("a"))?.decision == .propagate(from: .local))
         #expect(plan.entry(at: SyncPath("b"))?.decision == .propagate(from: .local))
@@ -58,7 +63,9 @@ import Testing
         let folder = Fixtures.folder(id: 9)
         let x = Fixtures.file(5, at: 100, id: 41)
         let edited = Fixtures.file(8, at: 200, id: 41)
-        let plan = plan(archive: archive(["F": folder, "F/x": x]), local: ["G": folder, "G/x": x], container: ["F": folder, "F/x": edited])
+        let plan = plan(
+            archive: archive(["F": folder, "F/x": x]), local: ["G": folder, "G/x": x],
+            container: ["F": folder, "F/x": edited])
         #expect(plan.moves.map(\.to) == [SyncPath("G")])
         #expect(plan.entry(at: SyncPath("G/x"))?.decision == .propagate(from: .container))
         #expect(plan.entry(at: SyncPath("G/x"))?.container == edited)
@@ -69,12 +76,24 @@ import Testing
         let folder = Fixtures.folder(id: 9)
         let a = Fixtures.file(5, at: 100, id: 41)
         let k = Fixtures.file(1, at: 1, id: 2)
-        #expect(plan(archive: archive(["a": a, "k": k]), local: ["A": a, "k": k], container: ["a": a, "k": k]).moves.isEmpty)
-        #expect(plan(archive: archive(["a": a, "k": k]), local: ["b": a, "k": k], container: ["a": a, "b": Fixtures.file(3, at: 9, id: 5), "k": k]).moves.isEmpty)
-        #expect(plan(archive: archive(["F": folder, "k": k]), local: ["X": folder, "k": k], container: ["F": Fixtures.file(1, at: 5, id: 9), "k": k]).moves.isEmpty,
-                "the other side no longer has a folder there")
-        #expect(plan(archive: archive(["a": a, "k": k]), local: ["d/b": a, "k": k], container: ["a": a, "k": k]).moves.isEmpty,
-                "the new folder is not in the scan, so the move has nowhere to go")
+        #expect(
+            plan(archive: archive(["a": a, "k": k]), local: ["A": a, "k": k], container: ["a": a, "k": k]).moves.isEmpty
+        )
+        #expect(
+            plan(
+                archive: archive(["a": a, "k": k]), local: ["b": a, "k": k],
+                container: ["a": a, "b": Fixtures.file(3, at: 9, id: 5), "k": k]
+            ).moves.isEmpty)
+        #expect(
+            plan(
+                archive: archive(["F": folder, "k": k]), local: ["X": folder, "k": k],
+                container: ["F": Fixtures.file(1, at: 5, id: 9), "k": k]
+            ).moves.isEmpty,
+            "the other side no longer has a folder there")
+        #expect(
+            plan(archive: archive(["a": a, "k": k]), local: ["d/b": a, "k": k], container: ["a": a, "k": k]).moves
+                .isEmpty,
+            "the new folder is not in the scan, so the move has nowhere to go")
     }
 
     @Test("a state without identities finds no move")
@@ -84,35 +103,60 @@ import Testing
         #expect(plan.moves.isEmpty)
     }
 
-    @Test("a chain (b to c, then a to b): both moves, the end first; a swap: one item out to the trash, the other moved, then the first back")
+    @Test(
+        "a chain (b to c, then a to b): both moves, the end first; a swap: one item out to the trash, the other moved, then the first back"
+    )
     func chainAndSwap() {
-        let (a, b, k) = (Fixtures.file(1, at: 10, id: 1), Fixtures.file(2, at: 20, id: 2), Fixtures.file(3, at: 30, id: 3))
-        let chain = plan(archive: archive(["a": a, "b": b, "k": k]), local: ["b": a, "c": b, "k": k], container: ["a": a, "b": b, "k": k])
+        let (a, b, k) = (
+            Fixtures.file(1, at: 10, id: 1), Fixtures.file(2, at: 20, id: 2), Fixtures.file(3, at: 30, id: 3)
+        )
+        let chain = plan(
+            archive: archive(["a": a, "b": b, "k": k]), local: ["b": a, "c": b, "k": k],
+            container: ["a": a, "b": b, "k": k])
         #expect(chain.moves.map { "\($0.from.rawValue)>\($0.to.rawValue)" } == ["b>c", "a>b"])
         #expect(chain.moves.allSatisfy { $0.step == .whole && $0.replacing == nil && $0.madeOn == .container })
         #expect(chain.entries.allSatisfy { $0.decision == .nothing }, "\(chain.entries)")
-        let swap = plan(archive: archive(["a": a, "b": b, "k": k]), local: ["a": b, "b": a, "k": k], container: ["a": a, "b": b, "k": k])
-        #expect(swap.moves.map { "\($0.step) \($0.from.rawValue)>\($0.to.rawValue)" } == ["out b>a", "whole a>b", "back b>a"], "the cycle starts at its smallest new path")
+        let swap = plan(
+            archive: archive(["a": a, "b": b, "k": k]), local: ["a": b, "b": a, "k": k],
+            container: ["a": a, "b": b, "k": k])
+        #expect(
+            swap.moves.map { "\($0.step) \($0.from.rawValue)>\($0.to.rawValue)" } == [
+                "out b>a", "whole a>b", "back b>a",
+            ], "the cycle starts at its smallest new path")
         #expect(swap.entries.allSatisfy { $0.decision == .nothing })
         #expect(swap.container.items[SyncPath("a")] == b && swap.container.items[SyncPath("b")] == a)
     }
 
     @Test("a file moved over another: one move that replaces it; with the other side's copy of it edited, no move")
     func moveOverAnother() {
-        let (a, b, k) = (Fixtures.file(1, at: 10, id: 1), Fixtures.file(2, at: 20, id: 2), Fixtures.file(3, at: 30, id: 3))
-        let over = plan(archive: archive(["a": a, "b": b, "k": k]), local: ["b": a, "k": k], container: ["a": a, "b": b, "k": k])
-        #expect(over.moves == [PlannedMove(madeOn: .container, from: SyncPath("a"), to: SyncPath("b"), item: a, replacing: b)])
+        let (a, b, k) = (
+            Fixtures.file(1, at: 10, id: 1), Fixtures.file(2, at: 20, id: 2), Fixtures.file(3, at: 30, id: 3)
+        )
+        let over = plan(
+            archive: archive(["a": a, "b": b, "k": k]), local: ["b": a, "k": k], container: ["a": a, "b": b, "k": k])
+        #expect(
+            over.moves == [
+                PlannedMove(madeOn: .container, from: SyncPath("a"), to: SyncPath("b"), item: a, replacing: b)
+            ])
         let edited = Fixtures.file(9, at: 90, id: 2)
-        let notOver = plan(archive: archive(["a": a, "b": b, "k": k]), local: ["b": a, "k": k], container: ["a": a, "b": edited, "k": k])
+        let notOver = plan(
+            archive: archive(["a": a, "b": b, "k": k]), local: ["b": a, "k": k],
+            container: ["a": a, "b": edited, "k": k])
         #expect(notOver.moves.isEmpty)
     }
 
-    @Test("a server folder (no identity) gone and one new holding the same names and tags: one move; another name inside, none")
+    @Test(
+        "a server folder (no identity) gone and one new holding the same names and tags: one move; another name inside, none"
+    )
     func folderByContent() {
         func served(_ size: Int64, tag: UInt64) -> FileMetadata {
-            FileMetadata(kind: .file, size: size, modificationDate: Date(timeIntervalSince1970: 50), permissions: 0o644, fileIdentifier: tag, contentTag: tag)
+            FileMetadata(
+                kind: .file, size: size, modificationDate: Date(timeIntervalSince1970: 50), permissions: 0o644,
+                fileIdentifier: tag, contentTag: tag)
         }
-        let collection = FileMetadata(kind: .directory, size: 0, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o755, fileIdentifier: 0)
+        let collection = FileMetadata(
+            kind: .directory, size: 0, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o755,
+            fileIdentifier: 0)
         let (x, y) = (Fixtures.file(4, at: 50, id: 11), Fixtures.file(5, at: 50, id: 12))
         let (sx, sy) = (served(4, tag: 0xAB), served(5, tag: 0xCD))
         var archive = Archive(localRoot: "/l", containerRoot: "/c")

@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// A file or folder renamed or moved on one side travels as the same rename on the other: no
 /// copy, nothing in the trash, not counted as deletions by the guards; what changed meanwhile on
@@ -27,7 +28,9 @@ import Testing
         #expect(report.summary.contains("1 rename or move made as on the other side."))
         #expect(report.summary.contains("moved on container: docs/draft.txt -> docs/final.txt"))
         let again = try sync(fs)
-        #expect(again.moves.isEmpty && again.copiedToLocal + again.copiedToContainer + again.deletedLocal + again.deletedContainer == 0)
+        #expect(
+            again.moves.isEmpty
+                && again.copiedToLocal + again.copiedToContainer + again.deletedLocal + again.deletedContainer == 0)
         #expect(again.failures.isEmpty)
     }
 
@@ -45,7 +48,8 @@ import Testing
         #expect(report.moves == [SyncReport.Move(from: "Photos", to: "Photos 2024", madeOn: .container)])
         #expect(report.copiedToContainer == 0 && report.deletedContainer == 0 && report.foldersCreated == 0)
         let moves = fs.calls.filter { call in
-            call.operation == .moveItem && call.url?.path.hasPrefix(container.path) == true && call.url?.path.contains("/.seams") == false
+            call.operation == .moveItem && call.url?.path.hasPrefix(container.path) == true
+                && call.url?.path.contains("/.seams") == false
         }
         #expect(moves.count == 1, "one rename in the container (besides its marker's): \(moves)")
         #expect(try tree(container, fs) == (try tree(local, fs)))
@@ -147,7 +151,9 @@ import Testing
         #expect(try tree(local, fs) == names)
     }
 
-    @Test("a file moved into an ignored folder is deleted on the other side (into its trash); one moved out of it is new there")
+    @Test(
+        "a file moved into an ignored folder is deleted on the other side (into its trash); one moved out of it is new there"
+    )
     func moveIntoAndOutOfIgnored() throws {
         let fs = try fileSystem()
         try write("build/\n", ".seamsignore", in: local, fs)
@@ -187,7 +193,10 @@ import Testing
         try move("F", "G", in: local, memory)
         let faulty = FaultInjectingFileSystem(wrapping: memory)
         let target = container.appending(path: "G")
-        faulty.addRule(FaultRule.calls(where: { operation, url in operation == .moveItem && url?.path == target.path }, fail: .permissionDenied, times: 1))
+        faulty.addRule(
+            FaultRule.calls(
+                where: { operation, url in operation == .moveItem && url?.path == target.path },
+                fail: .permissionDenied, times: 1))
         memory.advanceTime(by: 1)
         let report = try SyncEngine(directories: faulty, files: faulty, clock: { memory.now }, owner: "test")
             .run(local: local, container: container, stateDirectory: state)
@@ -207,7 +216,8 @@ import Testing
         let fs = try fileSystem()
         try write("x", "F/x.txt", in: local, fs)
         _ = try sync(fs)
-        let store = ArchiveStore(directories: fs, files: fs, stateDirectory: state, localRoot: local, containerRoot: container)
+        let store = ArchiveStore(
+            directories: fs, files: fs, stateDirectory: state, localRoot: local, containerRoot: container)
         var archive = try store.load(moveAside: false, now: fs.now).archive
         let recorded = try #require(archive.entries[SyncPath("F/x.txt")])
         #expect(recorded.localID != 0 && recorded.containerID != 0 && recorded.localID != recorded.containerID)
@@ -247,7 +257,8 @@ import Testing
     /// The container's renames of user paths (not the tool's own items) in the calls since the last reset.
     func containerMoves(_ fs: InMemoryFileSystem) -> [String] {
         fs.calls.filter { call in
-            call.operation == .moveItem && call.url?.path.hasPrefix(container.path) == true && call.url?.path.contains("/.seams") == false
+            call.operation == .moveItem && call.url?.path.hasPrefix(container.path) == true
+                && call.url?.path.contains("/.seams") == false
         }.compactMap { $0.url?.path }
     }
 
@@ -259,34 +270,43 @@ import Testing
         try move("a.txt", "b.txt", in: local, fs)
         let report = try sync(fs)
         #expect(report.failures.isEmpty)
-        #expect(report.moves == [
-            SyncReport.Move(from: "b.txt", to: "c.txt", madeOn: .container), SyncReport.Move(from: "a.txt", to: "b.txt", madeOn: .container),
-        ])
+        #expect(
+            report.moves == [
+                SyncReport.Move(from: "b.txt", to: "c.txt", madeOn: .container),
+                SyncReport.Move(from: "a.txt", to: "b.txt", madeOn: .container),
+            ])
         #expect(report.copiedToContainer == 0 && report.deletedContainer == 0 && report.conflicts.isEmpty)
-        #expect(try tree(container, fs) == ["b.txt": "text a", "c.txt": "text b", "k1.txt": "text k1", "k2.txt": "text k2"])
+        #expect(
+            try tree(container, fs) == ["b.txt": "text a", "c.txt": "text b", "k1.txt": "text k1", "k2.txt": "text k2"])
         #expect(try tree(local, fs) == (try tree(container, fs)))
         #expect(try trash(container, fs).isEmpty)
         let again = try sync(fs)
         #expect(again.moves.isEmpty && again.copiedToLocal + again.copiedToContainer + again.deletedContainer == 0)
     }
 
-    @Test("two files swapped on one side are swapped on the other, one waiting in the trash meanwhile; nothing copied or left in the trash")
+    @Test(
+        "two files swapped on one side are swapped on the other, one waiting in the trash meanwhile; nothing copied or left in the trash"
+    )
     func swap() throws {
         let fs = try fileSystem()
         try writeAndSync(["a", "b", "k"], in: container, fs)
         try swapAB(in: container, fs)
         let report = try sync(fs)
         #expect(report.failures.isEmpty)
-        #expect(Set(report.moves) == [
-            SyncReport.Move(from: "a.txt", to: "b.txt", madeOn: .local), SyncReport.Move(from: "b.txt", to: "a.txt", madeOn: .local),
-        ])
+        #expect(
+            Set(report.moves) == [
+                SyncReport.Move(from: "a.txt", to: "b.txt", madeOn: .local),
+                SyncReport.Move(from: "b.txt", to: "a.txt", madeOn: .local),
+            ])
         #expect(report.copiedToLocal == 0 && report.deletedLocal == 0 && report.conflicts.isEmpty)
         #expect(try tree(local, fs) == ["a.txt": "text b", "b.txt": "text a", "k.txt": "text k"])
         #expect(try trash(local, fs).isEmpty)
         #expect(try sync(fs).moves.isEmpty)
     }
 
-    @Test("three folders rotated (a cycle of three): their files, each in a cycle of three, are renamed the same way on the other side; nothing copied")
+    @Test(
+        "three folders rotated (a cycle of three): their files, each in a cycle of three, are renamed the same way on the other side; nothing copied"
+    )
     func folderCycle() throws {
         let fs = try fileSystem()
         for name in ["x", "y", "z"] {
@@ -304,15 +324,21 @@ import Testing
         #expect(report.failures.isEmpty)
         // A folder whose entries did not change is not read again, so the folders' own new
         // inodes go unseen: the files are matched, each one of a cycle of three.
-        #expect(Set(report.moves.map(\.to)) == ["x/one.txt", "y/one.txt", "z/one.txt", "x/sub/two.txt", "y/sub/two.txt", "z/sub/two.txt"])
+        #expect(
+            Set(report.moves.map(\.to)) == [
+                "x/one.txt", "y/one.txt", "z/one.txt", "x/sub/two.txt", "y/sub/two.txt", "z/sub/two.txt",
+            ])
         #expect(report.copiedToContainer == 0 && report.deletedContainer == 0 && report.foldersCreated == 0)
         #expect(try tree(container, fs) == (try tree(local, fs)))
         #expect(try tree(container, fs)["y/sub/two.txt"] == "x 2")
         #expect(try trash(container, fs).isEmpty)
-        #expect(containerMoves(fs).count == 6, "each file renamed once (and once through the trash): \(containerMoves(fs))")
+        #expect(
+            containerMoves(fs).count == 6, "each file renamed once (and once through the trash): \(containerMoves(fs))")
     }
 
-    @Test("a file moved over another one: the one it replaced goes to the trash on the other side, the file is renamed, not copied")
+    @Test(
+        "a file moved over another one: the one it replaced goes to the trash on the other side, the file is renamed, not copied"
+    )
     func moveOverAnother() throws {
         let fs = try fileSystem()
         try writeAndSync(["a", "b", "k"], in: local, fs)
@@ -354,15 +380,20 @@ import Testing
         #expect(try tree(local, fs) == (try tree(container, fs)))
     }
 
-    @Test("a swap whose last step fails: the item waits in the trash, the failure says so, and the next run converges with nothing lost")
+    @Test(
+        "a swap whose last step fails: the item waits in the trash, the failure says so, and the next run converges with nothing lost"
+    )
     func swapFailsHalfway() throws {
         let memory = try fileSystem()
         try writeAndSync(["a", "b", "k"], in: local, memory)
         try swapAB(in: local, memory)
         let faulty = FaultInjectingFileSystem(wrapping: memory)
-        faulty.addRule(FaultRule.calls(where: { operation, url in
-            operation == .moveItem && url?.path.hasPrefix(container.appending(path: ".seams-trash").path) == true
-        }, fail: .permissionDenied, times: 2))
+        faulty.addRule(
+            FaultRule.calls(
+                where: { operation, url in
+                    operation == .moveItem
+                        && url?.path.hasPrefix(container.appending(path: ".seams-trash").path) == true
+                }, fail: .permissionDenied, times: 2))
         memory.advanceTime(by: 1)
         let report = try SyncEngine(directories: faulty, files: faulty, clock: { memory.now }, owner: "test")
             .run(local: local, container: container, stateDirectory: state)

@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// A container on FAT or exFAT (a USB stick): `link` answers EPERM there. The engine keeps every
 /// guarantee without hard links; the crash suite runs every scenario this way too.
@@ -14,7 +15,9 @@ import Testing
     /// The fake, and the same fake seen through a boundary whose every `link` fails as on exFAT.
     func setUp() throws -> (InMemoryFileSystem, FaultInjectingFileSystem) {
         let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         let noLinks = FaultInjectingFileSystem(wrapping: fileSystem)
         noLinks.addRule(.operation(.linkItem, fails: .hardLinksUnsupported))
         return (fileSystem, noLinks)
@@ -62,8 +65,10 @@ import Testing
         // Order on the disk: copy into the trash, flush that copy, only then the rename over a.txt.
         let calls = fileSystem.calls
         let target = container.appending(path: "a.txt").path
-        let copied = try #require(calls.firstIndex { $0.operation == .copyItem && $0.destination?.path == replaced.path })
-        let flushed = try #require(calls.firstIndex { $0.operation == .synchronizeFile && $0.url?.path == replaced.path })
+        let copied = try #require(
+            calls.firstIndex { $0.operation == .copyItem && $0.destination?.path == replaced.path })
+        let flushed = try #require(
+            calls.firstIndex { $0.operation == .synchronizeFile && $0.url?.path == replaced.path })
         let renamed = try #require(calls.firstIndex { $0.operation == .moveItem && $0.destination?.path == target })
         #expect(calls[copied].url?.path == target)
         #expect(copied < flushed && flushed < renamed)
@@ -83,7 +88,8 @@ import Testing
         try run(fileSystem, noLinks)
         #expect(text(fileSystem, container.appending(path: "a.txt")) == "1")
         #expect(!fileSystem.fileExists(at: lockURL))
-        #expect(try fileSystem.contentsOfDirectory(at: container).map(\.name).allSatisfy { !$0.hasPrefix(".seams-tmp") })
+        #expect(
+            try fileSystem.contentsOfDirectory(at: container).map(\.name).allSatisfy { !$0.hasPrefix(".seams-tmp") })
     }
 
     @Test("while a run holds the lock, a second run is refused")
@@ -94,13 +100,15 @@ import Testing
         let second = FaultInjectingFileSystem(wrapping: fileSystem)
         second.addRule(.operation(.linkItem, fails: .hardLinksUnsupported))
         let secondResult = LockedValue<(any Error)?>(nil)
-        noLinks.addRule(.calls(where: { operation, url in
-            if operation == .contentsOfDirectory, url?.path == container.path {
-                let result = Result { try run(fileSystem, second) }
-                if case .failure(let error) = result { secondResult.withLock { $0 = error } }
-            }
-            return false
-        }, fail: .ioError))
+        noLinks.addRule(
+            .calls(
+                where: { operation, url in
+                    if operation == .contentsOfDirectory, url?.path == container.path {
+                        let result = Result { try run(fileSystem, second) }
+                        if case .failure(let error) = result { secondResult.withLock { $0 = error } }
+                    }
+                    return false
+                }, fail: .ioError))
         try run(fileSystem, noLinks)
         let error = try #require(secondResult.withLock { $0 })
         guard case .lockHeld(let owner) = error as? SyncError else {

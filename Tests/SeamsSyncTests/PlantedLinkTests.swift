@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import Synchronization
 import Testing
+
+@testable import SeamsSync
 
 /// A symbolic link planted while a run is under way, on the real file system: the engine checks
 /// every folder above a path it changes just before the change, so nothing is written, moved or
@@ -17,13 +18,17 @@ import Testing
         var outside: URL { base.appending(path: "outside", directoryHint: .isDirectory) }
 
         init() throws {
-            base = FileManager.default.temporaryDirectory.appending(path: "seams-planted-\(UUID().uuidString)", directoryHint: .isDirectory)
-            for folder in [local, container] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+            base = FileManager.default.temporaryDirectory.appending(
+                path: "seams-planted-\(UUID().uuidString)", directoryHint: .isDirectory)
+            for folder in [local, container] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
         }
 
         func write(_ text: String, _ path: String, in root: URL) throws {
             let url = root.appending(path: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
 
@@ -73,7 +78,9 @@ import Testing
             }
         }
         let report = try engine.run(local: s.local, container: s.container, stateDirectory: s.state)
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: planted.path) == s.outside.path, "the link was planted")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: planted.path) == s.outside.path,
+            "the link was planted")
         #expect(s.tree(s.outside) == ["old.txt": "old", "keep.txt": "keep"], "the outside folder is exactly as moved")
         #expect(Set(report.failures.map(\.path)) == ["\(folder)/new.txt", "\(folder)/old.txt"], "\(report.failures)")
         #expect(report.failures.allSatisfy { $0.reason.contains("is no longer a folder") }, "\(report.failures)")
@@ -98,7 +105,11 @@ import Testing
             }
         }
         let report = try engine.run(local: s.local, container: s.container, stateDirectory: s.state)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: s.outside.path) == ["a.txt"], "no sub folder made outside")
-        #expect(report.failures.contains { $0.path == "docs/sub" && $0.reason.contains("is no longer a folder") }, "\(report.failures)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: s.outside.path) == ["a.txt"],
+            "no sub folder made outside")
+        #expect(
+            report.failures.contains { $0.path == "docs/sub" && $0.reason.contains("is no longer a folder") },
+            "\(report.failures)")
     }
 }

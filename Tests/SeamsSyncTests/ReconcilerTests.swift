@@ -1,6 +1,7 @@
 import Foundation
 import Seams
 import Testing
+
 @testable import SeamsSync
 
 @Suite struct ReconcilerTests {
@@ -17,72 +18,111 @@ import Testing
 
     static let old = F.file(10, at: 100)
     static let cases: [Case] = [
-        Case(name: "new on the local side only: copy", archive: [:], local: ["a": F.file(1, at: 5)], container: [:],
-             expected: ["a": .propagate(from: .local)]),
-        Case(name: "new in the container only: copy", archive: [:], local: [:], container: ["a": F.file(1, at: 5)],
-             expected: ["a": .propagate(from: .container)]),
-        Case(name: "unchanged on both: nothing", archive: ["a": old], local: ["a": old], container: ["a": old],
-             expected: ["a": .nothing]),
-        Case(name: "edited locally: copy to container", archive: ["a": old], local: ["a": F.file(11, at: 200)],
-             container: ["a": old], expected: ["a": .propagate(from: .local)]),
-        Case(name: "touched only (same size, new date) counts as a change", archive: ["a": old],
-             local: ["a": old], container: ["a": F.file(10, at: 300)], expected: ["a": .propagate(from: .container)]),
-        Case(name: "deleted locally, unchanged in container: delete there", archive: ["a": old], local: [:],
-             container: ["a": old], expected: ["a": .propagate(from: .local)]),
-        Case(name: "deleted locally, changed in container: keep the changed one", archive: ["a": old], local: [:],
-             container: ["a": F.file(12, at: 300)], expected: ["a": .propagate(from: .container)]),
-        Case(name: "deleted on both: nothing", archive: ["a": old], local: [:], container: [:], expected: ["a": .nothing]),
-        Case(name: "changed on both, different sizes: conflict, newer wins", archive: ["a": old],
-             local: ["a": F.file(11, at: 200)], container: ["a": F.file(12, at: 300)],
-             expected: ["a": .conflict(winner: .container)]),
-        Case(name: "changed on both, equal dates: local wins", archive: ["a": old],
-             local: ["a": F.file(11, at: 200)], container: ["a": F.file(12, at: 200)],
-             expected: ["a": .conflict(winner: .local)]),
-        Case(name: "new on both with equal size: compare content", archive: [:], local: ["a": F.file(5, at: 1)],
-             container: ["a": F.file(5, at: 2)], expected: ["a": .compare]),
-        Case(name: "new folder on both: nothing", archive: [:], local: ["d": F.folder()], container: ["d": F.folder()],
-             expected: ["d": .nothing]),
-        Case(name: "empty folder new locally: create", archive: [:], local: ["d": F.folder()], container: [:],
-             expected: ["d": .propagate(from: .local)]),
-        Case(name: "file here, folder there, both new: folder keeps the name", archive: [:],
-             local: ["x": F.file(3, at: 1)], container: ["x": F.folder()], expected: ["x": .typeConflict(fileSide: .local)]),
-        Case(name: "file became a folder locally, container unchanged: propagate", archive: ["x": old],
-             local: ["x": F.folder()], container: ["x": old], expected: ["x": .propagate(from: .local)]),
-        Case(name: "folder deleted locally, new file inside in container: folder restored", archive: ["d": F.folder(), "d/a": old],
-             local: [:], container: ["d": F.folder(), "d/a": old, "d/new": F.file(1, at: 9)],
-             expected: ["d": .propagate(from: .container), "d/a": .propagate(from: .local), "d/new": .propagate(from: .container)]),
-        Case(name: "folder replaced by a file locally, changed file inside container: conflict, folder kept",
-             archive: ["d": F.folder(), "d/a": old], local: ["d": F.file(4, at: 50)],
-             container: ["d": F.folder(), "d/a": F.file(20, at: 400)],
-             expected: ["d": .typeConflict(fileSide: .local), "d/a": .propagate(from: .container)]),
-        Case(name: "symbolic link new locally: copied as a link", archive: [:], local: ["l": F.link()], container: [:],
-             expected: ["l": .propagate(from: .local)]),
-        Case(name: "link retargeted in the container, unchanged locally: propagate", archive: ["l": F.link()],
-             local: ["l": F.link()], container: ["l": F.link(target: 9, at: 5)], expected: ["l": .propagate(from: .container)]),
-        Case(name: "link deleted locally, unchanged in the container: delete it there", archive: ["l": F.link()],
-             local: [:], container: ["l": F.link()], expected: ["l": .propagate(from: .local)]),
-        Case(name: "new links on both sides with targets of one length: compare", archive: [:],
-             local: ["l": F.link(at: 1)], container: ["l": F.link(at: 2)], expected: ["l": .compare]),
-        Case(name: "a link here, a file there, both new, different sizes: a conflict keeps both", archive: [:],
-             local: ["l": F.link(at: 1)], container: ["l": F.file(40, at: 2)], expected: ["l": .conflict(winner: .container)]),
-        Case(name: "an unchanged link replaced by a folder on the other side: the folder replaces it", archive: ["l": F.link()],
-             local: ["l": F.folder()], container: ["l": F.link()], expected: ["l": .propagate(from: .local)]),
-        Case(name: "socket, device or undecodable name: skipped, even beside a file on the other side", archive: [:],
-             local: ["s": F.other()], container: ["s": F.file(3, at: 10)],
-             expected: ["s": .skip("not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)")]),
+        Case(
+            name: "new on the local side only: copy", archive: [:], local: ["a": F.file(1, at: 5)], container: [:],
+            expected: ["a": .propagate(from: .local)]),
+        Case(
+            name: "new in the container only: copy", archive: [:], local: [:], container: ["a": F.file(1, at: 5)],
+            expected: ["a": .propagate(from: .container)]),
+        Case(
+            name: "unchanged on both: nothing", archive: ["a": old], local: ["a": old], container: ["a": old],
+            expected: ["a": .nothing]),
+        Case(
+            name: "edited locally: copy to container", archive: ["a": old], local: ["a": F.file(11, at: 200)],
+            container: ["a": old], expected: ["a": .propagate(from: .local)]),
+        Case(
+            name: "touched only (same size, new date) counts as a change", archive: ["a": old],
+            local: ["a": old], container: ["a": F.file(10, at: 300)], expected: ["a": .propagate(from: .container)]),
+        Case(
+            name: "deleted locally, unchanged in container: delete there", archive: ["a": old], local: [:],
+            container: ["a": old], expected: ["a": .propagate(from: .local)]),
+        Case(
+            name: "deleted locally, changed in container: keep the changed one", archive: ["a": old], local: [:],
+            container: ["a": F.file(12, at: 300)], expected: ["a": .propagate(from: .container)]),
+        Case(
+            name: "deleted on both: nothing", archive: ["a": old], local: [:], container: [:], expected: ["a": .nothing]
+        ),
+        Case(
+            name: "changed on both, different sizes: conflict, newer wins", archive: ["a": old],
+            local: ["a": F.file(11, at: 200)], container: ["a": F.file(12, at: 300)],
+            expected: ["a": .conflict(winner: .container)]),
+        Case(
+            name: "changed on both, equal dates: local wins", archive: ["a": old],
+            local: ["a": F.file(11, at: 200)], container: ["a": F.file(12, at: 200)],
+            expected: ["a": .conflict(winner: .local)]),
+        Case(
+            name: "new on both with equal size: compare content", archive: [:], local: ["a": F.file(5, at: 1)],
+            container: ["a": F.file(5, at: 2)], expected: ["a": .compare]),
+        Case(
+            name: "new folder on both: nothing", archive: [:], local: ["d": F.folder()], container: ["d": F.folder()],
+            expected: ["d": .nothing]),
+        Case(
+            name: "empty folder new locally: create", archive: [:], local: ["d": F.folder()], container: [:],
+            expected: ["d": .propagate(from: .local)]),
+        Case(
+            name: "file here, folder there, both new: folder keeps the name", archive: [:],
+            local: ["x": F.file(3, at: 1)], container: ["x": F.folder()],
+            expected: ["x": .typeConflict(fileSide: .local)]),
+        Case(
+            name: "file became a folder locally, container unchanged: propagate", archive: ["x": old],
+            local: ["x": F.folder()], container: ["x": old], expected: ["x": .propagate(from: .local)]),
+        Case(
+            name: "folder deleted locally, new file inside in container: folder restored",
+            archive: ["d": F.folder(), "d/a": old],
+            local: [:], container: ["d": F.folder(), "d/a": old, "d/new": F.file(1, at: 9)],
+            expected: [
+                "d": .propagate(from: .container), "d/a": .propagate(from: .local),
+                "d/new": .propagate(from: .container),
+            ]),
+        Case(
+            name: "folder replaced by a file locally, changed file inside container: conflict, folder kept",
+            archive: ["d": F.folder(), "d/a": old], local: ["d": F.file(4, at: 50)],
+            container: ["d": F.folder(), "d/a": F.file(20, at: 400)],
+            expected: ["d": .typeConflict(fileSide: .local), "d/a": .propagate(from: .container)]),
+        Case(
+            name: "symbolic link new locally: copied as a link", archive: [:], local: ["l": F.link()], container: [:],
+            expected: ["l": .propagate(from: .local)]),
+        Case(
+            name: "link retargeted in the container, unchanged locally: propagate", archive: ["l": F.link()],
+            local: ["l": F.link()], container: ["l": F.link(target: 9, at: 5)],
+            expected: ["l": .propagate(from: .container)]),
+        Case(
+            name: "link deleted locally, unchanged in the container: delete it there", archive: ["l": F.link()],
+            local: [:], container: ["l": F.link()], expected: ["l": .propagate(from: .local)]),
+        Case(
+            name: "new links on both sides with targets of one length: compare", archive: [:],
+            local: ["l": F.link(at: 1)], container: ["l": F.link(at: 2)], expected: ["l": .compare]),
+        Case(
+            name: "a link here, a file there, both new, different sizes: a conflict keeps both", archive: [:],
+            local: ["l": F.link(at: 1)], container: ["l": F.file(40, at: 2)],
+            expected: ["l": .conflict(winner: .container)]),
+        Case(
+            name: "an unchanged link replaced by a folder on the other side: the folder replaces it",
+            archive: ["l": F.link()],
+            local: ["l": F.folder()], container: ["l": F.link()], expected: ["l": .propagate(from: .local)]),
+        Case(
+            name: "socket, device or undecodable name: skipped, even beside a file on the other side", archive: [:],
+            local: ["s": F.other()], container: ["s": F.file(3, at: 10)],
+            expected: [
+                "s": .skip(
+                    "not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)")
+            ]),
     ]
 
     @Test("decision rules", arguments: cases)
     func rule(_ example: Case) {
         let plan = Reconciler().plan(
-            archive: F.archive(example.archive), local: F.snapshot(example.local), container: F.snapshot(example.container))
+            archive: F.archive(example.archive), local: F.snapshot(example.local),
+            container: F.snapshot(example.container))
         for (path, decision) in example.expected {
             if let found = plan.decisions[SyncPath(path)] {
                 #expect(found == decision, "\(path)")
             } else {
                 // Left out of the plan: only a path in sync on both sides may be, counted instead.
                 #expect(decision == .nothing, "\(path)")
-                #expect(example.local[path] != nil && example.container[path] != nil && example.archive[path] != nil, "\(path)")
+                #expect(
+                    example.local[path] != nil && example.container[path] != nil && example.archive[path] != nil,
+                    "\(path)")
                 #expect(plan.inSync == 1, "\(path)")
             }
         }
@@ -108,10 +148,14 @@ import Testing
         #expect(plan.paths.map(\.rawValue) == ["d/edited", "d/gone", "moved", "new", "s", "x"])
         #expect(plan.pathCount == 9)
         #expect(plan.decisions[SyncPath("moved")] == .nothing)
-        #expect(plan.decisions[SyncPath("s")] == .skip("not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)"))
+        #expect(
+            plan.decisions[SyncPath("s")]
+                == .skip(
+                    "not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)"))
         // A stamp that differs on either side is not in sync, even when the other side matches.
         let touched = Reconciler().plan(
-            archive: F.archive(["a": old]), local: F.snapshot(["a": old]), container: F.snapshot(["a": F.file(10, at: 101)]))
+            archive: F.archive(["a": old]), local: F.snapshot(["a": old]),
+            container: F.snapshot(["a": F.file(10, at: 101)]))
         #expect(touched.inSync == 0)
         #expect(touched.decisions[SyncPath("a")] == .propagate(from: .container))
     }
@@ -130,7 +174,8 @@ import Testing
             return
         }
         #expect(reason.hasPrefix("a symbolic link on the container side"))
-        if case .unresolved = decision(archive: ["l": F.folder()], local: F.link(), container: nil) {} else {
+        if case .unresolved = decision(archive: ["l": F.folder()], local: F.link(), container: nil) {
+        } else {
             Issue.record("a folder replaced by a link, deleted on the other side, must wait for the user")
         }
         #expect(decision(archive: ["l": F.link()], local: F.folder(), container: F.link()) == .propagate(from: .local))
@@ -151,7 +196,8 @@ import Testing
         let nfc = "caf\u{E9}.txt"
         let nfd = "cafe\u{301}.txt"
         let plan = Reconciler().plan(
-            archive: F.archive([:]), local: F.snapshot([(nfc, F.file(1, at: 1)), (nfd, F.file(2, at: 1))]), container: F.snapshot([:]))
+            archive: F.archive([:]), local: F.snapshot([(nfc, F.file(1, at: 1)), (nfd, F.file(2, at: 1))]),
+            container: F.snapshot([:]))
         #expect(plan.paths.count == 2)
         #expect(plan.decisions[SyncPath(nfc)] == .propagate(from: .local))
         #expect(plan.decisions[SyncPath(nfd)] == .propagate(from: .local))
@@ -166,7 +212,9 @@ import Testing
         #expect(plan.deletions(on: .local) == 0)
     }
 
-    @Test("rows are put in path order in place: the same order as a copy in that order, for every permutation of 5 and random ones")
+    @Test(
+        "rows are put in path order in place: the same order as a copy in that order, for every permutation of 5 and random ones"
+    )
     func permuteInPlace() {
         func check(_ order: [Int]) {
             var elements = (0..<order.count).map { "e\($0)" }
@@ -176,9 +224,11 @@ import Testing
             #expect(elements == expected, "order \(order)")
         }
         func permutations(_ items: [Int]) -> [[Int]] {
-            items.count <= 1 ? [items] : items.indices.flatMap { i in
-                permutations(items.enumerated().filter { $0.offset != i }.map(\.element)).map { [items[i]] + $0 }
-            }
+            items.count <= 1
+                ? [items]
+                : items.indices.flatMap { i in
+                    permutations(items.enumerated().filter { $0.offset != i }.map(\.element)).map { [items[i]] + $0 }
+                }
         }
         for order in permutations(Array(0..<5)) { check(order) }
         check([])
@@ -205,7 +255,9 @@ import Testing
             local: F.snapshot(["a": F.folder(), "b": F.folder(), "b/c": Self.old, "a-c": Self.old]),
             container: F.snapshot(["a": F.folder(), "a b": Self.old, "b": F.folder(), "b/a": Self.old]))
         for entry in plan.entries { #expect(plan.entry(at: entry.path) == entry) }
-        for missing in ["", "0", "a/", "a/y", "a-b", "b/b", "c", "b/c/d"] { #expect(plan.entry(at: SyncPath(missing)) == nil, "\(missing)") }
+        for missing in ["", "0", "a/", "a/y", "a-b", "b/b", "c", "b/c/d"] {
+            #expect(plan.entry(at: SyncPath(missing)) == nil, "\(missing)")
+        }
         #expect(SyncPlan(entries: [], local: Snapshot(), container: Snapshot()).entry(at: SyncPath("a")) == nil)
     }
 }

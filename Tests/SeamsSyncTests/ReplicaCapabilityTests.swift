@@ -1,9 +1,10 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import SeamsWebDAV
 import Testing
+
+@testable import SeamsSync
 
 /// The stages decide by what a replica declares it can do, never by its type or its URL's scheme:
 /// a replica of another kind (a test's, here) is handled by its capabilities alone.
@@ -59,37 +60,55 @@ import Testing
         return recorded.calls.map(\.operation)
     }
 
-    @Test("a lock on a replica with hard links is placed by a link; on one with a no-replace move and none, by that move")
+    @Test(
+        "a lock on a replica with hard links is placed by a link; on one with a no-replace move and none, by that move")
     func lockPlacedAsDeclared() throws {
-        let linked = try lockCalls(LocalFolderReplica(root: container, directories: InMemoryFileSystem(), files: InMemoryFileSystem()).capabilities)
+        let linked = try lockCalls(
+            LocalFolderReplica(root: container, directories: InMemoryFileSystem(), files: InMemoryFileSystem())
+                .capabilities)
         #expect(linked.contains(.linkItem) && !linked.contains(.moveItem), "\(linked)")
         let moved = try lockCalls([.noReplaceMove, .durableWhenAnswered])
         #expect(moved.contains(.moveItem) && !moved.contains(.linkItem), "\(moved)")
     }
 
-    @Test("a container the engine's server serves is a collection there; any other URL a local folder; their capabilities differ where they must")
+    @Test(
+        "a container the engine's server serves is a collection there; any other URL a local folder; their capabilities differ where they must"
+    )
     func replicasByServer() throws {
         let fileSystem = InMemoryFileSystem()
-        try fileSystem.createDirectory(at: URL(filePath: "/served", directoryHint: .isDirectory), withIntermediateDirectories: false)
+        try fileSystem.createDirectory(
+            at: URL(filePath: "/served", directoryHint: .isDirectory), withIntermediateDirectories: false)
         let server = InMemoryWebDAVServer(
-            serving: URL(filePath: "/served", directoryHint: .isDirectory), of: fileSystem, baseURL: try #require(URL(string: "http://dav.test/notes/")))
+            serving: URL(filePath: "/served", directoryHint: .isDirectory), of: fileSystem,
+            baseURL: try #require(URL(string: "http://dav.test/notes/")))
         let engine = SyncEngine(
-            directories: InMemoryFileSystem(), files: InMemoryFileSystem(), remote: WebDAVAccessor(baseURL: server.baseURL, transport: server))
+            directories: InMemoryFileSystem(), files: InMemoryFileSystem(),
+            remote: WebDAVAccessor(baseURL: server.baseURL, transport: server))
         let folder = engine.replica(at: URL(filePath: "/notes", directoryHint: .isDirectory))
         let collection = engine.replica(at: server.baseURL)
         let elsewhere = engine.replica(at: try #require(URL(string: "https://dav.example.com/notes/")))
         #expect(folder is LocalFolderReplica && collection is WebDAVReplica && elsewhere is LocalFolderReplica)
-        #expect(folder.capabilities.isSuperset(of: [.symbolicLinks, .hardLinks, .flush, .localIdentities, .permissionsAndDates]))
+        #expect(
+            folder.capabilities.isSuperset(of: [
+                .symbolicLinks, .hardLinks, .flush, .localIdentities, .permissionsAndDates,
+            ]))
         #expect(folder.capabilities.isDisjoint(with: [.networked, .durableWhenAnswered, .contentTags]))
-        #expect(collection.capabilities.isSuperset(of: [.networked, .durableWhenAnswered, .noReplaceMove, .replaceIfUnchanged, .contentTags]))
-        #expect(collection.capabilities.isDisjoint(with: [.symbolicLinks, .hardLinks, .localIdentities, .flush, .permissionsAndDates]))
+        #expect(
+            collection.capabilities.isSuperset(of: [
+                .networked, .durableWhenAnswered, .noReplaceMove, .replaceIfUnchanged, .contentTags,
+            ]))
+        #expect(
+            collection.capabilities.isDisjoint(with: [
+                .symbolicLinks, .hardLinks, .localIdentities, .flush, .permissionsAndDates,
+            ]))
     }
 
     /// A base file system with `/local` and `/remote`, and a recording boundary over it.
     func twoFolders() throws -> (InMemoryFileSystem, FaultInjectingFileSystem) {
         let base = InMemoryFileSystem()
         for folder in ["/local", "/remote"] {
-            try base.createDirectory(at: URL(filePath: folder, directoryHint: .isDirectory), withIntermediateDirectories: false)
+            try base.createDirectory(
+                at: URL(filePath: folder, directoryHint: .isDirectory), withIntermediateDirectories: false)
         }
         return (base, FaultInjectingFileSystem(wrapping: base))
     }
@@ -102,14 +121,17 @@ import Testing
         var durables = Durables()
         durables.add(file: file, on: .container)
         durables.add(folder: folder, on: .container)
-        let local = DeclaredReplica(root: URL(filePath: "/local"), capabilities: [.flush, .localIdentities], on: recorded)
+        let local = DeclaredReplica(
+            root: URL(filePath: "/local"), capabilities: [.flush, .localIdentities], on: recorded)
         try recorded.createFile(Data("x".utf8), at: file)
         let flushes: Set<FileSystemOperation> = [.synchronizeFile, .synchronizeDirectory]
 
         let answered = DeclaredReplica(root: folder, capabilities: [.durableWhenAnswered], on: recorded)
         let before = recorded.calls.count
         try ReplicaTransfers(local: local, container: answered).flush(durables)
-        #expect(recorded.calls.dropFirst(before).filter { flushes.contains($0.operation) }.isEmpty, "nothing asked of a replica without flushes")
+        #expect(
+            recorded.calls.dropFirst(before).filter { flushes.contains($0.operation) }.isEmpty,
+            "nothing asked of a replica without flushes")
 
         let flushed = DeclaredReplica(root: folder, capabilities: [.flush], on: recorded)
         let start = recorded.calls.count

@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// The pair knows its container: another disk at the same place, a container emptied and
 /// refilled, or one restored from an older backup is synced as a new pair, never read as
@@ -14,7 +15,9 @@ import Testing
 
     func setUp() throws -> InMemoryFileSystem {
         let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         for name in ["a", "b", "c"] { try write(fileSystem, name, "\(name).txt", in: local) }
         return fileSystem
     }
@@ -34,7 +37,8 @@ import Testing
     func files(_ fileSystem: InMemoryFileSystem, _ root: URL) throws -> [String: String] {
         var result: [String: String] = [:]
         for entry in try fileSystem.contentsOfDirectory(at: root) where !entry.name.hasPrefix(".seams") {
-            result[entry.name] = String(decoding: try fileSystem.read(from: root.appending(path: entry.name)), as: UTF8.self)
+            result[entry.name] = String(
+                decoding: try fileSystem.read(from: root.appending(path: entry.name)), as: UTF8.self)
         }
         return result
     }
@@ -44,7 +48,10 @@ import Testing
     }
 
     func marker(_ fileSystem: InMemoryFileSystem) throws -> ReplicaIdentity? {
-        guard case .marker(let identity) = try ReplicaMarker(replica: LocalFolderReplica(root: container, directories: fileSystem, files: fileSystem)).read()
+        guard
+            case .marker(let identity) = try ReplicaMarker(
+                replica: LocalFolderReplica(root: container, directories: fileSystem, files: fileSystem)
+            ).read()
         else { return nil }
         return identity
     }
@@ -67,7 +74,8 @@ import Testing
         let second = try #require(try marker(fileSystem))
         #expect(second == ReplicaIdentity(id: first.id, generation: 2))
         let stored = try ArchiveStore(
-            directories: fileSystem, files: fileSystem, stateDirectory: state, localRoot: local, containerRoot: container
+            directories: fileSystem, files: fileSystem, stateDirectory: state, localRoot: local,
+            containerRoot: container
         ).load(moveAside: false, now: fileSystem.now)
         #expect(stored.archive.replica == second)
         try run(fileSystem)
@@ -85,7 +93,9 @@ import Testing
         try run(fileSystem, local: elsewhere, state: URL(filePath: "/other-state"))
         let otherID = try #require(try marker(fileSystem)).id
         let report = try run(fileSystem)
-        #expect(report.replicaMismatch?.contains("another one than this pair last synced with") == true, "\(report.summary)")
+        #expect(
+            report.replicaMismatch?.contains("another one than this pair last synced with") == true, "\(report.summary)"
+        )
         #expect(report.summary.contains("Synced as a new pair"))
         #expect(report.deletedLocal == 0 && report.deletedContainer == 0)
         #expect(trashIsEmpty(fileSystem, local) && trashIsEmpty(fileSystem, container))
@@ -115,15 +125,20 @@ import Testing
         func itemReads(_ base: InMemoryFileSystem) throws -> (reads: [String], report: SyncReport) {
             let recorded = FaultInjectingFileSystem(wrapping: base)
             base.advanceTime(by: 1)
-            let report = try SyncEngine(directories: recorded, files: recorded, clock: { base.now }, owner: "test", runID: { "r" })
-                .run(local: local, container: container, stateDirectory: state)
+            let report = try SyncEngine(
+                directories: recorded, files: recorded, clock: { base.now }, owner: "test", runID: { "r" }
+            )
+            .run(local: local, container: container, stateDirectory: state)
             let calls = recorded.calls
-            let marker = try #require(calls.firstIndex { $0.operation == .read && $0.url?.lastPathComponent == ".seams-replica" })
+            let marker = try #require(
+                calls.firstIndex { $0.operation == .read && $0.url?.lastPathComponent == ".seams-replica" })
             let listing = try #require(calls.firstIndex { $0.operation == .contentsOfDirectory && $0.url == local })
             #expect(marker < listing, "the container's identity is read before either side is listed")
             // Metadata of the user's items read one by one (the tool's own `.seams` names aside).
             let reads = calls.filter { call in
-                guard call.operation == .metadata, let url = call.url, !url.path.contains("/.seams") else { return false }
+                guard call.operation == .metadata, let url = call.url, !url.path.contains("/.seams") else {
+                    return false
+                }
                 return url.path.hasPrefix(local.path + "/") || url.path.hasPrefix(container.path + "/")
             }
             return (reads.map { "\($0.url!.path)" }.sorted(), report)  // copies go two at once: in either order
@@ -161,10 +176,14 @@ import Testing
         try fileSystem.copyItem(at: backup, to: container)
         let report = try run(fileSystem)
         #expect(report.replicaMismatch?.contains("older copy") == true, "\(report.summary)")
-        #expect(report.deletedLocal == 0 && trashIsEmpty(fileSystem, local), "new.txt is not read as deleted in the container")
+        #expect(
+            report.deletedLocal == 0 && trashIsEmpty(fileSystem, local),
+            "new.txt is not read as deleted in the container")
         let localFiles = try files(fileSystem, local)
         #expect(localFiles["new.txt"] == "new")
-        #expect(localFiles.values.contains("b edited") && localFiles.values.contains("b"), "the backup's b.txt is kept beside the edit")
+        #expect(
+            localFiles.values.contains("b edited") && localFiles.values.contains("b"),
+            "the backup's b.txt is kept beside the edit")
         #expect(try files(fileSystem, container) == localFiles)
     }
 
@@ -191,9 +210,11 @@ import Testing
         try run(fileSystem)
         try fileSystem.removeItem(at: local.appending(path: "a.txt"), recursively: false)
         let faulty = FaultInjectingFileSystem(wrapping: fileSystem)
-        faulty.addRule(.calls(where: { operation, url in
-            operation == .moveItem && url?.path.hasPrefix("/state/") == true
-        }, fail: .ioError))
+        faulty.addRule(
+            .calls(
+                where: { operation, url in
+                    operation == .moveItem && url?.path.hasPrefix("/state/") == true
+                }, fail: .ioError))
         #expect(throws: SyncError.self) {
             try SyncEngine(directories: faulty, files: faulty, clock: { fileSystem.now }, owner: "test")
                 .run(local: local, container: container, stateDirectory: state)
@@ -212,15 +233,17 @@ import Testing
         #expect(report.skipped.isEmpty)
     }
 
-    @Test("ReplicaCheck: every case of state and marker", arguments: [
-        (nil, ReplicaMarker.Found.missing, false),
-        (ReplicaIdentity(id: "a", generation: 3), .marker(ReplicaIdentity(id: "a", generation: 3)), false),
-        (ReplicaIdentity(id: "a", generation: 3), .marker(ReplicaIdentity(id: "a", generation: 9)), false),
-        (ReplicaIdentity(id: "a", generation: 3), .marker(ReplicaIdentity(id: "a", generation: 2)), true),
-        (ReplicaIdentity(id: "a", generation: 3), .marker(ReplicaIdentity(id: "b", generation: 3)), true),
-        (ReplicaIdentity(id: "a", generation: 3), .missing, true),
-        (ReplicaIdentity(id: "a", generation: 3), .unreadable, true),
-    ] as [(ReplicaIdentity?, ReplicaMarker.Found, Bool)])
+    @Test(
+        "ReplicaCheck: every case of state and marker",
+        arguments: [
+            (nil, ReplicaMarker.Found.missing, false),
+            (ReplicaIdentity(id: "a", generation: 3), .marker(ReplicaIdentity(id: "a", generation: 3)), false),
+            (ReplicaIdentity(id: "a", generation: 3), .marker(ReplicaIdentity(id: "a", generation: 9)), false),
+            (ReplicaIdentity(id: "a", generation: 3), .marker(ReplicaIdentity(id: "a", generation: 2)), true),
+            (ReplicaIdentity(id: "a", generation: 3), .marker(ReplicaIdentity(id: "b", generation: 3)), true),
+            (ReplicaIdentity(id: "a", generation: 3), .missing, true),
+            (ReplicaIdentity(id: "a", generation: 3), .unreadable, true),
+        ] as [(ReplicaIdentity?, ReplicaMarker.Found, Bool)])
     func check(known: ReplicaIdentity?, found: ReplicaMarker.Found, mismatch: Bool) {
         let archive = Archive(localRoot: "/l", containerRoot: "/c", replica: known)
         let check = ReplicaCheck(archive: archive, found: found, newID: { "fresh" })

@@ -1,7 +1,8 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
+
+@testable import SeamsSync
 
 /// Writes a scenario's starting state: files, folders, a first sync, edits.
 struct ScenarioBuilder {
@@ -32,7 +33,8 @@ struct ScenarioBuilder {
     /// Renames or moves an item on one side, as a user does (the same item, at a new path), over
     /// a file already there when `replacing`.
     mutating func move(_ side: Side, _ from: String, to: String, replacing: Bool = false) throws {
-        try harness.fileSystem.moveItem(at: root(side).appending(path: from), to: root(side).appending(path: to), replacingExisting: replacing)
+        try harness.fileSystem.moveItem(
+            at: root(side).appending(path: from), to: root(side).appending(path: to), replacingExisting: replacing)
         moved.append((SyncPath(from), SyncPath(to)))
     }
 
@@ -44,7 +46,8 @@ struct ScenarioBuilder {
     /// above any the kernel hands out), so the next run takes it over at once.
     func killedRunsLock() throws {
         let me = SyncProcess.current
-        let record = #"{"owner":"a killed run","heartbeat":\#(harness.fileSystem.now.timeIntervalSince1970),"host":"\#(me.host)","boot":"\#(me.bootID)","pid":\#(Self.deadProcess)}"#
+        let record =
+            #"{"owner":"a killed run","heartbeat":\#(harness.fileSystem.now.timeIntervalSince1970),"host":"\#(me.host)","boot":"\#(me.bootID)","pid":\#(Self.deadProcess)}"#
         try harness.fileSystem.write(Data(record.utf8), to: CrashHarness.container.appending(path: ".seams-lock"))
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 import SeamsCore
-@testable import SeamsSync
 import Testing
+
+@testable import SeamsSync
 
 /// The crash suite's interleavings of the engine's concurrent work.
 @Suite struct SeededInterleavingTests {
@@ -41,7 +42,10 @@ import Testing
                 throw CocoaError(.fileWriteUnknown)
             }
             seen.insert(runs.withLock { $0 } == 1)
-            guard case .failure = pending.wait() else { Issue.record("the outcome was lost"); continue }
+            guard case .failure = pending.wait() else {
+                Issue.record("the outcome was lost")
+                continue
+            }
             _ = pending.wait()
             #expect(runs.withLock { $0 } == 1)
         }

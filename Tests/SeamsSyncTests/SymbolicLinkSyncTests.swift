@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// Symbolic links are synced as links: the same target text on both sides, never resolved,
 /// never followed; a side that cannot hold links skips them every run and deletes nothing.
@@ -21,9 +22,13 @@ import Testing
     }
 
     @discardableResult
-    func run(_ fileSystem: InMemoryFileSystem, directories: (any DirectoryAccessorProviding)? = nil) throws -> SyncReport {
-        try SyncEngine(directories: directories ?? fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test")
-            .run(local: local, container: container, stateDirectory: state)
+    func run(_ fileSystem: InMemoryFileSystem, directories: (any DirectoryAccessorProviding)? = nil) throws
+        -> SyncReport
+    {
+        try SyncEngine(
+            directories: directories ?? fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test"
+        )
+        .run(local: local, container: container, stateDirectory: state)
     }
 
     func link(_ fileSystem: InMemoryFileSystem, _ path: String, in root: URL) -> String? {
@@ -42,7 +47,9 @@ import Testing
         let fileSystem = try setUp()
         try fileSystem.write(Data("n".utf8), to: local.appending(path: "notes.txt"))
         try fileSystem.createDirectory(at: local.appending(path: "sub"), withIntermediateDirectories: false)
-        let targets = ["relative": "notes.txt", "sub/up": "../notes.txt", "absolute": "/outside", "dangling": "no/such/thing"]
+        let targets = [
+            "relative": "notes.txt", "sub/up": "../notes.txt", "absolute": "/outside", "dangling": "no/such/thing",
+        ]
         for (path, target) in targets {
             try fileSystem.createSymbolicLink(at: local.appending(path: path), withDestination: target)
         }
@@ -56,7 +63,9 @@ import Testing
         #expect(try outside(fileSystem) == before, "nothing was read or written through /outside")
         #expect(try !fileSystem.contentsOfDirectory(at: container).contains { $0.name == "secret.txt" })
         let second = try run(fileSystem)
-        #expect(second.copiedToLocal + second.copiedToContainer == 0 && second.inSync == 6, "a second run finds them in sync")
+        #expect(
+            second.copiedToLocal + second.copiedToContainer == 0 && second.inSync == 6,
+            "a second run finds them in sync")
     }
 
     @Test("a retargeted link replaces the other side's, whose old target text is kept in the trash")
@@ -87,7 +96,8 @@ import Testing
         try fileSystem.createSymbolicLink(at: local.appending(path: "both"), withDestination: "local-target")
         fileSystem.advanceTime(by: 10)
         try fileSystem.removeItem(at: container.appending(path: "both"), recursively: false)
-        try fileSystem.createSymbolicLink(at: container.appending(path: "both"), withDestination: "container-target-longer")
+        try fileSystem.createSymbolicLink(
+            at: container.appending(path: "both"), withDestination: "container-target-longer")
         let report = try run(fileSystem)
         #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(link(fileSystem, "gone", in: container) == nil && report.deletedContainer == 1)
@@ -95,7 +105,9 @@ import Testing
         let copy = try #require(report.conflicts.first?.copy)
         for root in [local, container] {
             #expect(link(fileSystem, "both", in: root) == "container-target-longer", "the newer keeps the name")
-            #expect(link(fileSystem, copy, in: root) == "local-target", "the other is kept as a conflict copy, still a link")
+            #expect(
+                link(fileSystem, copy, in: root) == "local-target", "the other is kept as a conflict copy, still a link"
+            )
         }
     }
 
@@ -120,19 +132,26 @@ import Testing
         try fileSystem.createSymbolicLink(at: local.appending(path: "link"), withDestination: "file.txt")
         // FAT and exFAT answer EPERM to symlink(2): the copy of a link fails so.
         let noLinks = FaultInjectingFileSystem(wrapping: fileSystem)
-        noLinks.addRule(.calls(where: { $0 == .copyItem && $1?.lastPathComponent == "link" }, fail: .hardLinksUnsupported))
+        noLinks.addRule(
+            .calls(where: { $0 == .copyItem && $1?.lastPathComponent == "link" }, fail: .hardLinksUnsupported))
         for runNumber in 1...2 {
             let report = try run(fileSystem, directories: noLinks)
             #expect(report.failures.isEmpty, "run \(runNumber)")
             #expect(report.skipped.map(\.path) == ["link"], "run \(runNumber)")
             #expect(report.skipped.first?.reason.contains("cannot hold links") == true)
             #expect(link(fileSystem, "link", in: local) == "file.txt", "run \(runNumber): the link stays")
-            #expect(try fileSystem.contentsOfDirectory(at: container).map(\.name).filter { !$0.hasPrefix(".seams") } == ["file.txt"])
-            #expect((try? fileSystem.contentsOfDirectory(at: local.appending(path: ".seams-trash"))) == nil, "nothing trashed")
+            #expect(
+                try fileSystem.contentsOfDirectory(at: container).map(\.name).filter { !$0.hasPrefix(".seams") } == [
+                    "file.txt"
+                ])
+            #expect(
+                (try? fileSystem.contentsOfDirectory(at: local.appending(path: ".seams-trash"))) == nil,
+                "nothing trashed")
         }
     }
 
-    @Test("an unchanged link that the other side replaced by a folder gives way: the folder is copied, the link trashed")
+    @Test(
+        "an unchanged link that the other side replaced by a folder gives way: the folder is copied, the link trashed")
     func linkReplacedByFolder() throws {
         let fileSystem = try setUp()
         try fileSystem.createSymbolicLink(at: local.appending(path: "photos"), withDestination: "/outside")

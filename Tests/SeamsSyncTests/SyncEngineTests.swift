@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 @Suite struct SyncEngineTests {
     let local = URL(filePath: "/local", directoryHint: .isDirectory)
@@ -11,7 +12,9 @@ import Testing
 
     func setUp() throws -> InMemoryFileSystem {
         let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         return fileSystem
     }
 
@@ -41,7 +44,8 @@ import Testing
         fileSystem.resetCalls()
         #expect(throws: SyncError.emptySide(.container, known: 1)) { try run(fileSystem) }
         let userChanges = fileSystem.calls.filter { call in
-            call.operation.isWriting && !(call.url?.path ?? "").contains("/.seams") && !(call.url?.path ?? "").hasPrefix("/state")
+            call.operation.isWriting && !(call.url?.path ?? "").contains("/.seams")
+                && !(call.url?.path ?? "").hasPrefix("/state")
         }
         #expect(userChanges.isEmpty, "only the lock and the state folder are touched")
         #expect(text(fileSystem, "a.txt", in: local) == "1")
@@ -76,14 +80,17 @@ import Testing
         // engine's first look at it completes the scan (the scan found it unchanged, and kept
         // its path alone); the second is the re-check before the replace.
         let looks = Tally()
-        editor.addRule(.calls(where: { operation, url in
-            guard operation == .metadata, url?.path == target else { return false }
-            if looks.next() == 2, text(fileSystem, "a.txt", in: container) == "v1" {
-                try? write(fileSystem, "edited during the run", "a.txt", in: container)
-            }
-            return false
-        }, fail: .ioError))
-        let report = try engine(fileSystem, directories: editor).run(local: local, container: container, stateDirectory: state)
+        editor.addRule(
+            .calls(
+                where: { operation, url in
+                    guard operation == .metadata, url?.path == target else { return false }
+                    if looks.next() == 2, text(fileSystem, "a.txt", in: container) == "v1" {
+                        try? write(fileSystem, "edited during the run", "a.txt", in: container)
+                    }
+                    return false
+                }, fail: .ioError))
+        let report = try engine(fileSystem, directories: editor).run(
+            local: local, container: container, stateDirectory: state)
         #expect(text(fileSystem, "a.txt", in: container) == "edited during the run")
         #expect(report.conflicts.count == 1)
         let copy = try #require(report.conflicts.first?.copy)
@@ -101,11 +108,16 @@ import Testing
         try write(fileSystem, "brief", "transient.tmp", in: local)
         let source = local.appending(path: "transient.tmp")
         let remover = FaultInjectingFileSystem(wrapping: fileSystem)
-        remover.addRule(.calls(where: { operation, url in
-            if operation == .copyItem, url?.path == source.path { try? fileSystem.removeItem(at: source, recursively: false) }
-            return false
-        }, fail: .ioError))
-        let report = try engine(fileSystem, directories: remover).run(local: local, container: container, stateDirectory: state)
+        remover.addRule(
+            .calls(
+                where: { operation, url in
+                    if operation == .copyItem, url?.path == source.path {
+                        try? fileSystem.removeItem(at: source, recursively: false)
+                    }
+                    return false
+                }, fail: .ioError))
+        let report = try engine(fileSystem, directories: remover).run(
+            local: local, container: container, stateDirectory: state)
         #expect(report.failures.isEmpty)
         #expect(report.skipped.map(\.path) == ["transient.tmp"])
         #expect(text(fileSystem, "keep.txt", in: container) == "keep")
@@ -128,7 +140,9 @@ import Testing
         #expect(text(fileSystem, "a.txt", in: local) == "1", "restored, not deleted")
     }
 
-    @Test("state from a version 1 build (JSON) carries over: a deletion propagates, then the file is replaced by version 2")
+    @Test(
+        "state from a version 1 build (JSON) carries over: a deletion propagates, then the file is replaced by version 2"
+    )
     func legacyState() throws {
         let fileSystem = try setUp()
         try write(fileSystem, "1", "a.txt", in: local)
@@ -141,7 +155,8 @@ import Testing
         let rows = archive.entries.sorted { $0.key < $1.key }.map { path, entry in
             #"{"p":"\#(path.rawValue)","k":"\#(entry.kind.rawValue)","ls":\#(entry.local.size),"lm":\#(entry.local.modified),"cs":\#(entry.container.size),"cm":\#(entry.container.modified)}"#
         }
-        let json = #"{"format":"seams-sync.archive","version":1,"local":"\#(archive.localRoot)","container":"\#(archive.containerRoot)","entries":[\#(rows.joined(separator: ","))]}"#
+        let json =
+            #"{"format":"seams-sync.archive","version":1,"local":"\#(archive.localRoot)","container":"\#(archive.containerRoot)","entries":[\#(rows.joined(separator: ","))]}"#
         let legacy = state.appending(path: entry.name.replacingOccurrences(of: ".archive", with: ".json"))
         try fileSystem.write(Data(json.utf8), to: legacy)
         try fileSystem.removeItem(at: current, recursively: false)
@@ -152,10 +167,14 @@ import Testing
         #expect(report.deletedContainer == 1, "the old archive knew a.txt, so its deletion propagates")
         #expect(text(fileSystem, "a.txt", in: container) == nil)
         #expect(!fileSystem.fileExists(at: legacy))
-        #expect(try ArchiveCodec.decode(try fileSystem.read(from: current)).entries.keys.map(\.rawValue).sorted() == ["b.txt"])
+        #expect(
+            try ArchiveCodec.decode(try fileSystem.read(from: current)).entries.keys.map(\.rawValue).sorted() == [
+                "b.txt"
+            ])
     }
 
-    @Test("a state of version 5 is read and rewritten as version 7 by a run with no change, its identities learned again")
+    @Test(
+        "a state of version 5 is read and rewritten as version 7 by a run with no change, its identities learned again")
     func version5State() throws {
         let fileSystem = try setUp()
         try write(fileSystem, "1", "a.txt", in: local)
@@ -169,12 +188,24 @@ import Testing
         // The same state in version 5's fixed-size entries.
         var bytes = Array("SEAMSARC".utf8)
         func append(_ value: some FixedWidthInteger) { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
-        func append(_ text: String) { append(UInt32(text.utf8.count)); bytes += Array(text.utf8) }
-        append(UInt32(5)); append(UInt32(0)); append(archive.localRoot); append(archive.containerRoot)
-        append(archive.replica!.id); append(archive.replica!.generation); append(UInt64(archive.entries.count))
+        func append(_ text: String) {
+            append(UInt32(text.utf8.count))
+            bytes += Array(text.utf8)
+        }
+        append(UInt32(5))
+        append(UInt32(0))
+        append(archive.localRoot)
+        append(archive.containerRoot)
+        append(archive.replica!.id)
+        append(archive.replica!.generation)
+        append(UInt64(archive.entries.count))
         for (path, recorded) in archive.entries {
-            append(path.rawValue); bytes.append(recorded.kind == .directory ? 1 : 0); append(recorded.containerTag)
-            for value in [recorded.local.size, recorded.local.modified, recorded.container.size, recorded.container.modified] {
+            append(path.rawValue)
+            bytes.append(recorded.kind == .directory ? 1 : 0)
+            append(recorded.containerTag)
+            for value in [
+                recorded.local.size, recorded.local.modified, recorded.container.size, recorded.container.modified,
+            ] {
                 append(UInt64(bitPattern: value))
             }
         }
@@ -183,7 +214,8 @@ import Testing
         #expect(ArchiveCodec.version(of: try fileSystem.read(from: url)) == 5)
 
         let report = try run(fileSystem)
-        #expect(report.inSync == 3 && report.copiedToLocal == 0 && report.copiedToContainer == 0 && !report.rebuiltState)
+        #expect(
+            report.inSync == 3 && report.copiedToLocal == 0 && report.copiedToContainer == 0 && !report.rebuiltState)
         #expect(ArchiveCodec.version(of: try fileSystem.read(from: url)) == 7)
         #expect(try ArchiveCodec.decode(try fileSystem.read(from: url)).entries == archive.entries)
     }
@@ -243,7 +275,8 @@ import Testing
         for name in ["a", "b", "c", "d"] { try write(fileSystem, name, "\(name).txt", in: local) }
         // A user's folder whose name looks like an old trash run folder, outside the trash.
         let lookalike = "20200101-000000-user"
-        try fileSystem.createDirectory(at: local.appending(path: "\(lookalike)/inner"), withIntermediateDirectories: true)
+        try fileSystem.createDirectory(
+            at: local.appending(path: "\(lookalike)/inner"), withIntermediateDirectories: true)
         try write(fileSystem, "mine", "\(lookalike)/inner/keep.txt", in: local)
         try run(fileSystem)
         try fileSystem.removeItem(at: local.appending(path: "a.txt"), recursively: false)
@@ -256,8 +289,10 @@ import Testing
         try run(fileSystem)  // b.txt goes to a new trash folder in the container, 20 days younger
         let before = try outsideTrash(fileSystem)
         let expected = ["c.txt", lookalike, "\(lookalike)/inner", "\(lookalike)/inner/keep.txt"]
-        #expect(Set(before.keys) == Set(["/local", "/container"].flatMap { root in expected.map { "\(root)/\($0)" } })
-            .union(["/container/.seams-replica"]))
+        #expect(
+            Set(before.keys)
+                == Set(["/local", "/container"].flatMap { root in expected.map { "\(root)/\($0)" } })
+                .union(["/container/.seams-replica"]))
         #expect(try trashes.map { try fileSystem.contentsOfDirectory(at: $0).count } == [1, 2])
         fileSystem.advanceTime(by: 11 * 24 * 3600)  // the first trash folders are 31 days old
         fileSystem.resetCalls()
@@ -312,13 +347,16 @@ import Testing
     func order(batch: Int, inOrder: Bool = true) throws -> (flushes: [Int], renames: [Int]) {
         let fileSystem = InMemoryFileSystem()
         let (local, container) = (URL(filePath: "/local"), URL(filePath: "/container"))
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         for n in 1...5 { try fileSystem.write(Data("file \(n)".utf8), to: local.appending(path: "f\(n).txt")) }
         var options = SyncOptions()
         options.copyBatchCount = batch
         fileSystem.resetCalls()
         let report = try SyncEngine(
-            directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test", scansConcurrently: !inOrder
+            directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test",
+            scansConcurrently: !inOrder
         ).run(local: local, container: container, stateDirectory: URL(filePath: "/state"), options: options)
         #expect(report.copiedToContainer == 5)
         let calls = fileSystem.calls
@@ -329,7 +367,8 @@ import Testing
         }
         return (
             calls.indices.filter { calls[$0].operation == .synchronizeFile && isTemp(calls[$0].url) },
-            calls.indices.filter { calls[$0].operation == .moveItem && isTemp(calls[$0].url) })
+            calls.indices.filter { calls[$0].operation == .moveItem && isTemp(calls[$0].url) }
+        )
     }
 
     @Test("one batch by default: every copy is flushed before the first is placed")
@@ -347,7 +386,8 @@ import Testing
         #expect(zip(flushes, renames).allSatisfy { $0 < $1 })
     }
 
-    @Test("batches of two, copied at once: a batch waits at most for the next one's flush, each copy after its own flush")
+    @Test(
+        "batches of two, copied at once: a batch waits at most for the next one's flush, each copy after its own flush")
     func batchesOfTwoAtOnce() throws {
         for _ in 0..<20 {  // the second batch's flush and the first one's renames interleave differently each time
             let (flushes, renames) = try order(batch: 2, inOrder: false)
@@ -364,5 +404,10 @@ private final class Tally: Sendable {
     private let value = LockedValue(0)
 
     /// Adds one and returns the new count.
-    func next() -> Int { value.withLock { $0 += 1; return $0 } }
+    func next() -> Int {
+        value.withLock {
+            $0 += 1
+            return $0
+        }
+    }
 }

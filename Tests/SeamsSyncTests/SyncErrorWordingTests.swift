@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// What a ``SyncError`` for a failed write says, and which path it names.
 @Suite struct SyncErrorWordingTests {
@@ -11,7 +12,9 @@ import Testing
         let local = URL(filePath: "/local", directoryHint: .isDirectory)
         let container = URL(filePath: "/container", directoryHint: .isDirectory)
         let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         let faulty = FaultInjectingFileSystem(wrapping: fileSystem)
         faulty.addRule(.operation(.linkItem, fails: .permissionDenied))
         let engine = SyncEngine(directories: faulty, files: faulty, clock: { fileSystem.now }, owner: "test")
@@ -25,7 +28,8 @@ import Testing
             }
             #expect(url.path.hasPrefix("/container/.seams"), "the lock's path, not the local folder: \(url.path)")
             #expect(underlying.posixCode == .EACCES)
-            #expect(error.description == "Could not write \(url.path): Permission denied (EACCES)", "\(error.description)")
+            #expect(
+                error.description == "Could not write \(url.path): Permission denied (EACCES)", "\(error.description)")
         }
     }
 
@@ -35,8 +39,10 @@ import Testing
         let fileSystem = InMemoryFileSystem()
         try fileSystem.createDirectory(at: folder, withIntermediateDirectories: true)
         let storage = MockBookmarkStorage()
-        storage.saveError = CocoaError.fileSystemError(errno: ENOSPC, path: "/home/me/.local/state/bookmarks.json", writing: true)
-        let manager = SyncManager(directoryAccessor: fileSystem, bookmarkStorage: storage, stateDirectory: URL(filePath: "/state"))
+        storage.saveError = CocoaError.fileSystemError(
+            errno: ENOSPC, path: "/home/me/.local/state/bookmarks.json", writing: true)
+        let manager = SyncManager(
+            directoryAccessor: fileSystem, bookmarkStorage: storage, stateDirectory: URL(filePath: "/state"))
         do {
             try await manager.chooseLocalFolder(folder)
             Issue.record("the save failure was swallowed")
@@ -47,8 +53,9 @@ import Testing
             }
             #expect(url.path == "/home/me/.local/state/bookmarks.json")
             #expect(underlying.posixCode == .ENOSPC)
-            #expect(error.description == "Could not write /home/me/.local/state/bookmarks.json: No space left on device (ENOSPC)")
+            #expect(
+                error.description
+                    == "Could not write /home/me/.local/state/bookmarks.json: No space left on device (ENOSPC)")
         }
     }
 }
-

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// The container lock under real time: a long run keeps it, a takeover race gives it back.
 @Suite struct SyncLockTests {
@@ -14,14 +15,17 @@ import Testing
 
     func setUp() throws -> InMemoryFileSystem {
         let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         try fileSystem.write(Data("1".utf8), to: local.appending(path: "a.txt"))
         return fileSystem
     }
 
     func lockOwner(_ fileSystem: InMemoryFileSystem) -> String? {
         guard let data = try? fileSystem.read(from: lockURL),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         return object["owner"] as? String
     }
 
@@ -39,14 +43,20 @@ import Testing
             options.lockExpiry = 3  // the heartbeat thread beats every second of real time
             return options
         }()
-        let first = SyncEngine(directories: slow, files: fileSystem, clock: clock, owner: "first", scansConcurrently: false)
+        let first = SyncEngine(
+            directories: slow, files: fileSystem, clock: clock, owner: "first", scansConcurrently: false)
         let (local, container, state) = (local, container, state)
         // On a thread of its own: the run blocks in the slow listing, and a blocked task would hold
         // one of the few threads of the pool that this test (and every other) needs to go on.
-        let running = Self.onOwnThread { try first.run(local: local, container: container, stateDirectory: state, options: options) }
+        let running = Self.onOwnThread {
+            try first.run(local: local, container: container, stateDirectory: state, options: options)
+        }
         try await waitUntil { slow.started.withLock { $0 } }
         // The lock is now far past its expiry by the clock, unless the heartbeat renews it.
-        let later = now.withLock { $0 = $0.addingTimeInterval(60); return $0 }
+        let later = now.withLock {
+            $0 = $0.addingTimeInterval(60)
+            return $0
+        }
         let renewed = try await waitUntil { (heartbeat(fileSystem) ?? 0) >= later.timeIntervalSince1970 }
         #expect(renewed, "the background heartbeat renewed the lock while the run was busy scanning")
         let second = SyncEngine(directories: fileSystem, files: fileSystem, clock: clock, owner: "second")
@@ -81,7 +91,8 @@ import Testing
 
     func heartbeat(_ fileSystem: InMemoryFileSystem) -> Double? {
         guard let data = try? fileSystem.read(from: lockURL),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         return object["heartbeat"] as? Double
     }
 
@@ -95,12 +106,14 @@ import Testing
         let lockPath = lockURL.path
         let lock = lockURL
         // Between reading the expired record and moving it aside, another run renews the lock.
-        racer.addRule(.calls(where: { operation, url in
-            if operation == .moveItem, url?.path == lockPath {
-                try? fileSystem.write(Data(fresh.utf8), to: lock)
-            }
-            return false
-        }, fail: .ioError))
+        racer.addRule(
+            .calls(
+                where: { operation, url in
+                    if operation == .moveItem, url?.path == lockPath {
+                        try? fileSystem.write(Data(fresh.utf8), to: lock)
+                    }
+                    return false
+                }, fail: .ioError))
         let engine = SyncEngine(directories: racer, files: fileSystem, owner: "late")
         #expect(throws: SyncError.lockHeld(owner: "fresh")) {
             try engine.run(local: local, container: container, stateDirectory: state)
@@ -137,7 +150,12 @@ private final class SlowFirstListing: DirectoryAccessorProviding {
     }
 
     func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
-        if url.path == slowPath, !waited.withLock({ done in defer { done = true }; return done }) {
+        if url.path == slowPath,
+            !waited.withLock({ done in
+                defer { done = true }
+                return done
+            })
+        {
             started.withLock { $0 = true }
             release.wait()
         }

@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import Seams
-import SeamsWebDAV
-@testable import SeamsSync
 import SeamsTesting
+import SeamsWebDAV
 import Testing
+
+@testable import SeamsSync
 
 @Suite struct SyncManagerTests {
     let container = URL(filePath: "/container", directoryHint: .isDirectory)
@@ -17,18 +18,24 @@ import Testing
         return fileSystem
     }
 
-    func manager(_ fileSystem: some FileSystemProviding & FileAccessorProviding & DirectoryAccessorProviding & BookmarkStorageProviding) -> SyncManager {
+    func manager(
+        _ fileSystem: some FileSystemProviding & FileAccessorProviding & DirectoryAccessorProviding
+            & BookmarkStorageProviding
+    ) -> SyncManager {
         SyncManager(
-            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
+            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem,
+            bookmarkStorage: fileSystem,
             stateDirectory: URL(filePath: "/state"))
     }
 
     @Test("with a server, a container URL on it syncs through WebDAV, both ways, and a second run changes nothing")
     func throughAServer() async throws {
         let fileSystem = try fileSystem()
-        let server = InMemoryWebDAVServer(serving: container, of: fileSystem, baseURL: URL(string: "http://dav.test/notes/")!)
+        let server = InMemoryWebDAVServer(
+            serving: container, of: fileSystem, baseURL: URL(string: "http://dav.test/notes/")!)
         let manager = SyncManager(
-            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem, bookmarkStorage: fileSystem,
+            fileSystem: fileSystem, fileAccessor: fileSystem, directoryAccessor: fileSystem,
+            bookmarkStorage: fileSystem,
             stateDirectory: URL(filePath: "/state"),
             server: WebDAVAccessor(baseURL: server.baseURL, transport: server, pause: { _ in }))
         try fileSystem.write(Data("local".utf8), to: local.appending(path: "a.txt"))
@@ -37,7 +44,9 @@ import Testing
         #expect(report.copiedToContainer == 1 && report.copiedToLocal == 1 && report.failures.isEmpty)
         #expect(try fileSystem.read(from: container.appending(path: "a.txt")) == Data("local".utf8))
         #expect(try fileSystem.read(from: local.appending(path: "b.txt")) == Data("served".utf8))
-        #expect(server.requests.contains { $0.method.rawValue == "MOVE" && $0.path.contains(".seams-tmp-lock-new-") }, "the files went through the server")
+        #expect(
+            server.requests.contains { $0.method.rawValue == "MOVE" && $0.path.contains(".seams-tmp-lock-new-") },
+            "the files went through the server")
         report = try await manager.sync(local: local, container: server.baseURL)
         #expect(report.copiedToContainer == 0 && report.copiedToLocal == 0 && report.inSync == 2)
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SeamsSync
 
 @Suite struct SyncPathTests {
@@ -34,9 +35,11 @@ import Testing
         #expect(paths.map(\.rawValue) == ["a", "a/b", "a/b/c", "a/b-x", "a/c", "a b", "a-c", "a.txt", "b"])
     }
 
-    @Test("the order is total and agrees with equality on odd names", arguments: [
-        ("\u{E9}", "e\u{301}"), ("a", "a/"), ("", "a"), ("a/b", "a!b"), ("\u{1F600}", "z"),
-    ])
+    @Test(
+        "the order is total and agrees with equality on odd names",
+        arguments: [
+            ("\u{E9}", "e\u{301}"), ("a", "a/"), ("", "a"), ("a/b", "a!b"), ("\u{1F600}", "z"),
+        ])
     func total(_ pair: (String, String)) {
         let (a, b) = (SyncPath(pair.0), SyncPath(pair.1))
         #expect(a != b)

@@ -1,9 +1,10 @@
 import Dispatch
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// One sync of a manager at a time: the calls that come while one runs wait their turn, in
 /// order; a waiting call whose task is cancelled ends at once and passes nothing by.
@@ -15,7 +16,9 @@ import Testing
     /// when it got there): the first sync holds the turn as long as the test wants.
     func blockedManager(gate: DispatchSemaphore, arrived: Flag) throws -> SyncManager {
         let fileSystem = InMemoryFileSystem(containerURL: container)
-        for folder in [container, local] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [container, local] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         try fileSystem.write(Data("a".utf8), to: local.appending(path: "a.txt"))
         let boundary = FaultInjectingFileSystem(wrapping: fileSystem)
         boundary.beforeCall(1) {
@@ -131,11 +134,12 @@ import Testing
         let order = Order()
         var tasks: [Task<Void, any Error>] = []
         for n in 1...5 {
-            tasks.append(Task {
-                try await turns.begin()
-                order.append(n)
-                turns.end()
-            })
+            tasks.append(
+                Task {
+                    try await turns.begin()
+                    order.append(n)
+                    turns.end()
+                })
             #expect(await eventually { turns.waitingCount == n })
         }
         turns.end()

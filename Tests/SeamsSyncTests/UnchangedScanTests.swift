@@ -2,6 +2,7 @@ import Foundation
 import Seams
 import SeamsTesting
 import Testing
+
 @testable import SeamsSync
 
 /// A scan compared with the archive keeps unchanged files and folders by path alone; the engine
@@ -14,7 +15,9 @@ import Testing
 
     func setUp() throws -> InMemoryFileSystem {
         let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         return fileSystem
     }
 
@@ -39,8 +42,8 @@ import Testing
     func metadataCalls(_ calls: [FileSystemCall]) -> [String] {
         calls.compactMap { call in
             guard call.operation == .metadata, let path = call.url?.path,
-                  path.hasPrefix(local.path + "/") || path.hasPrefix(container.path + "/"),
-                  !path.contains("/.seams"), !path.contains("/..")  // not the folder-overlap check's walk up
+                path.hasPrefix(local.path + "/") || path.hasPrefix(container.path + "/"),
+                !path.contains("/.seams"), !path.contains("/..")  // not the folder-overlap check's walk up
             else { return nil }
             return path
         }
@@ -53,7 +56,8 @@ import Testing
         try fileSystem.createSymbolicLink(at: local.appending(path: "link"), withDestination: "same.txt")
         var archive = Archive(localRoot: local.path, containerRoot: container.path)
         for entry in try Scanner(directories: fileSystem).scan(local).items {
-            archive.entries[entry.key] = Archive.Entry(kind: entry.value.kind, local: entry.value.stamp, container: Stamp(size: 0, modified: 0))
+            archive.entries[entry.key] = Archive.Entry(
+                kind: entry.value.kind, local: entry.value.stamp, container: Stamp(size: 0, modified: 0))
         }
         fileSystem.advanceTime(by: 5)
         try write(fileSystem, "v2, longer", "edited.txt", in: local)
@@ -61,9 +65,13 @@ import Testing
 
         let snapshot = try Scanner(directories: fileSystem).scan(local, comparedWith: archive, side: .local)
         #expect(Set(snapshot.unchanged) == Set(["same.txt", "d", "d/same.txt"].map(SyncPath.init)))
-        #expect(Set(snapshot.items.keys) == Set(["edited.txt", "d/new.txt", "link"].map(SyncPath.init)), "a link always keeps its metadata")
+        #expect(
+            Set(snapshot.items.keys) == Set(["edited.txt", "d/new.txt", "link"].map(SyncPath.init)),
+            "a link always keeps its metadata")
         #expect(snapshot.count == 6)
-        #expect(snapshot.contains(SyncPath("d/same.txt")) && snapshot.contains(SyncPath("link")) && !snapshot.contains(SyncPath("gone")))
+        #expect(
+            snapshot.contains(SyncPath("d/same.txt")) && snapshot.contains(SyncPath("link"))
+                && !snapshot.contains(SyncPath("gone")))
         // Compared on the other side, whose stamps the archive holds as zero: nothing file-like matches.
         let asContainer = try Scanner(directories: fileSystem).scan(local, comparedWith: archive, side: .container)
         #expect(asContainer.unchanged == [SyncPath("d")], "a folder matches by kind alone")
@@ -72,13 +80,18 @@ import Testing
         #expect(plain.unchanged.isEmpty && plain.items.count == 6)
     }
 
-    @Test("a scanner that keeps listings keeps those of folders with unchanged items, in the order listed, up to its number of items")
+    @Test(
+        "a scanner that keeps listings keeps those of folders with unchanged items, in the order listed, up to its number of items"
+    )
     func scanKeepsListings() throws {
         let fileSystem = try setUp()
-        for name in ["a/1.txt", "a/2.txt", "b/1.txt", "c/1.txt", "c/2.txt", "c/3.txt"] { try write(fileSystem, "v1", name, in: local) }
+        for name in ["a/1.txt", "a/2.txt", "b/1.txt", "c/1.txt", "c/2.txt", "c/3.txt"] {
+            try write(fileSystem, "v1", name, in: local)
+        }
         var archive = Archive(localRoot: local.path, containerRoot: container.path)
         for entry in try Scanner(directories: fileSystem).scan(local).items where !entry.key.rawValue.hasPrefix("b") {
-            archive.entries[entry.key] = Archive.Entry(kind: entry.value.kind, local: entry.value.stamp, container: Stamp(size: 0, modified: 0))
+            archive.entries[entry.key] = Archive.Entry(
+                kind: entry.value.kind, local: entry.value.stamp, container: Stamp(size: 0, modified: 0))
         }
         let all = try Scanner(directories: fileSystem, keptItems: 100).scan(local, comparedWith: archive, side: .local)
         // The root (a and c unchanged) and a and c; not b, whose items are all new.
@@ -130,7 +143,9 @@ import Testing
             archive: F.archive(["a": F.file(1, at: 1), "b": F.file(1, at: 1)]), local: local, container: container)
         #expect(plan.paths == [SyncPath("a"), SyncPath("b")], "one row each")
         #expect(plan.decisions[SyncPath("a")] == Reconciler.incomplete)
-        #expect(plan.decisions[SyncPath("b")] == Reconciler.incomplete, "an edit facing an unread side is not copied over it")
+        #expect(
+            plan.decisions[SyncPath("b")] == Reconciler.incomplete,
+            "an edit facing an unread side is not copied over it")
         #expect(plan.deletions(on: .local) == 0 && plan.deletions(on: .container) == 0)
     }
 
@@ -150,12 +165,18 @@ import Testing
         let edited = try engine(fileSystem).run(local: local, container: container, stateDirectory: state)
         #expect(edited.copiedToContainer == 1 && edited.inSync == 54)
         let reads = metadataCalls(fileSystem.calls)
-        #expect(reads.first == container.appending(path: "d3/f8.txt").path, "the scan's completion reads the other side first")
-        #expect(reads.allSatisfy { $0.hasSuffix("/d3/f8.txt") || $0.hasSuffix("/d3") }, "only the edited file and its folder: \(reads)")
+        #expect(
+            reads.first == container.appending(path: "d3/f8.txt").path,
+            "the scan's completion reads the other side first")
+        #expect(
+            reads.allSatisfy { $0.hasSuffix("/d3/f8.txt") || $0.hasSuffix("/d3") },
+            "only the edited file and its folder: \(reads)")
         #expect(text(fileSystem, "d3/f8.txt", in: container) == "edited")
     }
 
-    @Test("on a disk a folder is listed again only when the plan wants at least half its entries; fewer are read one by one")
+    @Test(
+        "on a disk a folder is listed again only when the plan wants at least half its entries; fewer are read one by one"
+    )
     func listsAgainOnlyMostOfAFolder() throws {
         let fileSystem = try setUp()
         for index in 0..<20 { try write(fileSystem, "file \(index)", "d\(index % 2)/f\(index).txt", in: local) }
@@ -167,11 +188,14 @@ import Testing
         let edited = try engine(fileSystem).run(local: local, container: container, stateDirectory: state)
         #expect(edited.copiedToContainer == 3)
         func listings(of folder: String) -> Int {
-            fileSystem.calls.filter { $0.operation == .contentsOfDirectory && $0.url?.path == container.appending(path: folder).path }.count
+            fileSystem.calls.filter {
+                $0.operation == .contentsOfDirectory && $0.url?.path == container.appending(path: folder).path
+            }.count
         }
         #expect(listings(of: "d0") == 1, "the scan's listing only")
         let reads = metadataCalls(fileSystem.calls).filter { $0.hasPrefix(container.path + "/d0/f") }
-        #expect(Set(reads).isSuperset(of: [0, 2, 4].map { container.appending(path: "d0/f\($0).txt").path }), "\(reads)")
+        #expect(
+            Set(reads).isSuperset(of: [0, 2, 4].map { container.appending(path: "d0/f\($0).txt").path }), "\(reads)")
         // 5 of d1's 10 edited: half of it, listed once more.
         fileSystem.advanceTime(by: 5)
         for index in [1, 3, 5, 7, 9] { try write(fileSystem, "edited \(index)", "d1/f\(index).txt", in: local) }
@@ -179,7 +203,9 @@ import Testing
         let half = try engine(fileSystem).run(local: local, container: container, stateDirectory: state)
         #expect(half.copiedToContainer == 5)
         #expect(listings(of: "d1") == 2, "the scan's listing and one for the plan")
-        #expect(text(fileSystem, "d1/f9.txt", in: container) == "edited 9" && text(fileSystem, "d0/f4.txt", in: container) == "edited 4")
+        #expect(
+            text(fileSystem, "d1/f9.txt", in: container) == "edited 9"
+                && text(fileSystem, "d0/f4.txt", in: container) == "edited 4")
     }
 
     @Test("a deletion on one side: the other side's unchanged items are read, then trashed")
@@ -210,13 +236,16 @@ import Testing
         try write(fileSystem, "v2", "a.txt", in: local)
         let target = container.appending(path: "a.txt")
         let editor = FaultInjectingFileSystem(wrapping: fileSystem)
-        editor.addRule(.calls(where: { operation, url in
-            if operation == .metadata, url == target, (try? fileSystem.read(from: target)) != nil {
-                try? fileSystem.removeItem(at: target, recursively: false)  // a user deletes it just then
-            }
-            return false
-        }, fail: .ioError))
-        let report = try engine(fileSystem, directories: editor).run(local: local, container: container, stateDirectory: state)
+        editor.addRule(
+            .calls(
+                where: { operation, url in
+                    if operation == .metadata, url == target, (try? fileSystem.read(from: target)) != nil {
+                        try? fileSystem.removeItem(at: target, recursively: false)  // a user deletes it just then
+                    }
+                    return false
+                }, fail: .ioError))
+        let report = try engine(fileSystem, directories: editor).run(
+            local: local, container: container, stateDirectory: state)
         #expect(report.failures.isEmpty, "\(report.failures)")
         #expect(text(fileSystem, "a.txt", in: local) == "v2", "deleted there, changed here: the change is kept")
         #expect(text(fileSystem, "a.txt", in: container) == "v2")
@@ -243,9 +272,12 @@ import Testing
             guard case .readFailed(let url, let underlying) = error as? SyncError else { return false }
             return url == target && underlying.posixCode?.rawValue == fault.errno
         }
-        #expect(text(fileSystem, "a.txt", in: container) == "v1" && text(fileSystem, "b.txt", in: local) == "v1", "nothing changed")
+        #expect(
+            text(fileSystem, "a.txt", in: container) == "v1" && text(fileSystem, "b.txt", in: local) == "v1",
+            "nothing changed")
         let changes = fileSystem.calls.filter { call in
-            call.operation.isWriting && !(call.url?.path ?? "").contains("/.seams") && !(call.url?.path ?? "").hasPrefix(state.path)
+            call.operation.isWriting && !(call.url?.path ?? "").contains("/.seams")
+                && !(call.url?.path ?? "").hasPrefix(state.path)
         }
         #expect(changes.isEmpty, "\(changes)")
     }

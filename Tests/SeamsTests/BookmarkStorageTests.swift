@@ -27,7 +27,10 @@ import Testing
 
     @Test(
         "any key stays inside the store file",
-        arguments: ["../../x", "/etc/passwd", "", "a/b/c", "..", "caf\u{E9}", "key\nwith\nnewlines", String(repeating: "k", count: 5000)]
+        arguments: [
+            "../../x", "/etc/passwd", "", "a/b/c", "..", "caf\u{E9}", "key\nwith\nnewlines",
+            String(repeating: "k", count: 5000),
+        ]
     )
     func keysNeverEscape(key: String) throws {
         let temp = try TemporaryDirectory()
@@ -35,13 +38,19 @@ import Testing
         let storage = DefaultBookmarkStorage(storeURL: folder.appending(path: "bookmarks.json"))
         try storage.saveBookmark(Data(key.utf8), for: key)
         #expect(try storage.loadBookmark(for: key) == Data(key.utf8))
-        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == ["bookmarks.json", "bookmarks.json.lock"])
+        #expect(
+            Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)) == [
+                "bookmarks.json", "bookmarks.json.lock",
+            ])
         #expect(try FileManager.default.contentsOfDirectory(atPath: temp.url.path) == ["deep"])
     }
 
     @Test(
         "a damaged store is reported, never overwritten, and loses no bookmark",
-        arguments: ["", "not json at all", "{\"version\":1,\"bookmarks\":", "[1,2,3]", "{\"version\":\"one\"}", "{\"version\":1,\"bookmarks\":{\"a\":\"%%%not base64\"}}"]
+        arguments: [
+            "", "not json at all", "{\"version\":1,\"bookmarks\":", "[1,2,3]", "{\"version\":\"one\"}",
+            "{\"version\":1,\"bookmarks\":{\"a\":\"%%%not base64\"}}",
+        ]
     )
     func corruptStore(content: String) throws {
         let temp = try TemporaryDirectory()
@@ -68,7 +77,9 @@ import Testing
         try content.write(to: url)
         let storage = DefaultBookmarkStorage(storeURL: url)
         #expect(throws: BookmarkStorageError.unsupportedVersion(url, version: 7)) { try storage.loadBookmark(for: "a") }
-        #expect(throws: BookmarkStorageError.unsupportedVersion(url, version: 7)) { try storage.saveBookmark(Data(), for: "a") }
+        #expect(throws: BookmarkStorageError.unsupportedVersion(url, version: 7)) {
+            try storage.saveBookmark(Data(), for: "a")
+        }
         #expect(try Data(contentsOf: url) == content)
     }
 
@@ -82,8 +93,12 @@ import Testing
 
     @Test("the default store follows XDG_CONFIG_HOME, then HOME")
     func defaultLocation() {
-        #expect(DefaultBookmarkStorage.defaultStoreURL(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/u"]).path == "/cfg/seams/bookmarks.json")
-        #expect(DefaultBookmarkStorage.defaultStoreURL(environment: ["HOME": "/home/u"]).path == "/home/u/.config/seams/bookmarks.json")
+        #expect(
+            DefaultBookmarkStorage.defaultStoreURL(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/u"]).path
+                == "/cfg/seams/bookmarks.json")
+        #expect(
+            DefaultBookmarkStorage.defaultStoreURL(environment: ["HOME": "/home/u"]).path
+                == "/home/u/.config/seams/bookmarks.json")
     }
 
     @Test("saves from many threads at once all survive")
@@ -111,7 +126,9 @@ import Testing
         let count = 8
         let outcomes = Mutexed<[String]>([])
         DispatchQueue.concurrentPerform(iterations: count) { index in
-            let line = (try? UnprivilegedProbe.run("bookmark-save", store.path, "p\(index)", "v\(index)").line) ?? "launch failed"
+            let line =
+                (try? UnprivilegedProbe.run("bookmark-save", store.path, "p\(index)", "v\(index)").line)
+                ?? "launch failed"
             outcomes.withLock { $0.append(line) }
         }
         #expect(outcomes.withLock { $0 } == Array(repeating: "ok", count: count))

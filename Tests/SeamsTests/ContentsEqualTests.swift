@@ -8,7 +8,8 @@ import Testing
     let accessor = DefaultFileAccessor()
 
     init() throws {
-        base = FileManager.default.temporaryDirectory.appending(path: "seams-compare-\(UUID().uuidString)", directoryHint: .isDirectory)
+        base = FileManager.default.temporaryDirectory.appending(
+            path: "seams-compare-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
     }
 
@@ -61,7 +62,8 @@ import Testing
                 #expect {
                     _ = try accessor.contentsEqual(pair.0, pair.1)
                 } throws: { error in
-                    (error as? CocoaError)?.code == readError.code && (error as? CocoaError)?.filePath == readError.filePath
+                    (error as? CocoaError)?.code == readError.code
+                        && (error as? CocoaError)?.filePath == readError.filePath
                 }
             }
         }

@@ -18,7 +18,9 @@ import Testing
         var fake: [String]
     }
 
-    static func report(seed: UInt64, unprivileged: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws -> Report {
+    static func report(seed: UInt64, unprivileged: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> Report
+    {
         let folder = try TemporaryDirectory("differential")
         let root = folder.folder("root")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: false)
@@ -38,7 +40,8 @@ import Testing
             firstDifference == nil,
             "step \(firstDifference?.offset ?? -1): live \(firstDifference?.element.0 ?? "") / fake \(firstDifference?.element.1 ?? "")",
             sourceLocation: sourceLocation)
-        #expect(Set(report.live).count > 50, "the sequence exercised few distinct outcomes", sourceLocation: sourceLocation)
+        #expect(
+            Set(report.live).count > 50, "the sequence exercised few distinct outcomes", sourceLocation: sourceLocation)
     }
 
     @Test("live and fake agree at every step, as the user the tests run as", arguments: Array(UInt64(1)...16))
@@ -52,7 +55,8 @@ import Testing
         "live and fake agree at every step, as an unprivileged user",
         .enabled(
             if: UnprivilegedProbe.canRunUnprivileged,
-            "the tests run as root and /usr/bin/setpriv (util-linux) is missing, so no unprivileged process can be started"),
+            "the tests run as root and /usr/bin/setpriv (util-linux) is missing, so no unprivileged process can be started"
+        ),
         arguments: Array(UInt64(1)...16))
     func agreeUnprivileged(seed: UInt64) throws {
         let report = try Self.report(seed: seed, unprivileged: true)
@@ -64,7 +68,8 @@ import Testing
         "the unprivileged sequences meet permission errors, so the bits are compared for real",
         .enabled(
             if: UnprivilegedProbe.canRunUnprivileged,
-            "the tests run as root and /usr/bin/setpriv (util-linux) is missing, so no unprivileged process can be started"))
+            "the tests run as root and /usr/bin/setpriv (util-linux) is missing, so no unprivileged process can be started"
+        ))
     func unprivilegedMeetsPermissions() throws {
         var denied = 0
         for seed in UInt64(1)...4 {

@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Seams
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// The live accessor on a fresh temporary folder; the full behaviour list runs in
 /// `SeamsTestingTests/ConformanceTests`, these pin the error codes against Foundation itself.
@@ -103,7 +104,9 @@ import Testing
     func createErrors() throws {
         let file = root.appending(path: "f")
         try Data().write(to: file)
-        for (url, intermediates) in [(root, false), (root.appending(path: "x/y"), false), (file.appending(path: "z"), false), (file, true)] {
+        for (url, intermediates) in [
+            (root, false), (root.appending(path: "x/y"), false), (file.appending(path: "z"), false), (file, true),
+        ] {
             expectSameError({ try accessor.createDirectory(at: url, withIntermediateDirectories: intermediates) }) {
                 try FileManager.default.createDirectory(at: url, withIntermediateDirectories: intermediates)
             }
@@ -127,7 +130,8 @@ import Testing
         expectSameError({ try accessor.copyItem(at: missing, to: root.appending(path: "c")) }) {
             try FileManager.default.copyItem(at: missing, to: root.appending(path: "c"))
         }
-        expectSameError({ try accessor.moveItem(at: missing, to: root.appending(path: "c"), replacingExisting: true) }) {
+        expectSameError({ try accessor.moveItem(at: missing, to: root.appending(path: "c"), replacingExisting: true) })
+        {
             try FileManager.default.moveItem(at: missing, to: root.appending(path: "c"))
         }
     }

@@ -25,79 +25,88 @@ import Testing
     }
 
     #if os(Linux)
-    /// What `InMemoryFileSystem` leaves when a power cut keeps an atomic write's temp file and
-    /// loses its rename: the name Foundation gives that temp file here, seen while a large write
-    /// is under way (retried until a look lands inside one).
-    @Test("an atomic write goes through a temp file beside the target named .dat.nosync…, as the fake's power cuts may leave it")
-    func atomicWritesTempName() throws {
-        let temp = try TemporaryDirectory()
-        let seen = LockedValue<Set<String>>([])
-        let writing = LockedValue(false)
-        let data = Data(count: 64 << 20)
-        for _ in 0..<20 where !seen.withLock({ $0.contains { $0.hasPrefix(".dat.nosync") } }) {
-            writing.withLock { $0 = true }
-            let done = DispatchSemaphore(value: 0)
-            let folder = temp.url.path
-            Thread.detachNewThread {
-                while writing.withLock({ $0 }) {
-                    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-                    seen.withLock { $0.formUnion(names) }
-                }
-                done.signal()
-            }
-            try accessor.write(data, to: temp.file("big.bin"))
-            writing.withLock { $0 = false }
-            done.wait()
-        }
-        let temps = seen.withLock { $0 }.filter { $0 != "big.bin" }
-        #expect(!temps.isEmpty && temps.allSatisfy { $0.hasPrefix(".dat.nosync") }, "\(temps)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: temp.url.path) == ["big.bin"])
-    }
-
-    /// A process started while a file is open (by any thread, with `Process` or `posix_spawn`)
-    /// must not keep it: Foundation opens both without `O_CLOEXEC`, and a child that held a
-    /// replaced file of an exfat-fuse volume made the driver abort. Each descriptor is caught
-    /// open during a large read or write (retried until a look lands inside one) and its flags
-    /// read from `/proc/self/fdinfo`.
-    @Test("a whole-file read and an atomic write open their files close-on-exec", arguments: ["read", "write"])
-    func closeOnExec(_ call: String) throws {
-        let temp = try TemporaryDirectory()
-        let target = temp.file("big.bin")
-        let data = Data(count: 64 << 20)
-        if call == "read" { try accessor.write(data, to: target) }
-        let flags = LockedValue<[String: Int]>([:])
-        for _ in 0..<20 where flags.withLock({ $0.isEmpty }) {
-            let watching = LockedValue(true)
-            let done = DispatchSemaphore(value: 0)
-            let folder = temp.url.path
-            Thread.detachNewThread {
-                while watching.withLock({ $0 }) {
-                    for descriptor in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
-                        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"),
-                            path.hasPrefix(folder + "/"),
-                            let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(descriptor)", encoding: .utf8),
-                            let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
-                            let value = Int(line.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8)
-                        else { continue }
-                        flags.withLock { $0[(path as NSString).lastPathComponent] = value }
+        /// What `InMemoryFileSystem` leaves when a power cut keeps an atomic write's temp file and
+        /// loses its rename: the name Foundation gives that temp file here, seen while a large write
+        /// is under way (retried until a look lands inside one).
+        @Test(
+            "an atomic write goes through a temp file beside the target named .dat.nosync…, as the fake's power cuts may leave it"
+        )
+        func atomicWritesTempName() throws {
+            let temp = try TemporaryDirectory()
+            let seen = LockedValue<Set<String>>([])
+            let writing = LockedValue(false)
+            let data = Data(count: 64 << 20)
+            for _ in 0..<20 where !seen.withLock({ $0.contains { $0.hasPrefix(".dat.nosync") } }) {
+                writing.withLock { $0 = true }
+                let done = DispatchSemaphore(value: 0)
+                let folder = temp.url.path
+                Thread.detachNewThread {
+                    while writing.withLock({ $0 }) {
+                        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                        seen.withLock { $0.formUnion(names) }
                     }
+                    done.signal()
                 }
-                done.signal()
+                try accessor.write(data, to: temp.file("big.bin"))
+                writing.withLock { $0 = false }
+                done.wait()
             }
-            if call == "read" {
-                #expect(try accessor.read(from: target).count == data.count)
-            } else {
-                try accessor.write(data, to: target)
+            let temps = seen.withLock { $0 }.filter { $0 != "big.bin" }
+            #expect(!temps.isEmpty && temps.allSatisfy { $0.hasPrefix(".dat.nosync") }, "\(temps)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: temp.url.path) == ["big.bin"])
+        }
+
+        /// A process started while a file is open (by any thread, with `Process` or `posix_spawn`)
+        /// must not keep it: Foundation opens both without `O_CLOEXEC`, and a child that held a
+        /// replaced file of an exfat-fuse volume made the driver abort. Each descriptor is caught
+        /// open during a large read or write (retried until a look lands inside one) and its flags
+        /// read from `/proc/self/fdinfo`.
+        @Test("a whole-file read and an atomic write open their files close-on-exec", arguments: ["read", "write"])
+        func closeOnExec(_ call: String) throws {
+            let temp = try TemporaryDirectory()
+            let target = temp.file("big.bin")
+            let data = Data(count: 64 << 20)
+            if call == "read" { try accessor.write(data, to: target) }
+            let flags = LockedValue<[String: Int]>([:])
+            for _ in 0..<20 where flags.withLock({ $0.isEmpty }) {
+                let watching = LockedValue(true)
+                let done = DispatchSemaphore(value: 0)
+                let folder = temp.url.path
+                Thread.detachNewThread {
+                    while watching.withLock({ $0 }) {
+                        for descriptor in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+                        {
+                            guard
+                                let path = try? FileManager.default.destinationOfSymbolicLink(
+                                    atPath: "/proc/self/fd/\(descriptor)"),
+                                path.hasPrefix(folder + "/"),
+                                let info = try? String(
+                                    contentsOfFile: "/proc/self/fdinfo/\(descriptor)", encoding: .utf8),
+                                let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
+                                let value = Int(
+                                    line.dropFirst("flags:".count).trimmingCharacters(in: .whitespaces), radix: 8)
+                            else { continue }
+                            flags.withLock { $0[(path as NSString).lastPathComponent] = value }
+                        }
+                    }
+                    done.signal()
+                }
+                if call == "read" {
+                    #expect(try accessor.read(from: target).count == data.count)
+                } else {
+                    try accessor.write(data, to: target)
+                }
+                watching.withLock { $0 = false }
+                done.wait()
             }
-            watching.withLock { $0 = false }
-            done.wait()
+            let seen = flags.withLock { $0 }
+            #expect(!seen.isEmpty, "no descriptor of the \(call) was caught open")
+            for (name, value) in seen {
+                #expect(
+                    value & Int(O_CLOEXEC) != 0, "\(name) open with flags \(String(value, radix: 8)), without O_CLOEXEC"
+                )
+            }
         }
-        let seen = flags.withLock { $0 }
-        #expect(!seen.isEmpty, "no descriptor of the \(call) was caught open")
-        for (name, value) in seen {
-            #expect(value & Int(O_CLOEXEC) != 0, "\(name) open with flags \(String(value, radix: 8)), without O_CLOEXEC")
-        }
-    }
     #endif
 
     @Test("writes are atomic: nothing but the target is left in the folder")
@@ -120,7 +129,9 @@ import Testing
     @Test("names with spaces, Unicode and dots are written and read as given")
     func oddNames() throws {
         let temp = try TemporaryDirectory()
-        for name in ["with space.txt", "caf\u{E9}.txt", "cafe\u{301}.txt", ".hidden", "日本語", String(repeating: "n", count: 200)] {
+        for name in [
+            "with space.txt", "caf\u{E9}.txt", "cafe\u{301}.txt", ".hidden", "日本語", String(repeating: "n", count: 200),
+        ] {
             try accessor.write(Data(name.utf8), to: temp.file(name))
             #expect(try accessor.read(from: temp.file(name)) == Data(name.utf8), "\(name)")
         }

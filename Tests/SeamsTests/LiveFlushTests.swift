@@ -34,8 +34,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: log) }
         let process = Process()
         process.executableURL = straceURL
-        process.arguments = ["-f", "-qq", "-y", "-e", "trace=fsync,fdatasync,syncfs", "-o", log.path,
-                             UnprivilegedProbe.probeURL.path, "flush"] + arguments
+        process.arguments =
+            [
+                "-f", "-qq", "-y", "-e", "trace=fsync,fdatasync,syncfs", "-o", log.path,
+                UnprivilegedProbe.probeURL.path, "flush",
+            ] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"  // see BuildProducts.run
         process.environment = environment
@@ -48,7 +51,8 @@ import Testing
         #expect(output.hasPrefix("ok"), "probe: \(output)", sourceLocation: sourceLocation)
         // Lines such as `1234  fsync(3</tmp/x/f>) = 0`.
         return try String(contentsOf: log, encoding: .utf8).split(separator: "\n").compactMap { line in
-            guard let open = line.firstIndex(of: "("), let start = line.firstIndex(of: "<"), let end = line.lastIndex(of: ">"),
+            guard let open = line.firstIndex(of: "("), let start = line.firstIndex(of: "<"),
+                let end = line.lastIndex(of: ">"),
                 start < end, line.hasSuffix("= 0")
             else { return nil }
             let name = line[..<open].split(separator: " ").last.map(String.init) ?? ""
@@ -66,7 +70,8 @@ import Testing
         for index in 0..<count { try Data("\(index)".utf8).write(to: folder.appending(path: "f\(index)")) }
     }
 
-    @Test("synchronizeFile is one fsync of that file", .enabled(if: canTrace, "strace is missing or may not trace here"))
+    @Test(
+        "synchronizeFile is one fsync of that file", .enabled(if: canTrace, "strace is missing or may not trace here"))
     func file() throws {
         let root = try Self.folder("file")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -75,14 +80,18 @@ import Testing
         #expect(try Self.traced(["file", file.path]) == [Call(name: "fsync", path: file.path)])
     }
 
-    @Test("synchronizeDirectory is one fsync of that folder", .enabled(if: canTrace, "strace is missing or may not trace here"))
+    @Test(
+        "synchronizeDirectory is one fsync of that folder",
+        .enabled(if: canTrace, "strace is missing or may not trace here"))
     func folder() throws {
         let root = try Self.folder("folder")
         defer { try? FileManager.default.removeItem(at: root) }
         #expect(try Self.traced(["folder", root.path]) == [Call(name: "fsync", path: root.path)])
     }
 
-    @Test("a batch of 200 files and their folder is one syncfs", .enabled(if: canTrace, "strace is missing or may not trace here"))
+    @Test(
+        "a batch of 200 files and their folder is one syncfs",
+        .enabled(if: canTrace, "strace is missing or may not trace here"))
     func batchOnOneFileSystem() throws {
         let root = try Self.folder("batch")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -95,7 +104,9 @@ import Testing
     @Test(
         "a batch on two file systems is one syncfs on each",
         .enabled(if: canTrace, "strace is missing or may not trace here"),
-        .enabled(if: LiveFlushTests.onTwoFileSystems, "/dev/shm is not a file system of its own beside the temporary folder"))
+        .enabled(
+            if: LiveFlushTests.onTwoFileSystems, "/dev/shm is not a file system of its own beside the temporary folder")
+    )
     func batchOnTwoFileSystems() throws {
         let first = try Self.folder("first")
         let second = try Self.folder("second", in: URL(filePath: "/dev/shm"))
@@ -104,13 +115,16 @@ import Testing
         try Self.makeFiles(20, in: second)
         let calls = try Self.traced(["batch", first.path, second.path])
         #expect(calls.map(\.name) == ["syncfs", "syncfs"], "\(calls)")
-        #expect(calls.contains { $0.path.hasPrefix(first.path) } && calls.contains { $0.path.hasPrefix(second.path) }, "\(calls)")
+        #expect(
+            calls.contains { $0.path.hasPrefix(first.path) } && calls.contains { $0.path.hasPrefix(second.path) },
+            "\(calls)")
     }
 
     static var onTwoFileSystems: Bool {
         let temporary = try? FileManager.default.attributesOfItem(atPath: FileManager.default.temporaryDirectory.path)
         let shm = try? FileManager.default.attributesOfItem(atPath: "/dev/shm")
-        guard let temporary, let shm, let a = temporary[.systemNumber] as? Int, let b = shm[.systemNumber] as? Int else { return false }
+        guard let temporary, let shm, let a = temporary[.systemNumber] as? Int, let b = shm[.systemNumber] as? Int
+        else { return false }
         return a != b
     }
 }

@@ -54,7 +54,8 @@ import Testing
         "the live implementations pass the permission behaviour as an unprivileged user",
         .enabled(
             if: UnprivilegedProbe.canRunUnprivileged,
-            "the tests run as root and /usr/bin/setpriv (util-linux) is missing, so no unprivileged process can be started"),
+            "the tests run as root and /usr/bin/setpriv (util-linux) is missing, so no unprivileged process can be started"
+        ),
         arguments: behaviours)
     func livePasses(_ behaviour: ConformanceBehaviour) throws {
         let verdict = try Self.verdict(behaviour)

@@ -50,7 +50,9 @@ import Testing
                 offenders.append("\(file.path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
             }
         }
-        #expect(offenders.isEmpty, "use LockedValue (a lock the thread sanitizer sees) instead:\n\(offenders.joined(separator: "\n"))")
+        #expect(
+            offenders.isEmpty,
+            "use LockedValue (a lock the thread sanitizer sees) instead:\n\(offenders.joined(separator: "\n"))")
     }
 
     @Test("the check finds a Mutex where one is made, and not in a comment")

@@ -107,7 +107,9 @@ import Testing
             try await manager.sync()
             Issue.record("sync() returned despite the unreadable bookmark store")
         } catch let SyncError.readFailed(_, underlying) {
-            #expect(underlying.error as? BookmarkStorageError == .corruptStore(URL(filePath: "/cfg/bookmarks.json"), reason: "test"))
+            #expect(
+                underlying.error as? BookmarkStorageError
+                    == .corruptStore(URL(filePath: "/cfg/bookmarks.json"), reason: "test"))
         } catch {
             Issue.record("unexpected error \(error)")
         }

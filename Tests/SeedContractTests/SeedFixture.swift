@@ -20,7 +20,9 @@ import TestProcessEnvironment
 /// The default sync container, created in a temporary folder when the test process started.
 let seedContainer: URL = {
     guard let path = seams_seed_container() else {
-        fatalError("the seed fixture's container was not created: \(seams_seed_environment_failure().map { String(cString: $0) } ?? "unknown")")
+        fatalError(
+            "the seed fixture's container was not created: \(seams_seed_environment_failure().map { String(cString: $0) } ?? "unknown")"
+        )
     }
     return URL(filePath: String(cString: path), directoryHint: .isDirectory)
 }()

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestProcessEnvironment
+import Testing
 
 /// What `Tests/TestProcessEnvironment` sets when the test binary loads.
 @Suite struct TestProcessEnvironmentTests {

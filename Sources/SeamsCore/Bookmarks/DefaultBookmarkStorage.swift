@@ -1,11 +1,11 @@
 public import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The live ``BookmarkStorageProviding``: one JSON file holding every key.
@@ -44,15 +44,15 @@ public struct DefaultBookmarkStorage: BookmarkStorageProviding {
     /// - Returns: The store file's URL.
     public static func defaultStoreURL(environment: [String: String]) -> URL {
         #if canImport(Darwin)
-        let base =
-            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-            ?? FileManager.default.temporaryDirectory
-        return base.appending(path: "Seams/bookmarks.json")
+            let base =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? FileManager.default.temporaryDirectory
+            return base.appending(path: "Seams/bookmarks.json")
         #else
-        let base =
-            XDGDirectory.config.url(environment: environment)
-            ?? FileManager.default.temporaryDirectory
-        return base.appending(path: "seams/bookmarks.json")
+            let base =
+                XDGDirectory.config.url(environment: environment)
+                ?? FileManager.default.temporaryDirectory
+            return base.appending(path: "seams/bookmarks.json")
         #endif
     }
 
@@ -120,7 +120,8 @@ public struct DefaultBookmarkStorage: BookmarkStorageProviding {
         do {
             probe = try decoder.decode(VersionProbe.self, from: data)
         } catch {
-            throw BookmarkStorageError.corruptStore(storeURL, reason: "not a bookmark store: \(Self.summary(of: error))")
+            throw BookmarkStorageError.corruptStore(
+                storeURL, reason: "not a bookmark store: \(Self.summary(of: error))")
         }
         guard probe.version <= Store.currentVersion else {
             throw BookmarkStorageError.unsupportedVersion(storeURL, version: probe.version)

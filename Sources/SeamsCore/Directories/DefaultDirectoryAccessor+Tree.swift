@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The walks behind ``DefaultDirectoryAccessor``: creating parents, removing and copying trees.
@@ -54,7 +54,9 @@ extension DefaultDirectoryAccessor {
         if info.st_mode & S_IFMT == S_IFDIR {
             var folder = parentPath(destination)
             while true {
-                if let ancestor = try? Syscalls.lstat(folder), ancestor.st_ino == info.st_ino, ancestor.st_dev == info.st_dev {
+                if let ancestor = try? Syscalls.lstat(folder), ancestor.st_ino == info.st_ino,
+                    ancestor.st_dev == info.st_dev
+                {
                     throw Errno(EINVAL)
                 }
                 let up = parentPath(folder)

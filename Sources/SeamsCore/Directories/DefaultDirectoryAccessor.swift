@@ -1,11 +1,11 @@
 public import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The live ``DirectoryAccessorProviding``, on POSIX system calls.
@@ -194,7 +194,7 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
         // One descriptor per file system, and no other: a batch of thousands of files must not
         // run into the open-file limit, nor pay an open and a close for each.
         var devices: [UInt64: (descriptor: Int32, path: String)] = [:]
-        defer { devices.values.forEach { Syscalls.close($0.descriptor) } }
+        defer { for device in devices.values { Syscalls.close(device.descriptor) } }
         let items = files.map { ($0.path, O_RDONLY) } + directories.map { ($0.path, O_RDONLY | O_DIRECTORY) }
         for (path, flags) in items {
             let device = try Self.run(path, writing: false) { path throws(Errno) in
@@ -203,7 +203,9 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
                 return info.deviceIdentifier
             }
             if devices[device] == nil {
-                let descriptor = try Self.run(path, writing: false) { path throws(Errno) in try Syscalls.open(path, flags) }
+                let descriptor = try Self.run(path, writing: false) { path throws(Errno) in
+                    try Syscalls.open(path, flags)
+                }
                 devices[device] = (descriptor, path)
             }
         }

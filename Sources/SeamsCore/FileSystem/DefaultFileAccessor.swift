@@ -25,9 +25,9 @@ public struct DefaultFileAccessor: FileAccessorProviding {
     /// - Throws: The `CocoaError` Foundation throws (see ``FileAccessorProviding/read(from:)``).
     public func read(from url: URL) throws -> Data {
         #if canImport(Darwin)
-        try Data(contentsOf: url)
+            try Data(contentsOf: url)
         #else
-        try Self.readWhole(url.path)
+            try Self.readWhole(url.path)
         #endif
     }
 
@@ -41,9 +41,9 @@ public struct DefaultFileAccessor: FileAccessorProviding {
     /// - Throws: The `CocoaError` Foundation throws (see ``FileAccessorProviding/write(_:to:)``).
     public func write(_ data: Data, to url: URL) throws {
         #if canImport(Darwin)
-        try data.write(to: url, options: .atomic)
+            try data.write(to: url, options: .atomic)
         #else
-        try Self.writeAtomically(data, to: url.path)
+            try Self.writeAtomically(data, to: url.path)
         #endif
     }
 

@@ -48,9 +48,9 @@ public struct DefaultFileSystemProvider: FileSystemProviding {
 
     private func platformDefault() -> URL? {
         #if canImport(Darwin)
-        return FileManager.default.url(forUbiquityContainerIdentifier: nil)
+            return FileManager.default.url(forUbiquityContainerIdentifier: nil)
         #else
-        return Self.linuxDefaultContainer(environment: environment)
+            return Self.linuxDefaultContainer(environment: environment)
         #endif
     }
 

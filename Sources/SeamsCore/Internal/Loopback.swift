@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// TCP on 127.0.0.1, for the parts of this package that start a local server and wait until it
@@ -41,7 +41,9 @@ package enum Loopback {
         defer { close(fd) }
         var address = address(port: 0)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0 else { throw Failure(call: "bind", errno: errno) }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -59,33 +61,35 @@ package enum Loopback {
         defer { close(fd) }
         var address = address(port: port)
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 
     /// `SOCK_CLOEXEC` where sockets take it at creation (not on Apple platforms).
     private static var closeOnExec: Int32 {
         #if canImport(Glibc)
-        Int32(SOCK_CLOEXEC.rawValue)
+            Int32(SOCK_CLOEXEC.rawValue)
         #elseif canImport(Musl)
-        SOCK_CLOEXEC
+            SOCK_CLOEXEC
         #else
-        0
+            0
         #endif
     }
 
     private static var streamSocket: Int32 {
         #if canImport(Glibc)
-        Int32(SOCK_STREAM.rawValue)
+            Int32(SOCK_STREAM.rawValue)
         #else
-        SOCK_STREAM
+            SOCK_STREAM
         #endif
     }
 
     private static func address(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port)).bigEndian

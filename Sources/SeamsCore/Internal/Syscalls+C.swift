@@ -1,9 +1,11 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // File-scope names for the C functions, so `Syscalls`' members of the same name can call them.

@@ -1,9 +1,11 @@
+// swift-format-ignore-file: AlwaysUseLowerCamelCase
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 // Every difference between the platforms the live file-system code meets, in one place. Linux is
@@ -14,18 +16,18 @@ extension stat {
     /// The modification time: `st_mtim` in glibc, `st_mtimespec` on Apple platforms.
     var modificationTime: timespec {
         #if canImport(Darwin)
-        st_mtimespec
+            st_mtimespec
         #else
-        st_mtim
+            st_mtim
         #endif
     }
 
     /// The access time: `st_atim` in glibc, `st_atimespec` on Apple platforms.
     var accessTime: timespec {
         #if canImport(Darwin)
-        st_atimespec
+            st_atimespec
         #else
-        st_atim
+            st_atim
         #endif
     }
 
@@ -39,9 +41,9 @@ extension stat {
 /// `(1 << 30) - 2` on Linux and `-2` on Apple platforms.
 let system_timeOmitted: Int = {
     #if canImport(Darwin)
-    -2
+        -2
     #else
-    (1 << 30) - 2
+        (1 << 30) - 2
     #endif
 }()
 
@@ -49,7 +51,7 @@ let system_timeOmitted: Int = {
 /// the drive's cache, so `fcntl(F_FULLFSYNC)` first, and `fsync` where the file system refuses it.
 func system_fsync(_ descriptor: Int32) -> Int32 {
     #if canImport(Darwin)
-    if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+        if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
     #endif
     return fsync(descriptor)
 }
@@ -59,10 +61,11 @@ func system_fsync(_ descriptor: Int32) -> Int32 {
 /// library has no such call.
 func system_renameNoReplace(_ source: String, _ destination: String) -> Int32? {
     #if canImport(Darwin)
-    return renamex_np(source, destination, UInt32(RENAME_EXCL))
+        return renamex_np(source, destination, UInt32(RENAME_EXCL))
     #else
-    guard let renameat2 = LinuxExtras.renameat2 else { return nil }
-    return renameat2(AT_FDCWD, source, AT_FDCWD, destination, 1 /* RENAME_NOREPLACE */)
+        guard let renameat2 = LinuxExtras.renameat2 else { return nil }
+        let noReplace: UInt32 = 1  // RENAME_NOREPLACE
+        return renameat2(AT_FDCWD, source, AT_FDCWD, destination, noReplace)
     #endif
 }
 
@@ -70,10 +73,11 @@ func system_renameNoReplace(_ source: String, _ destination: String) -> Int32? {
 /// `renamex_np(RENAME_SWAP)` on Apple platforms. `nil` when the C library has no such call.
 func system_exchange(_ first: String, _ second: String) -> Int32? {
     #if canImport(Darwin)
-    return renamex_np(first, second, UInt32(RENAME_SWAP))
+        return renamex_np(first, second, UInt32(RENAME_SWAP))
     #else
-    guard let renameat2 = LinuxExtras.renameat2 else { return nil }
-    return renameat2(AT_FDCWD, first, AT_FDCWD, second, 2 /* RENAME_EXCHANGE */)
+        guard let renameat2 = LinuxExtras.renameat2 else { return nil }
+        let exchange: UInt32 = 2  // RENAME_EXCHANGE
+        return renameat2(AT_FDCWD, first, AT_FDCWD, second, exchange)
     #endif
 }
 
@@ -81,18 +85,18 @@ func system_exchange(_ first: String, _ second: String) -> Int32? {
 /// `nil` elsewhere, where `copy_file_range` shares extents itself on file systems that can).
 func system_clonefile(_ source: String, _ destination: String) -> Int32? {
     #if canImport(Darwin)
-    return clonefile(source, destination, UInt32(CLONE_NOFOLLOW))
+        return clonefile(source, destination, UInt32(CLONE_NOFOLLOW))
     #else
-    return nil
+        return nil
     #endif
 }
 
 /// `sendfile` from one file to another (Linux only; Apple's `sendfile` sends to sockets only).
 func system_sendfile(_ destination: Int32, _ source: Int32, _ count: Int) -> Int? {
     #if os(Linux)
-    return sendfile(destination, source, nil, count)
+        return sendfile(destination, source, nil, count)
     #else
-    return nil
+        return nil
     #endif
 }
 
@@ -100,9 +104,10 @@ func system_sendfile(_ destination: Int32, _ source: Int32, _ count: Int) -> Int
 /// looked up once by name; all `nil` on other platforms.
 enum LinuxExtras {
     typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
-    typealias CopyFileRange = @convention(c) (
-        Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
-    ) -> Int
+    typealias CopyFileRange =
+        @convention(c) (
+            Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32
+        ) -> Int
     typealias SyncFS = @convention(c) (Int32) -> Int32
 
     static let renameat2: RenameAt2? = symbol("renameat2", as: RenameAt2.self)
@@ -115,10 +120,10 @@ enum LinuxExtras {
 
     private static func symbol<T>(_ name: String, as type: T.Type) -> T? {
         #if os(Linux)
-        guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
-        return unsafeBitCast(pointer, to: type)
+            guard let pointer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+            return unsafeBitCast(pointer, to: type)
         #else
-        return nil
+            return nil
         #endif
     }
 }
@@ -129,9 +134,9 @@ package enum SystemThreadName {
     /// Names the calling thread.
     package static func set(_ name: String) {
         #if os(Linux)
-        _ = LinuxExtras.setThreadName?(pthread_self(), name)
+            _ = LinuxExtras.setThreadName?(pthread_self(), name)
         #elseif canImport(Darwin)
-        _ = pthread_setname_np(name)
+            _ = pthread_setname_np(name)
         #endif
     }
 
@@ -139,9 +144,11 @@ package enum SystemThreadName {
     package static func current() -> String? {
         var buffer = [CChar](repeating: 0, count: 64)
         #if os(Linux)
-        guard let get = LinuxExtras.getThreadName, get(pthread_self(), &buffer, buffer.count) == 0 else { return nil }
+            guard let get = LinuxExtras.getThreadName, get(pthread_self(), &buffer, buffer.count) == 0 else {
+                return nil
+            }
         #elseif canImport(Darwin)
-        guard pthread_getname_np(pthread_self(), &buffer, buffer.count) == 0 else { return nil }
+            guard pthread_getname_np(pthread_self(), &buffer, buffer.count) == 0 else { return nil }
         #endif
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }

@@ -30,7 +30,8 @@ package enum HTTPTimeout {
     ) async throws(HTTPTransportError) -> T {
         if Task.isCancelled { throw HTTPTransportError(.cancelled, underlying: CancellationError()) }
         let (seconds, attoseconds) = timeout.components
-        let nanoseconds = max(0, seconds) > Int64.max / 1_000_000_000
+        let nanoseconds =
+            max(0, seconds) > Int64.max / 1_000_000_000
             ? Int.max : Int(max(0, seconds) * 1_000_000_000 + attoseconds / 1_000_000_000)
         let expired = Atomic(false)
         let running = LockedValue<Task<Result<T, HTTPTransportError>, Never>?>(nil)

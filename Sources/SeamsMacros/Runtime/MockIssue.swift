@@ -1,11 +1,11 @@
 import IssueReporting
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How a generated mock reports a call that finds nothing configured, without naming a test
@@ -38,7 +38,8 @@ public enum MockIssue {
         _ requirement: String, on mockType: Any.Type, strict: Bool, always: Bool, at location: MockSourceLocation
     ) {
         guard strict || always else { return }
-        let message = "Unconfigured mock call: \(requirement) on \(mockType) has no return value, sequence, handler or error"
+        let message =
+            "Unconfigured mock call: \(requirement) on \(mockType) has no return value, sequence, handler or error"
         guard isTesting else {
             fatalError("\(message). No test framework is running, so \(strict ? "a strict" : "this") mock stops here")
         }
@@ -54,7 +55,8 @@ public enum MockIssue {
         // Testing test: on another thread, or in an exit test's child process, a Swift Testing
         // run would never see it. Record it with Swift Testing too, as IssueReporting itself does
         // before Swift 6.3; with no Swift Testing run in progress nothing receives it.
-        if case .swiftTesting = TestContext.current {} else {
+        if case .swiftTesting = TestContext.current {
+        } else {
             recordWithSwiftTesting(message, at: location)
         }
     }
@@ -68,12 +70,14 @@ public enum MockIssue {
     public static func report(_ message: String, at location: MockSourceLocation) {
         guard isTesting else { fatalError(message) }
         guard testSupportIsLinked else {
-            fatalError("\(message). The test target does not link IssueReportingTestSupport, so this issue cannot be recorded")
+            fatalError(
+                "\(message). The test target does not link IssueReportingTestSupport, so this issue cannot be recorded")
         }
         reportIssue(
             message, fileID: location.fileID, filePath: location.filePath, line: location.line, column: location.column
         )
-        if case .swiftTesting = TestContext.current {} else {
+        if case .swiftTesting = TestContext.current {
+        } else {
             recordWithSwiftTesting(message, at: location)
         }
     }
@@ -90,9 +94,9 @@ public enum MockIssue {
     /// Whether IssueReporting's bridge to the test frameworks is loaded.
     static var testSupportIsLinked: Bool {
         #if os(Linux) || os(Android) || canImport(Darwin)
-        testSupportSymbol != nil
+            testSupportSymbol != nil
         #else
-        true
+            true
         #endif
     }
 
@@ -100,15 +104,17 @@ public enum MockIssue {
     /// `libIssueReportingTestSupport`, or anywhere in the process).
     private static var testSupportSymbol: UnsafeMutableRawPointer? {
         #if os(Linux) || os(Android) || canImport(Darwin)
-        let symbol = "$s25IssueReportingTestSupport07_recordA0ypyF"
-        #if os(Linux) || os(Android)
-        if let library = dlopen("libIssueReportingTestSupport.so", RTLD_LAZY), let pointer = dlsym(library, symbol) {
-            return pointer
-        }
-        #endif
-        return dlsym(dlopen(nil, RTLD_LAZY), symbol)
+            let symbol = "$s25IssueReportingTestSupport07_recordA0ypyF"
+            #if os(Linux) || os(Android)
+                if let library = dlopen("libIssueReportingTestSupport.so", RTLD_LAZY),
+                    let pointer = dlsym(library, symbol)
+                {
+                    return pointer
+                }
+            #endif
+            return dlsym(dlopen(nil, RTLD_LAZY), symbol)
         #else
-        return nil
+            return nil
         #endif
     }
 }

@@ -57,7 +57,9 @@ extension MockStubHandling {
         _ value: Output, when arguments: Arguments,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        answer(.value(value), when: arguments, at: MockSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        answer(
+            .value(value), when: arguments,
+            at: MockSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Makes calls whose arguments equal `arguments` throw `error`; other calls are answered as
@@ -74,10 +76,15 @@ extension MockStubHandling {
         _ error: Failure, when arguments: Arguments,
         fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
     ) {
-        answer(.error(error), when: arguments, at: MockSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        answer(
+            .error(error), when: arguments,
+            at: MockSourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
-    private func answer(_ behavior: MockStub<Arguments, Output, Failure, Handler>.Behavior, when arguments: Arguments, at location: MockSourceLocation) {
+    private func answer(
+        _ behavior: MockStub<Arguments, Output, Failure, Handler>.Behavior, when arguments: Arguments,
+        at location: MockSourceLocation
+    ) {
         guard MockStub<Arguments, Output, Failure, Handler>.canCompare(arguments) else {
             MockIssue.report(
                 "returns(_:when:) and throwing(_:when:) need Equatable arguments; \(type(of: arguments)) is not, so use handle(_:)",

@@ -98,9 +98,11 @@ struct RequirementEmitter {
         let returnsVoid = returnType == nil || returnType == "Void" || returnType == "()"
         let tryAwait = (effects.throwsKind == .none ? "" : "try ") + (effects.isAsync ? "await " : "")
         let valueCase = returnsVoid ? "case .value: return" : "case .value(let _mockValue): return _mockValue"
-        let errorCase = effects.throwsKind == .none
+        let errorCase =
+            effects.throwsKind == .none
             ? "case .error(let _mockError): switch _mockError {}" : "case .error(let _mockError): throw _mockError"
-        let handlerCase = returnsVoid
+        let handlerCase =
+            returnsVoid
             ? "case .handler(let _mockHandler): \(tryAwait)\(handlerCall)"
             : "case .handler(let _mockHandler): return \(tryAwait)\(handlerCall)"
         let fallback: String
@@ -112,7 +114,10 @@ struct RequirementEmitter {
         } else if effects.throwsKind == .untyped {
             (fallback, always) = ("throw UnconfiguredMockCall(requirement: \"\(display)\")", false)
         } else {
-            (fallback, always) = ("fatalError(\"Unconfigured mock call: \(display) has no return value, sequence, handler or error\")", true)
+            (fallback, always) = (
+                "fatalError(\"Unconfigured mock call: \(display) has no return value, sequence, handler or error\")",
+                true
+            )
         }
         return """
             let _mockAction = \(state) { \(recordExpression) }
@@ -132,7 +137,8 @@ struct RequirementEmitter {
         let lock = (method.isStatic ? "Self._mockStaticState." : "_mockState.") + storage.accessor
         let report = method.isStatic ? "Self._mockStaticReport" : "_mockReport"
         let record = Self.recordedValue(method.parameters)
-        let recordExpression = method.genericNames.isEmpty
+        let recordExpression =
+            method.genericNames.isEmpty
             ? "$0.\(method.stubID).record(\(record))"
             : "$0.\(method.stubID).access(ObjectIdentifier(\(Self.key(method.genericNames)).self)) { (stub: inout \(Self.methodStubType(method, storage: storage))) in stub.record(\(record)) }"
         let arguments = method.parameters.map { ($0.isInout ? "&" : "") + $0.name }.joined(separator: ", ")
@@ -157,7 +163,8 @@ struct RequirementEmitter {
             display: property.name, recordExpression: "$0.\(property.stubID).record(())", state: lock,
             report: report, handlerCall: "_mockHandler()", effects: property.getterEffects, returnType: property.type
         )
-        let setter = property.hasSetter
+        let setter =
+            property.hasSetter
             ? "set { \(lock) { _ = $0.\(property.setterStubID).record(newValue); $0.\(property.stubID).configure(.value(newValue)) } }"
             : ""
         return """

@@ -29,7 +29,8 @@ enum MethodReader {
             }
             genericNames.append(generic.name.text)
             let inherited = generic.inheritedType?.trimmedDescription ?? ""
-            if sendableMock || isStatic(decl.modifiers), !mentionsSendable(inherited), !whereText.contains("\(generic.name.text): Sendable"),
+            if sendableMock || isStatic(decl.modifiers), !mentionsSendable(inherited),
+                !whereText.contains("\(generic.name.text): Sendable"),
                 !whereText.contains("\(generic.name.text) : Sendable")
             {
                 diagnose(generic, .nonSendableGenericParameter)

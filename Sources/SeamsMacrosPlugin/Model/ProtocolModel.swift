@@ -44,7 +44,8 @@ struct ProtocolModel {
             case "Sendable", "Swift.Sendable": isSendable = true
             case "Actor", "_Concurrency.Actor": isActor = true
             case "AnyObject": isClassBound = true
-            case let name where Self.knownNonMockable.contains(name) || !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }):
+            case let name
+            where Self.knownNonMockable.contains(name) || !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }):
                 diagnose(inherited, .unknownInheritance)
             case let name: self.inherited.append(name)
             }
@@ -75,7 +76,9 @@ struct ProtocolModel {
 
     private mutating func read(_ decl: DeclSyntax, diagnose: (any SyntaxProtocol, MockableDiagnostic) -> Void) {
         if let function = decl.as(FunctionDeclSyntax.self) {
-            if let method = MethodReader.method(function, sendableMock: isSendableMock, diagnose: diagnose) { methods.append(method) }
+            if let method = MethodReader.method(function, sendableMock: isSendableMock, diagnose: diagnose) {
+                methods.append(method)
+            }
         } else if let variable = decl.as(VariableDeclSyntax.self) {
             properties += MethodReader.properties(variable, diagnose: diagnose)
         } else if let initializer = decl.as(InitializerDeclSyntax.self) {
@@ -86,7 +89,8 @@ struct ProtocolModel {
             if let whereClause = associated.genericWhereClause {
                 diagnose(whereClause, .associatedTypeWhereClause)
             }
-            let inheritance = associated.inheritanceClause?.inheritedTypes
+            let inheritance =
+                associated.inheritanceClause?.inheritedTypes
                 .map { $0.type.trimmedDescription }.joined(separator: " & ") ?? ""
             associatedTypes.append(AssociatedType(name: associated.name.text, inheritance: inheritance))
         } else if decl.is(SubscriptDeclSyntax.self) {

@@ -58,12 +58,12 @@ extension Applier {
     /// is the name of an item beside it that this run deletes on the side the copy goes to.
     func waitsForDeletion(_ path: SyncPath, other: String) -> Bool {
         guard !collisions.retrying, other != path.name,
-              let entry = plan.entry(at: path),
-              case .propagate(let source) = entry.decision, entry.item(on: source) != nil
+            let entry = plan.entry(at: path),
+            case .propagate(let source) = entry.decision, entry.item(on: source) != nil
         else { return false }
         let sibling = path.replacingName(with: other)
         guard let deletion = plan.entry(at: sibling),
-              case .propagate(let from) = deletion.decision, from == source, deletion.item(on: from) == nil
+            case .propagate(let from) = deletion.decision, from == source, deletion.item(on: from) == nil
         else { return false }
         return true
     }

@@ -68,9 +68,10 @@ extension Applier {
             let name = ConflictNamer().conflictPath(
                 for: entry.path, origin: loser, modified: loserItem.modificationDate, taken: { _ in false })
             for side in Side.allCases {
-                guard let existing = scannedItem(name, on: side), existing.kind == .file, existing.size == loserItem.size,
-                      (try? context.replicas.contentsEqual(
-                          context.url(entry.path, on: loser), on: loser, context.url(name, on: side), on: side)) == true
+                guard let existing = scannedItem(name, on: side), existing.kind == .file,
+                    existing.size == loserItem.size,
+                    (try? context.replicas.contentsEqual(
+                        context.url(entry.path, on: loser), on: loser, context.url(name, on: side), on: side)) == true
                 else { continue }
                 conflictState.keptCopies[entry.path] = name
                 conflictState.settled.insert(name)

@@ -78,7 +78,9 @@ extension Applier {
     static func writtenTogether(_ copiesAtOnce: Int) -> Int { copiesAtOnce > 1 ? copiesAtOnce * 4 : 1 }
 
     /// Whether the queued copies fill a batch (by count or by bytes), to be flushed and placed.
-    var batchIsFull: Bool { copyQueue.staged.count + copyQueue.unwritten.count >= context.batchCount || copyQueue.bytes >= Self.batchBytes }
+    var batchIsFull: Bool {
+        copyQueue.staged.count + copyQueue.unwritten.count >= context.batchCount || copyQueue.bytes >= Self.batchBytes
+    }
 
     /// Writes every queued copy to its temp file, `copiesAtOnce` at a time, and stages those
     /// written; the temp names are given out in plan order first, so they are the same however
@@ -93,15 +95,18 @@ extension Applier {
         let written = context.work.map(jobs.count, width: context.copiesAtOnce) { index in
             let (entry, source, temp) = jobs[index]
             return Result { () throws -> FileMetadata in
-                try Self.writeTemp(temp, context: context, from: entry.path, on: source, item: entry.item(on: source)!, to: entry.path)
+                try Self.writeTemp(
+                    temp, context: context, from: entry.path, on: source, item: entry.item(on: source)!, to: entry.path)
             }
         }
         for ((entry, source, temp), result) in zip(jobs, written) {
             let item = entry.item(on: source)!
             switch result {
             case .success(let copied):
-                copyQueue.staged.append(StagedCopy(
-                    path: entry.path, source: source, item: item, expected: entry.item(on: source.other), temp: temp, copied: copied))
+                copyQueue.staged.append(
+                    StagedCopy(
+                        path: entry.path, source: source, item: item, expected: entry.item(on: source.other),
+                        temp: temp, copied: copied))
             case .failure(let error):
                 copyQueue.bytes -= item.size
                 recordFailure(error, at: entry.path)
@@ -156,7 +161,9 @@ extension Applier {
         // batch is placed: placeCopy keeps the version it replaces on its own.
         var made: Set<URL> = []
         var chain = Durables()
-        if let folders = try? makeTrashFolders(for: batch.compactMap { $0.expected == nil ? nil : ($0.path, $0.source.other) }) {
+        if let folders = try? makeTrashFolders(
+            for: batch.compactMap { $0.expected == nil ? nil : ($0.path, $0.source.other) })
+        {
             (made, chain) = folders
         }
         var preserved: Set<SyncPath> = []
@@ -165,7 +172,8 @@ extension Applier {
             do {
                 // Checked before anything is read through the target's folders.
                 try context.requireRealFolders(above: copy.path, on: copy.source.other)
-                let current = try context.currentMetadata(context.url(copy.path, on: copy.source.other), on: copy.source.other)
+                let current = try context.currentMetadata(
+                    context.url(copy.path, on: copy.source.other), on: copy.source.other)
                 // A target changed since the scan becomes a conflict copy below; nothing to keep.
                 guard ApplyContext.sameItem(current, expected) else { continue }
                 try preserveReplaced(copy.path, on: copy.source.other, expected: expected, madeFolders: made)
@@ -201,7 +209,8 @@ extension Applier {
         for (index, copy) in batch.copies.enumerated() where !placedAtOnce.contains(index) {
             do {
                 let copied = try placeCopy(
-                    copy.temp, copied: copy.copied, from: copy.source, item: copy.item, to: copy.path, expected: copy.expected,
+                    copy.temp, copied: copy.copied, from: copy.source, item: copy.item, to: copy.path,
+                    expected: copy.expected,
                     preserved: batch.preserved.contains(copy.path))
                 record(copy.path, source: copy.source, sourceItem: copy.item, targetItem: copied)
             } catch {
@@ -246,7 +255,8 @@ extension Applier {
                 let target = copy.source.other
                 return Result { () throws -> Void in
                     try context.requireRealFolders(above: copy.path, on: target)
-                    try context.directories(target).moveItem(at: copy.temp, to: context.url(copy.path, on: target), replacingExisting: false)
+                    try context.directories(target).moveItem(
+                        at: copy.temp, to: context.url(copy.path, on: target), replacingExisting: false)
                 }
             }
         }
@@ -298,7 +308,9 @@ extension Applier {
         _ sourcePath: SyncPath, from source: Side, item: FileMetadata, to destination: SyncPath
     ) throws -> (temp: URL, copied: FileMetadata) {
         let temp = temporaryURL(beside: destination, on: source.other)
-        return (temp, try Self.writeTemp(temp, context: context, from: sourcePath, on: source, item: item, to: destination))
+        return (
+            temp, try Self.writeTemp(temp, context: context, from: sourcePath, on: source, item: item, to: destination)
+        )
     }
 
     /// Writes `item` at `sourcePath` on `source` to `temp`, beside `destination` on the other
@@ -307,7 +319,8 @@ extension Applier {
     ///
     /// - Returns: The temp file's metadata.
     static func writeTemp(
-        _ temp: URL, context: ApplyContext, from sourcePath: SyncPath, on source: Side, item: FileMetadata, to destination: SyncPath
+        _ temp: URL, context: ApplyContext, from sourcePath: SyncPath, on source: Side, item: FileMetadata,
+        to destination: SyncPath
     ) throws -> FileMetadata {
         try context.requireRealFolders(above: sourcePath, on: source)
         try context.requireRealFolders(above: destination, on: source.other)
@@ -319,7 +332,8 @@ extension Applier {
             if try context.currentMetadata(sourceURL, on: source) == nil { throw ApplyIssue.vanishedDuringSync }
             throw error
         } catch let error as CocoaError
-            where item.kind == .symbolicLink && Self.meansNoLinks(error) && (try? context.currentMetadata(temp, on: target)) == nil
+            where item.kind == .symbolicLink && Self.meansNoLinks(error)
+            && (try? context.currentMetadata(temp, on: target)) == nil
         {
             throw ApplyIssue.linksUnsupported(source.other)
         }
@@ -328,7 +342,9 @@ extension Applier {
             // The source is what is checked against the scan, after the copy: a change made while
             // it was copied counts too, and the copy's own date may be coarser than the source's
             // (exFAT keeps 10 ms, FAT 2 s), so it is not compared.
-            guard copied.size == item.size, ApplyContext.sameItem(try context.currentMetadata(sourceURL, on: source), item) else {
+            guard copied.size == item.size,
+                ApplyContext.sameItem(try context.currentMetadata(sourceURL, on: source), item)
+            else {
                 throw ApplyIssue.changedDuringSync
             }
             return copied

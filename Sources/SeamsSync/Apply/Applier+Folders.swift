@@ -42,10 +42,12 @@ extension Applier {
             // Platform junk (a Finder's `.DS_Store`) goes to the trash with the folder; what else
             // the ignore rules leave alone is never deleted, and keeps the folder.
             guard kept.allSatisfy({ $0.parent == path && IgnoreRules.isPlatformJunk($0.name) }) else {
-                throw ApplyIssue.holdsIgnored(kept.first { !IgnoreRules.isPlatformJunk($0.name) || $0.parent != path } ?? first)
+                throw ApplyIssue.holdsIgnored(
+                    kept.first { !IgnoreRules.isPlatformJunk($0.name) || $0.parent != path } ?? first)
             }
             for junk in kept {
-                guard let item = try context.currentMetadata(context.url(junk, on: side), on: side), item.kind == .file else {
+                guard let item = try context.currentMetadata(context.url(junk, on: side), on: side), item.kind == .file
+                else {
                     throw ApplyIssue.holdsIgnored(junk)
                 }
                 try moveToTrash(junk, on: side, expected: item)

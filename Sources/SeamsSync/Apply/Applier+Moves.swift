@@ -36,14 +36,18 @@ extension Applier {
                 continue
             }
             do {
-                if let earlier = moveState.failed.first(where: { move.from.isDescendant(of: $0) || move.to.isDescendant(of: $0) }) {
+                if let earlier = moveState.failed.first(where: {
+                    move.from.isDescendant(of: $0) || move.to.isDescendant(of: $0)
+                }) {
                     throw ApplyIssue.moveFailed(from: move.from, reason: "the move of \"\(earlier.rawValue)\" failed")
                 }
                 if move.step != .out, freed.contains(move.to) || move.replacing != nil {
                     // A name freed by a move (or going to the trash now) is taken again only once
                     // its leaving is durable: a power cut could otherwise keep the arrival and
                     // lose the leaving, and the two items would meet at one name.
-                    if let replaced = move.replacing { try moveToTrash(move.to, on: move.madeOn, expected: replaced, counted: false) }
+                    if let replaced = move.replacing {
+                        try moveToTrash(move.to, on: move.madeOn, expected: replaced, counted: false)
+                    }
                     try flushTrash()
                     try context.replicas.flush(arrived)
                     try context.replicas.flush(left)
@@ -51,7 +55,9 @@ extension Applier {
                 }
                 let arrival = context.folderURL(move.to.parent, on: move.madeOn)
                 let leaving = context.folderURL(move.from.parent, on: move.madeOn)
-                if arrived.folders[move.madeOn]?.contains(leaving) == true || left.folders[move.madeOn]?.contains(arrival) == true {
+                if arrived.folders[move.madeOn]?.contains(leaving) == true
+                    || left.folders[move.madeOn]?.contains(arrival) == true
+                {
                     // A folder one move left and another arrived in: flushed with the arrivals,
                     // it would make the leaving durable before the other arrival. The moves so
                     // far are made durable first.
@@ -66,7 +72,9 @@ extension Applier {
                 case .out:
                     staged[move.to] = try stageMove(move)
                 case .back:
-                    guard let url = staged[move.to] else { throw ApplyIssue.moveFailed(from: move.from, reason: "its first step failed") }
+                    guard let url = staged[move.to] else {
+                        throw ApplyIssue.moveFailed(from: move.from, reason: "its first step failed")
+                    }
                     try finishMove(move, from: url)
                 }
                 freed.insert(move.from)
@@ -98,7 +106,8 @@ extension Applier {
     private mutating func stageMove(_ move: PlannedMove) throws -> URL {
         let side = move.madeOn
         try context.requireRealFolders(above: move.from, on: side)
-        guard ApplyContext.sameItem(try context.currentMetadata(context.url(move.from, on: side), on: side), move.item) else {
+        guard ApplyContext.sameItem(try context.currentMetadata(context.url(move.from, on: side), on: side), move.item)
+        else {
             throw ApplyIssue.changedDuringSync
         }
         try moveToTrash(move.from, on: side, expected: move.item, counted: false)
@@ -126,19 +135,23 @@ extension Applier {
     private mutating func makeFolders(above path: SyncPath, on side: Side) throws {
         var folders: [SyncPath] = []
         var current = path.parent
-        while let folder = current, plan.snapshot(side).items[folder] == nil, !plan.snapshot(side).unchanged.contains(folder) {
+        while let folder = current, plan.snapshot(side).items[folder] == nil,
+            !plan.snapshot(side).unchanged.contains(folder)
+        {
             folders.append(folder)
             current = folder.parent
         }
         var made: [SyncPath] = []
         for folder in folders.reversed() where !moveState.doneEarly.contains(folder) {
             guard let entry = plan.entry(at: folder), entry.decision == .propagate(from: side.other),
-                  entry.item(on: side.other)?.kind == .directory
+                entry.item(on: side.other)?.kind == .directory
             else { throw ApplyIssue.notAFolderOnTheWay(folder) }
             let failures = report.failures.count + report.skipped.count
             apply(entry)
             moveState.doneEarly.insert(folder)
-            guard report.failures.count + report.skipped.count == failures else { throw ApplyIssue.notAFolderOnTheWay(folder) }
+            guard report.failures.count + report.skipped.count == failures else {
+                throw ApplyIssue.notAFolderOnTheWay(folder)
+            }
             made.append(folder)
         }
         // The new folders' names are durable before an item moves into them: a power cut could

@@ -36,7 +36,8 @@ extension Applier {
             if expected == nil, current != nil, let other = try context.aliasedName(destinationURL, on: target) {
                 throw ApplyIssue.nameCollision(with: other)
             }
-            try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
+            try divertToConflictCopy(
+                temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
         }
         if let expected {
             if !preserved { try preserveReplaced(destination, on: target, expected: expected) }
@@ -50,12 +51,14 @@ extension Applier {
                     placed = true
                 } else {
                     _ = try directories.exchangeItems(at: temp, and: destinationURL)
-                    try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
+                    try divertToConflictCopy(
+                        temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
                 }
             } else if context.can(target, .replaceIfUnchanged) {
                 // One step on the server: refused there when a version was saved since the check.
                 guard try context.replica(target).moveItem(at: temp, over: destinationURL, ifStill: expected) else {
-                    try divertToConflictCopy(temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
+                    try divertToConflictCopy(
+                        temp, placed: &placed, from: source, item: item, to: destination, expected: expected)
                 }
                 placed = true
             } else {

@@ -21,9 +21,11 @@ extension Applier {
         _ destination: SyncPath, on target: Side, expected: FileMetadata, madeFolders: Set<URL> = []
     ) throws {
         let inMadeFolder = context.trashURL(destination, on: target)
-        let trash = madeFolders.contains(inMadeFolder.deletingLastPathComponent())
+        let trash =
+            madeFolders.contains(inMadeFolder.deletingLastPathComponent())
             ? inMadeFolder : try trashURL(for: destination, on: target)
-        try HardLinks.preserve(context.url(destination, on: target), as: trash, kind: expected.kind, in: context.replica(target))
+        try HardLinks.preserve(
+            context.url(destination, on: target), as: trash, kind: expected.kind, in: context.replica(target))
         trashState.pending.add(folder: trash.deletingLastPathComponent(), on: target)
     }
 
@@ -94,7 +96,9 @@ extension Applier {
             if trashState.folders.contains(folder) || made.contains(folder) { continue }
             // Never through a `.seams-trash` that is a link (or a file): nothing goes outside the folder.
             let trashRoot = context.root(side).appending(path: ApplyContext.trashName, directoryHint: .isDirectory)
-            if let kind = try context.currentMetadata(trashRoot, on: side)?.kind, kind != .directory { throw ApplyIssue.trashNotAFolder }
+            if let kind = try context.currentMetadata(trashRoot, on: side)?.kind, kind != .directory {
+                throw ApplyIssue.trashNotAFolder
+            }
             try context.directories(side).createDirectory(at: folder, withIntermediateDirectories: true)
             let root = context.root(side).standardizedFileURL.path
             var parent = folder.deletingLastPathComponent()

@@ -51,7 +51,8 @@ struct Applier {
         let bytesTotal = bytes.reduce(0, +)
         var bytesDone: Int64 = 0
         func told() -> SyncProgress {
-            SyncProgress(phase: .applying, completed: done, total: total, bytesCompleted: bytesDone, bytesTotal: bytesTotal)
+            SyncProgress(
+                phase: .applying, completed: done, total: total, bytesCompleted: bytesDone, bytesTotal: bytesTotal)
         }
         phases: for phase in Phase.allCases {
             let ordered = phase == .delete ? Array(entries.indices.reversed()) : Array(entries.indices)
@@ -71,7 +72,9 @@ struct Applier {
                     if collisions.waitingFolders.contains(collided.folder) {
                         collisions.waiting.append(entries[index].path)  // made once its folder is
                     } else {
-                        recordFailure(ApplyIssue.insideCollidedFolder(collided.folder, other: collided.other), at: entries[index].path)
+                        recordFailure(
+                            ApplyIssue.insideCollidedFolder(collided.folder, other: collided.other),
+                            at: entries[index].path)
                     }
                 } else if phase == .createAndCopy, let source = Self.plainCopySource(entries[index]) {
                     stage(entries[index], from: source)
@@ -99,14 +102,20 @@ struct Applier {
             folderState.dirty[.container]!.insert(nil)
         }
         try flushFolders()
-        if let interruption = report.interruption { done = interruption.done } else { (done, bytesDone) = (total, bytesTotal) }
+        if let interruption = report.interruption {
+            done = interruption.done
+        } else {
+            (done, bytesDone) = (total, bytesTotal)
+        }
         context.progress(told())
         return archive
     }
 
     /// The bytes `entry` copies: its source file's size when it carries a file to the other side.
     private static func plannedBytes(_ entry: SyncPlan.Entry) -> Int64 {
-        guard case .propagate(let from) = entry.decision, let item = entry.item(on: from), item.kind == .file else { return 0 }
+        guard case .propagate(let from) = entry.decision, let item = entry.item(on: from), item.kind == .file else {
+            return 0
+        }
         return Int64(clamping: item.size)
     }
 
@@ -124,7 +133,8 @@ struct Applier {
     private static func phase(_ entry: SyncPlan.Entry) -> Phase {
         guard case .propagate(let from) = entry.decision else { return .createAndCopy }
         guard let source = entry.item(on: from) else { return .delete }
-        return source.kind != .directory && entry.item(on: from.other)?.kind == .directory ? .replaceFolders : .createAndCopy
+        return source.kind != .directory && entry.item(on: from.other)?.kind == .directory
+            ? .replaceFolders : .createAndCopy
     }
 
     mutating func apply(_ entry: SyncPlan.Entry) {
@@ -198,7 +208,9 @@ struct Applier {
             if kind != .directory {
                 try makeFolder(path, on: target)
                 // Its identity, where one is kept, so a rename of it later is seen as one.
-                if !context.can(target, .networked) { folder = try? context.currentMetadata(context.url(path, on: target), on: target) }
+                if !context.can(target, .networked) {
+                    folder = try? context.currentMetadata(context.url(path, on: target), on: target)
+                }
             }
             let zero = Stamp(size: 0, modified: 0)
             let ids = (item!.fileIdentifier, folder?.fileIdentifier ?? 0)
@@ -241,7 +253,8 @@ struct Applier {
     /// Records `path` as synced: `sourceItem` on `source`, `targetItem` on the other side (their
     /// stamps, and the container item's content tag).
     mutating func record(
-        _ path: SyncPath, kind: FileMetadata.Kind = .file, source: Side, sourceItem: FileMetadata, targetItem: FileMetadata
+        _ path: SyncPath, kind: FileMetadata.Kind = .file, source: Side, sourceItem: FileMetadata,
+        targetItem: FileMetadata
     ) {
         let (local, container) = source == .local ? (sourceItem, targetItem) : (targetItem, sourceItem)
         setEntry(Archive.Entry(synced: local, container, kind: kind), at: path)

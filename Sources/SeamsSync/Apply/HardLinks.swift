@@ -25,7 +25,7 @@ enum HardLinks {
     ) throws {
         do {
             try directories.linkItem(at: temp, to: url)
-        } catch where unsupported(error) {
+        } catch let error where unsupported(error) {
             try files.createFile(data, at: url)
         }
     }
@@ -37,7 +37,7 @@ enum HardLinks {
     static func preserve(_ url: URL, as trash: URL, kind: FileMetadata.Kind = .file, in replica: any Replica) throws {
         do {
             try replica.directories.linkItem(at: url, to: trash)
-        } catch where unsupported(error) {
+        } catch let error where unsupported(error) {
             try replica.directories.copyItem(at: url, to: trash)
             if kind != .symbolicLink { try replica.flush(file: trash) }
         }

@@ -46,7 +46,8 @@ struct Archive: Hashable, Sendable {
         /// identities (the container's only where it is not a server's, see ``containerID``).
         init(synced local: FileMetadata, _ container: FileMetadata, kind: FileMetadata.Kind? = nil) {
             self.init(
-                kind: kind ?? local.kind, local: local.stamp, container: container.stamp, containerTag: Self.tag(container),
+                kind: kind ?? local.kind, local: local.stamp, container: container.stamp,
+                containerTag: Self.tag(container),
                 localID: local.fileIdentifier, containerID: container.contentTag == 0 ? container.fileIdentifier : 0)
         }
 
@@ -65,7 +66,9 @@ struct Archive: Hashable, Sendable {
                 guard item.fileIdentifier == recorded else { return false }
             } else {
                 // A server's file: its content tag, which a MOVE keeps, stands for its identity.
-                guard side == .container, kind != .directory, containerTag != 0, Self.tag(item) == containerTag else { return false }
+                guard side == .container, kind != .directory, containerTag != 0, Self.tag(item) == containerTag else {
+                    return false
+                }
             }
             return kind == .directory || stamp(on: side) == item.stamp
         }

@@ -54,7 +54,9 @@ enum ArchiveCodec {
     /// - Parameter archive: The archive.
     /// - Returns: The file's bytes.
     static func encode(_ archive: Archive) -> Data {
-        var writer = ByteWriter(capacity: 256 + archive.entries.table.end - archive.entries.table.start + archive.entries.changes.count * 24)
+        var writer = ByteWriter(
+            capacity: 256 + archive.entries.table.end - archive.entries.table.start + archive.entries.changes.count * 24
+        )
         writer.append(magic)
         writer.append(UInt32(currentVersion))
         writer.append(UInt32(0))
@@ -88,7 +90,9 @@ enum ArchiveCodec {
     /// - Throws: ``DecodeFailure``.
     static func decode(_ data: Data) throws(DecodeFailure) -> Archive {
         if data.starts(with: magic) {
-            let result = data.withUnsafeBytes { raw in Result { () throws(DecodeFailure) in try decodeBinary(raw, data) } }
+            let result = data.withUnsafeBytes { raw in
+                Result { () throws(DecodeFailure) in try decodeBinary(raw, data) }
+            }
             return try result.get()
         }
         return try decodeVersion1(data)
@@ -120,8 +124,10 @@ enum ArchiveCodec {
         if version >= 6 {
             let interval = Int(try reader.uint32())
             guard count <= UInt64(Int.max) else { throw .corrupt("entry count \(count) too large") }
-            let table = try ArchiveTable(validating: data, start: reader.offset, end: body, count: Int(count), interval: interval)
-            return Archive(localRoot: local, containerRoot: container, entries: ArchiveEntries(table: table), replica: replica)
+            let table = try ArchiveTable(
+                validating: data, start: reader.offset, end: body, count: Int(count), interval: interval)
+            return Archive(
+                localRoot: local, containerRoot: container, entries: ArchiveEntries(table: table), replica: replica)
         }
         // Each entry takes at least 38 bytes; a count the file cannot hold is damage.
         guard count <= UInt64(body - reader.offset) / 38 else { throw .corrupt("entry count \(count) too large") }
@@ -140,10 +146,14 @@ enum ArchiveCodec {
             let tag = version >= 5 ? try reader.uint32() : 0
             let entry = Archive.Entry(
                 kind: kind,
-                local: Stamp(size: Int64(bitPattern: try reader.uint64()), modified: Int64(bitPattern: try reader.uint64())),
-                container: Stamp(size: Int64(bitPattern: try reader.uint64()), modified: Int64(bitPattern: try reader.uint64())),
+                local: Stamp(
+                    size: Int64(bitPattern: try reader.uint64()), modified: Int64(bitPattern: try reader.uint64())),
+                container: Stamp(
+                    size: Int64(bitPattern: try reader.uint64()), modified: Int64(bitPattern: try reader.uint64())),
                 containerTag: tag)
-            guard entries.updateValue(entry, forKey: SyncPath(path)) == nil else { throw .corrupt("'\(path)' appears twice") }
+            guard entries.updateValue(entry, forKey: SyncPath(path)) == nil else {
+                throw .corrupt("'\(path)' appears twice")
+            }
         }
         guard reader.offset == body else { throw .corrupt("\(body - reader.offset) bytes after the entries") }
         return Archive(localRoot: local, containerRoot: container, entries: ArchiveEntries(entries), replica: replica)
@@ -155,7 +165,9 @@ enum ArchiveCodec {
         var dots = 0
         for byte in path.utf8 {
             if byte == UInt8(ascii: "/") {
-                guard component > 0, !(dots == component && dots <= 2) else { throw .corrupt("invalid entry '\(path)'") }
+                guard component > 0, !(dots == component && dots <= 2) else {
+                    throw .corrupt("invalid entry '\(path)'")
+                }
                 component = 0
                 dots = 0
             } else {

@@ -82,7 +82,8 @@ struct ArchiveTable: Sendable {
                 for ordinal in 0..<count {
                     let restart = ordinal % interval == 0
                     if restart { restarts.append(offset) }
-                    _ = try Self.decode(raw, at: &offset, end: end, restart: restart, path: &path, carry: &carry, check: true)
+                    _ = try Self.decode(
+                        raw, at: &offset, end: end, restart: restart, path: &path, carry: &carry, check: true)
                 }
                 return offset
             }
@@ -102,7 +103,8 @@ struct ArchiveTable: Sendable {
         /// The current entry's path bytes.
         fileprivate(set) var path: [UInt8] = []
         /// The current entry.
-        fileprivate(set) var entry = Archive.Entry(kind: .file, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
+        fileprivate(set) var entry = Archive.Entry(
+            kind: .file, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
         /// What the next entry is stored against.
         fileprivate var carry = Carry()
         /// Whether the cursor is on an entry.
@@ -126,8 +128,10 @@ struct ArchiveTable: Sendable {
         var offset = cursor.next
         // The bytes were checked when the table was made; a failure here cannot happen, and would
         // end the walk rather than read past the entries.
-        guard let entry = try? Self.decode(
-            raw, at: &offset, end: end, restart: ordinal % interval == 0, path: &cursor.path, carry: &cursor.carry, check: false)
+        guard
+            let entry = try? Self.decode(
+                raw, at: &offset, end: end, restart: ordinal % interval == 0, path: &cursor.path, carry: &cursor.carry,
+                check: false)
         else {
             cursor.isValid = false
             cursor.ordinal = count
@@ -280,7 +284,9 @@ struct ArchiveTable: Sendable {
 
     private func place(of cursor: Cursor, prefix: [UInt8], comparedWith name: UnsafeRawBufferPointer) -> Place {
         cursor.path.withUnsafeBufferPointer { path in
-            guard path.count > prefix.count, prefix.withUnsafeBufferPointer({ path.starts(with: $0) }) else { return .outside }
+            guard path.count > prefix.count, prefix.withUnsafeBufferPointer({ path.starts(with: $0) }) else {
+                return .outside
+            }
             let rest = UnsafeBufferPointer(rebasing: path[prefix.count...])
             if let slash = rest.firstIndex(of: UInt8(ascii: "/")) { return .inside(prefix.count + slash) }
             return .child(Self.order(UnsafeRawBufferPointer(rest), name))
@@ -303,7 +309,9 @@ struct ArchiveTable: Sendable {
         return a.count - b.count
     }
 
-    static func varint(_ raw: UnsafeRawBufferPointer, at offset: inout Int, end: Int) throws(ArchiveCodec.DecodeFailure) -> UInt64 {
+    static func varint(_ raw: UnsafeRawBufferPointer, at offset: inout Int, end: Int) throws(ArchiveCodec.DecodeFailure)
+        -> UInt64
+    {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -316,7 +324,9 @@ struct ArchiveTable: Sendable {
         }
     }
 
-    private static func zigzag(_ raw: UnsafeRawBufferPointer, at offset: inout Int, end: Int) throws(ArchiveCodec.DecodeFailure) -> Int64 {
+    private static func zigzag(_ raw: UnsafeRawBufferPointer, at offset: inout Int, end: Int) throws(ArchiveCodec
+        .DecodeFailure) -> Int64
+    {
         let value = try varint(raw, at: &offset, end: end)
         return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
     }
@@ -351,7 +361,9 @@ struct ArchiveTable: Sendable {
         let suffix = UnsafeRawBufferPointer(rebasing: raw[offset..<offset + Int(length)])
         offset += Int(length)
         if check {  // at a restart too: the whole previous path against the whole new one
-            let before = path.withUnsafeBytes { Self.order(UnsafeRawBufferPointer(rebasing: $0[Int(shared)...]), suffix) }
+            let before = path.withUnsafeBytes {
+                Self.order(UnsafeRawBufferPointer(rebasing: $0[Int(shared)...]), suffix)
+            }
             guard before < 0 else { throw .corrupt("entries out of order at byte \(entryStart)") }
         }
         path.removeSubrange(Int(shared)...)
@@ -367,7 +379,9 @@ struct ArchiveTable: Sendable {
         case 2: kind = .symbolicLink
         default: throw .corrupt("unknown kind at byte \(entryStart)")
         }
-        guard flags & ~(3 | tagFlag | sizeFlag | dateFlag | localIDFlag | containerIDFlag) == 0 else { throw .corrupt("unknown flags at byte \(entryStart)") }
+        guard flags & ~(3 | tagFlag | sizeFlag | dateFlag | localIDFlag | containerIDFlag) == 0 else {
+            throw .corrupt("unknown flags at byte \(entryStart)")
+        }
         var tag: UInt32 = 0
         if flags & tagFlag != 0 {
             guard end - offset >= 4 else { throw .corrupt("truncated at byte \(offset)") }
@@ -448,7 +462,8 @@ struct ArchiveTable: Sendable {
                     let limit = min(bytes.count, previous.count)
                     while shared < limit, bytes[shared] == previous[shared] { shared += 1 }
                 }
-                assert(restart || previous.withUnsafeBytes { Self.orderIsIncreasing($0, UnsafeRawBufferPointer(bytes)) })
+                assert(
+                    restart || previous.withUnsafeBytes { Self.orderIsIncreasing($0, UnsafeRawBufferPointer(bytes)) })
                 writer.append(varint: UInt64(shared))
                 writer.append(varint: UInt64(bytes.count - shared))
                 writer.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[shared...]))
@@ -467,7 +482,9 @@ struct ArchiveTable: Sendable {
             writer.append(zigzag: entry.local.size)
             writer.append(zigzag: entry.local.modified &- carry.date)
             if entry.container.size != entry.local.size { writer.append(zigzag: entry.container.size) }
-            if entry.container.modified != entry.local.modified { writer.append(zigzag: entry.container.modified &- entry.local.modified) }
+            if entry.container.modified != entry.local.modified {
+                writer.append(zigzag: entry.container.modified &- entry.local.modified)
+            }
             carry.date = entry.local.modified
             if entry.localID != 0 {
                 writer.append(zigzag: Int64(bitPattern: entry.localID &- carry.localID))
@@ -480,7 +497,8 @@ struct ArchiveTable: Sendable {
             count += 1
         }
 
-        private static func orderIsIncreasing(_ before: UnsafeRawBufferPointer, _ after: UnsafeRawBufferPointer) -> Bool {
+        private static func orderIsIncreasing(_ before: UnsafeRawBufferPointer, _ after: UnsafeRawBufferPointer) -> Bool
+        {
             ArchiveTable.order(before, after) < 0
         }
     }
@@ -492,6 +510,8 @@ struct ArchiveTable: Sendable {
         var builder = Builder()
         for (path, entry) in sorted { builder.append(path, entry, to: &writer) }
         let data = writer.finish()
-        self.init(data: data, start: 0, end: data.count, count: builder.count, interval: builder.interval, restarts: builder.restarts)
+        self.init(
+            data: data, start: 0, end: data.count, count: builder.count, interval: builder.interval,
+            restarts: builder.restarts)
     }
 }

@@ -65,7 +65,8 @@ struct ReplicaMarker: Sendable {
         } catch {
             throw SyncError.readFailed(url, UnderlyingError(error))
         }
-        guard let file = try? JSONDecoder().decode(File.self, from: data), file.format == Self.format, !file.id.isEmpty else {
+        guard let file = try? JSONDecoder().decode(File.self, from: data), file.format == Self.format, !file.id.isEmpty
+        else {
             return .unreadable
         }
         return .marker(ReplicaIdentity(id: file.id, generation: file.generation))
@@ -76,7 +77,8 @@ struct ReplicaMarker: Sendable {
     ///
     /// - Returns: The marker's URL.
     func place(_ identity: ReplicaIdentity, runID: String) throws -> URL {
-        let temp = container.appending(path: "\(Snapshot.temporaryPrefix)replica-\(runID)", directoryHint: .notDirectory)
+        let temp = container.appending(
+            path: "\(Snapshot.temporaryPrefix)replica-\(runID)", directoryHint: .notDirectory)
         do {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -117,15 +119,18 @@ struct ReplicaCheck: Hashable {
             // The first sync of this pair, or a state from before identities: adopt the container's.
             mismatch = nil
         case (let known?, .missing):
-            mismatch = "the container has no \(ReplicaMarker.fileName) although this pair synced with it before "
+            mismatch =
+                "the container has no \(ReplicaMarker.fileName) although this pair synced with it before "
                 + "(another folder, or one emptied and refilled; it was \(known.id))"
         case (_, .unreadable):
             mismatch = "the container's \(ReplicaMarker.fileName) cannot be read"
         case (let known?, .marker(let identity)) where identity.id != known.id:
-            mismatch = "the container is another one than this pair last synced with (identity \(identity.id), "
+            mismatch =
+                "the container is another one than this pair last synced with (identity \(identity.id), "
                 + "expected \(known.id); another disk at the same place?)"
         case (let known?, .marker(let identity)) where identity.generation < known.generation:
-            mismatch = "the container is an older copy than the one this pair last synced with (generation "
+            mismatch =
+                "the container is an older copy than the one this pair last synced with (generation "
                 + "\(identity.generation), expected at least \(known.generation); restored from a backup?)"
         case (_, .marker):
             mismatch = nil

@@ -1,5 +1,5 @@
-import SeamsCore
 import Foundation
+import SeamsCore
 
 /// What the archive remembers of one side of a path: enough metadata to see a change without
 /// reading content.

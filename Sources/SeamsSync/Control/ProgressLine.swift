@@ -32,7 +32,9 @@ package final class ProgressLine: Sendable {
             if state.finished { return nil }
             let last = progress.phase == .applying && progress.completed >= progress.total
             if progress.phase == .applying, state.applyingSince == nil { state.applyingSince = now }
-            if !last, state.lastPhase == progress.phase, let shown = state.lastShown, now - shown < Self.interval { return nil }
+            if !last, state.lastPhase == progress.phase, let shown = state.lastShown, now - shown < Self.interval {
+                return nil
+            }
             state.lastShown = now
             state.lastPhase = progress.phase
             let elapsed = state.applyingSince.map { now - $0 } ?? .zero

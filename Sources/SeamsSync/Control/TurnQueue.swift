@@ -57,7 +57,9 @@ final class TurnQueue: Sendable {
             }
         } onCancel: {
             let waiter: Waiter? = state.withLock { state in
-                if let index = state.waiting.firstIndex(where: { $0.id == id }) { return state.waiting.remove(at: index) }
+                if let index = state.waiting.firstIndex(where: { $0.id == id }) {
+                    return state.waiting.remove(at: index)
+                }
                 state.cancelledEarly.insert(id)
                 return nil
             }

@@ -49,7 +49,8 @@ struct IgnorePattern: Hashable, Sendable {
             case .unclosedBracket: "a [ with no closing ]"
             case .trailingBackslash: "a \\ at the end of the pattern escapes nothing"
             case .emptyNegation: "a ! with no pattern after it"
-            case .unknownClass(let name): "[:\(name):] is not a character class (alpha, digit, alnum, upper, lower, space, punct, xdigit, blank, cntrl, graph, print)"
+            case .unknownClass(let name):
+                "[:\(name):] is not a character class (alpha, digit, alnum, upper, lower, space, punct, xdigit, blank, cntrl, graph, print)"
             }
         }
     }
@@ -98,7 +99,9 @@ struct IgnorePattern: Hashable, Sendable {
     /// its last part when that starts with a literal ASCII character (`.DS_Store`, `/build`, `._*`);
     /// `nil` for one that starts with a wildcard, a set or another character, or ends in `**`.
     var firstByteOfName: UInt8? {
-        guard case .name(let glob)? = parts.last, case .literal(let scalar)? = glob.tokens.first, scalar.isASCII else { return nil }
+        guard case .name(let glob)? = parts.last, case .literal(let scalar)? = glob.tokens.first, scalar.isASCII else {
+            return nil
+        }
         return UInt8(scalar.value)
     }
 
@@ -223,7 +226,11 @@ struct Glob: Hashable, Sendable {
             if scalar == "]" && !first { return (set, negated, index) }
             first = false
             if scalar == "[", index + 1 < scalars.count, scalars[index + 1] == ":" {
-                guard let close = (index + 2..<scalars.count).first(where: { scalars[$0] == ":" && $0 + 1 < scalars.count && scalars[$0 + 1] == "]" }) else {
+                guard
+                    let close = (index + 2..<scalars.count).first(where: {
+                        scalars[$0] == ":" && $0 + 1 < scalars.count && scalars[$0 + 1] == "]"
+                    })
+                else {
                     throw .unclosedBracket
                 }
                 let name = String(String.UnicodeScalarView(scalars[(index + 2)..<close]))

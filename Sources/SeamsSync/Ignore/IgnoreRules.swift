@@ -80,7 +80,8 @@ struct IgnoreRules: Hashable, Sendable {
     /// reads `\r\n` as one character), a leading byte-order mark dropped, as git does.
     static func lines(of text: String) -> [String] {
         let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-        return body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+        return body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(
+            String.init)
     }
 
     /// Compiles lines, skipping blanks and comments.
@@ -90,7 +91,8 @@ struct IgnoreRules: Hashable, Sendable {
             do {
                 if let pattern = try IgnorePattern.parse(line) { patterns.append(pattern) }
             } catch {
-                throw SyncError.badIgnoreRule(source: source.description, line: index + 1, pattern: line, reason: error.description)
+                throw SyncError.badIgnoreRule(
+                    source: source.description, line: index + 1, pattern: line, reason: error.description)
             }
         }
         return patterns
@@ -107,7 +109,8 @@ struct IgnoreRules: Hashable, Sendable {
         guard let text = String(data: content, encoding: .utf8) else {
             throw SyncError.badIgnoreRule(source: url.path, line: 0, pattern: "", reason: "it is not UTF-8 text")
         }
-        let patterns = try Self.parse(Self.lines(of: text), source: .file(url.isFileURL ? url.path : url.absoluteString))
+        let patterns = try Self.parse(
+            Self.lines(of: text), source: .file(url.isFileURL ? url.path : url.absoluteString))
         if !patterns.isEmpty { files[folder] = patterns }
     }
 
@@ -152,8 +155,10 @@ struct IgnoreRules: Hashable, Sendable {
             var ignored = false
             for (depth, patterns) in lists {
                 // The last match decides: only a pattern that would change the answer is tried.
-                for pattern in patterns where pattern.negated == ignored
-                    && pattern.matches(folders[depth...], name, isFolder: isFolder) {
+                for pattern in patterns
+                where pattern.negated == ignored
+                    && pattern.matches(folders[depth...], name, isFolder: isFolder)
+                {
                     ignored = !pattern.negated
                 }
             }
@@ -165,7 +170,8 @@ struct IgnoreRules: Hashable, Sendable {
     func inFolder(_ parent: SyncPath?) -> InFolder {
         // The folder's names matter to anchored patterns and to files below the root only.
         let needsFolders = !files.isEmpty || runsPatternsAnchored
-        let folders = needsFolders ? parent.map { $0.rawValue.split(separator: "/", omittingEmptySubsequences: false) } ?? [] : []
+        let folders =
+            needsFolders ? parent.map { $0.rawValue.split(separator: "/", omittingEmptySubsequences: false) } ?? [] : []
         var lists: [(depth: Int, patterns: [IgnorePattern])] = []
         if !base.isEmpty { lists.append((0, base)) }
         if files.isEmpty {

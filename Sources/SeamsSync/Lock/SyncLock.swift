@@ -65,8 +65,10 @@ final class SyncLock: Sendable {
     private let stop = DispatchSemaphore(value: 0)
 
     init(
-        in replica: any Replica, owner: String, runID: String, clock: @escaping @Sendable () -> Date, expiry: TimeInterval,
-        process: SyncProcess = .current, wait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
+        in replica: any Replica, owner: String, runID: String, clock: @escaping @Sendable () -> Date,
+        expiry: TimeInterval,
+        process: SyncProcess = .current,
+        wait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
         self.folder = replica.root
         self.capabilities = replica.capabilities
@@ -88,9 +90,10 @@ final class SyncLock: Sendable {
     }
 
     private func encoded() throws -> Data {
-        try JSONEncoder().encode(Record(
-            owner: owner, heartbeat: clock().timeIntervalSince1970, host: process.host, boot: process.bootID,
-            pid: process.pid))
+        try JSONEncoder().encode(
+            Record(
+                owner: owner, heartbeat: clock().timeIntervalSince1970, host: process.host, boot: process.bootID,
+                pid: process.pid))
     }
 
     /// Takes the lock, taking over one whose owner is gone (see the type's documentation).

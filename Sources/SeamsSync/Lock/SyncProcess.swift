@@ -1,11 +1,11 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Who a run is, as its lock records it: host, boot and process, so that the next run can tell
@@ -53,13 +53,13 @@ public struct SyncProcess: Sendable {
 
     private static func currentBootID() -> String {
         #if canImport(Darwin)
-        var boot = timeval()
-        var size = MemoryLayout<timeval>.size
-        guard sysctlbyname("kern.boottime", &boot, &size, nil, 0) == 0 else { return "" }
-        return "\(boot.tv_sec).\(boot.tv_usec)"
+            var boot = timeval()
+            var size = MemoryLayout<timeval>.size
+            guard sysctlbyname("kern.boottime", &boot, &size, nil, 0) == 0 else { return "" }
+            return "\(boot.tv_sec).\(boot.tv_usec)"
         #else
-        guard let data = FileManager.default.contents(atPath: "/proc/sys/kernel/random/boot_id") else { return "" }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard let data = FileManager.default.contents(atPath: "/proc/sys/kernel/random/boot_id") else { return "" }
+            return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         #endif
     }
 }

@@ -105,7 +105,7 @@ struct MoveMatcher {
             for (group, isCycle) in Self.groups(pairs) {
                 let paths = group.flatMap { [$0.from, $0.to] }
                 guard !paths.contains(where: { path in taken.contains { path == $0 || path.isDescendant(of: $0) } }),
-                      !paths.contains(where: { path in paths.contains { path.isDescendant(of: $0) } })
+                    !paths.contains(where: { path in paths.contains { path.isDescendant(of: $0) } })
                 else { continue }
                 let side = group[0].side
                 var other = side == .local ? container : local
@@ -179,7 +179,9 @@ struct MoveMatcher {
                     guard let identity = Self.identity(of: archived, on: side) else { continue }
                     gone[Key(side: side, kind: archived.kind, identity: identity), default: []].append(index)
                 }
-            } else if let l = row.local, let c = row.container, l.kind == c.kind, row.archived == nil, Self.isPlain(row.decision) {
+            } else if let l = row.local, let c = row.container, l.kind == c.kind, row.archived == nil,
+                Self.isPlain(row.decision)
+            {
                 for side in Side.allCases {
                     let item = side == .local ? l : c
                     guard let identity = Self.identity(of: item, on: side) else { continue }
@@ -190,7 +192,7 @@ struct MoveMatcher {
         var pairs: Set<[SyncPath]> = []
         for (key, goneRows) in gone where goneRows.count == 1 {
             guard let newRows = new[key], newRows.count == 1, let archived = rows[goneRows[0]].archived,
-                  let item = rows[newRows[0]].item(on: key.side), archived.isSameItem(item, on: key.side)
+                let item = rows[newRows[0]].item(on: key.side), archived.isSameItem(item, on: key.side)
             else { continue }
             let (from, to) = (rows[goneRows[0]].path, rows[newRows[0]].path)
             guard from.rawValue.lowercased() != to.rawValue.lowercased() else { continue }
@@ -200,14 +202,16 @@ struct MoveMatcher {
         for pair in pairs.sorted(by: { $0[1] < $1[1] }) {
             let (from, to) = (pair[0], pair[1])
             guard !settled.contains(where: { to == $0 || to.isDescendant(of: $0) || from.isDescendant(of: $0) }),
-                  let goneRange = subtree(rows, at: from)
+                let goneRange = subtree(rows, at: from)
             else { continue }
             settled.append(to)
             for index in goneRange {
-                guard let archived = rows[index].archived, rows[index].local == nil, rows[index].container == nil else { continue }
+                guard let archived = rows[index].archived, rows[index].local == nil, rows[index].container == nil else {
+                    continue
+                }
                 let path = to.appendingRelative(rows[index].path, under: from)
                 guard let target = subtree(rows, at: path)?.lowerBound, rows[target].archived == nil,
-                      Self.isPlain(rows[target].decision)
+                    Self.isPlain(rows[target].decision)
                 else { continue }
                 rows[target].archived = archived
                 rows[target].decision = decide(rows[target])
@@ -233,14 +237,17 @@ struct MoveMatcher {
                 let theirs = row.item(on: side.other)
                 let replaced = Self.isReplaced(row, on: side)
                 if let archived = row.archived, let theirs, theirs.kind == archived.kind,
-                   let identity = Self.identity(of: archived, on: side),
-                   replaced || (mine == nil && { if case .propagate = row.decision { true } else { false } }()) {
+                    let identity = Self.identity(of: archived, on: side),
+                    replaced || (mine == nil && { if case .propagate = row.decision { true } else { false } }())
+                {
                     gone[Key(side: side, kind: archived.kind, identity: identity), default: []].append(index)
                 }
                 if let mine, let identity = Self.identity(of: mine, on: side),
-                   replaced
-                    || (row.archived == nil
-                        && (theirs.map { Self.mayHaveArrived($0, on: side.other) } ?? (row.decision == .propagate(from: side)))) {
+                    replaced
+                        || (row.archived == nil
+                            && (theirs.map { Self.mayHaveArrived($0, on: side.other) }
+                                ?? (row.decision == .propagate(from: side))))
+                {
                     new[Key(side: side, kind: mine.kind, identity: identity), default: []].append(index)
                 }
             }
@@ -265,12 +272,14 @@ struct MoveMatcher {
         for (key, g, n) in found {
             let (from, to) = (rows[g].path, rows[n].path)
             guard from != to, let archived = rows[g].archived, let item = rows[n].item(on: key.side),
-                  archived.isSameItem(item, on: key.side), !to.isDescendant(of: from), !from.isDescendant(of: to),
-                  from.rawValue.lowercased() != to.rawValue.lowercased()
+                archived.isSameItem(item, on: key.side), !to.isDescendant(of: from), !from.isDescendant(of: to),
+                from.rawValue.lowercased() != to.rawValue.lowercased()
             else { continue }
             // The other side has the new path too: only as the same file under both names, or
             // as the item the user replaced there.
-            if rows[n].archived == nil, let arrived = rows[n].item(on: key.side.other), arrived != rows[g].item(on: key.side.other) {
+            if rows[n].archived == nil, let arrived = rows[n].item(on: key.side.other),
+                arrived != rows[g].item(on: key.side.other)
+            {
                 continue
             }
             pairs.append(Pair(side: key.side, from: from, to: to))
@@ -294,12 +303,14 @@ struct MoveMatcher {
                 let mine = row.item(on: side)
                 let theirs = row.item(on: side.other)
                 if let archived = row.archived, archived.kind == .directory, mine == nil, theirs?.kind == .directory,
-                   Self.identity(of: archived, on: side) == nil,
-                   let content = content(rows, from: index, on: side, gone: true) {
+                    Self.identity(of: archived, on: side) == nil,
+                    let content = content(rows, from: index, on: side, gone: true)
+                {
                     gone[side, default: [:]][content, default: []].append(row.path)
                 } else if let mine, mine.kind == .directory, row.archived == nil, theirs == nil,
-                          row.decision == .propagate(from: side), Self.identity(of: mine, on: side) == nil,
-                          let content = content(rows, from: index, on: side, gone: false) {
+                    row.decision == .propagate(from: side), Self.identity(of: mine, on: side) == nil,
+                    let content = content(rows, from: index, on: side, gone: false)
+                {
                     new[side, default: [:]][content, default: []].append(row.path)
                 }
             }
@@ -307,8 +318,9 @@ struct MoveMatcher {
         var pairs: [Pair] = []
         for side in Side.allCases {
             for (content, from) in gone[side] ?? [:] where from.count == 1 {
-                guard let to = new[side]?[content], to.count == 1, from[0].rawValue.lowercased() != to[0].rawValue.lowercased(),
-                      !to[0].isDescendant(of: from[0]), !from[0].isDescendant(of: to[0])
+                guard let to = new[side]?[content], to.count == 1,
+                    from[0].rawValue.lowercased() != to[0].rawValue.lowercased(),
+                    !to[0].isDescendant(of: from[0]), !from[0].isDescendant(of: to[0])
                 else { continue }
                 pairs.append(Pair(side: side, from: from[0], to: to[0]))
             }
@@ -355,11 +367,11 @@ struct MoveMatcher {
     /// recorded: the path may be where one move left and another arrived.
     private static func isReplaced(_ row: Reconciler.Row, on side: Side) -> Bool {
         guard let archived = row.archived, let mine = row.item(on: side), let theirs = row.item(on: side.other),
-              archived.kind != .other, mine.kind != .other, theirs.kind == archived.kind
+            archived.kind != .other, mine.kind != .other, theirs.kind == archived.kind
         else { return false }
         let recorded = archived.identity(on: side)
         guard recorded != 0, mine.fileIdentifier != 0, mine.fileIdentifier != recorded,
-              side == .local || mine.contentTag == 0
+            side == .local || mine.contentTag == 0
         else { return false }
         return archived.kind == .directory || archived.matches(theirs, on: side.other)
     }
@@ -369,7 +381,9 @@ struct MoveMatcher {
         guard archived.kind != .other else { return nil }
         let id = archived.identity(on: side)
         if id != 0 { return .id(id) }
-        if side == .container, archived.kind != .directory, archived.containerTag != 0 { return .tag(archived.containerTag) }
+        if side == .container, archived.kind != .directory, archived.containerTag != 0 {
+            return .tag(archived.containerTag)
+        }
         return nil
     }
 
@@ -383,7 +397,9 @@ struct MoveMatcher {
     /// What a scanned item is known by on `side` (as ``Archive/Entry/init(synced:_:kind:)`` records it).
     private static func identity(of item: FileMetadata, on side: Side) -> Identity? {
         guard item.kind != .other else { return nil }
-        if side == .container, item.contentTag != 0 { return item.kind == .directory ? nil : .tag(Archive.Entry.tag(item)) }
+        if side == .container, item.contentTag != 0 {
+            return item.kind == .directory ? nil : .tag(Archive.Entry.tag(item))
+        }
         return item.fileIdentifier != 0 ? .id(item.fileIdentifier) : nil
     }
 
@@ -410,12 +426,16 @@ struct MoveMatcher {
     /// A chain is made from its end (`b`→`c` before `a`→`b`, each name free when it is taken);
     /// a cycle sends its first item to the trash, makes the others from the end, and brings the
     /// first back to its new path.
-    private func plannedMoves(_ rows: [Reconciler.Row], _ group: [Pair], isCycle: Bool, other: Snapshot) -> [PlannedMove]? {
+    private func plannedMoves(_ rows: [Reconciler.Row], _ group: [Pair], isCycle: Bool, other: Snapshot)
+        -> [PlannedMove]?
+    {
         let side = group[0].side
         let leaving = Set(group.map(\.from))
         var moves: [PlannedMove] = []
         for pair in group {
-            guard let goneRange = subtree(rows, at: pair.from), let newRange = subtree(rows, at: pair.to) else { return nil }
+            guard let goneRange = subtree(rows, at: pair.from), let newRange = subtree(rows, at: pair.to) else {
+                return nil
+            }
             let gone = rows[goneRange.lowerBound]
             let new = rows[newRange.lowerBound]
             guard let item = gone.item(on: side.other) else { return nil }
@@ -436,14 +456,15 @@ struct MoveMatcher {
                 }
                 if !leaving.contains(pair.to) {
                     // The item the user replaced by this move: a file or link, to the trash first.
-                    guard let replaced = new.item(on: side.other), replaced.kind != .directory, newRange.count == 1 else { return nil }
+                    guard let replaced = new.item(on: side.other), replaced.kind != .directory, newRange.count == 1
+                    else { return nil }
                     move.replacing = replaced
                 }
             } else {
                 move.arrived = newRange.count == 1 && new.item(on: side.other) != nil
                 for index in newRange where !move.arrived {
                     guard rows[index].decision == .propagate(from: side), rows[index].item(on: side.other) == nil,
-                          rows[index].archived == nil
+                        rows[index].archived == nil
                     else { return nil }
                 }
             }
@@ -477,7 +498,8 @@ struct MoveMatcher {
         if let item = other.items[parent] { return item.kind == .directory }
         if other.unchanged.contains(parent) { return archive.entries[parent]?.kind == .directory }
         guard let row = rows.last(where: { $0.path == parent }) else { return false }
-        return row.decision == .propagate(from: side) && row.item(on: side)?.kind == .directory && row.item(on: side.other) == nil
+        return row.decision == .propagate(from: side) && row.item(on: side)?.kind == .directory
+            && row.item(on: side.other) == nil
     }
 
     /// Replaces the rows at and under the paths of `group` by their rows after the moves: the

@@ -29,7 +29,8 @@ struct PlanStage {
         for side in Side.allCases {
             let count = plan.deletions(on: side)
             if count * 100 > options.maxDeletePercent * known {
-                throw SyncError.tooManyDeletions(side, count: count, known: known, limitPercent: options.maxDeletePercent)
+                throw SyncError.tooManyDeletions(
+                    side, count: count, known: known, limitPercent: options.maxDeletePercent)
             }
         }
     }

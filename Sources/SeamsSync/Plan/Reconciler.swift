@@ -110,13 +110,16 @@ struct Reconciler: Sendable {
             let mine = side == .local ? row.local : row.container
             let theirs = side == .local ? row.container : row.local
             guard let mine, mine.kind != .file, mine.kind != .directory,
-                  theirs?.kind == .directory || row.archived?.kind == .directory else { continue }
+                theirs?.kind == .directory || row.archived?.kind == .directory
+            else { continue }
             if mine.kind == .symbolicLink, let archived = row.archived, archived.kind == .symbolicLink,
-               archived.matches(mine, on: side) {
+                archived.matches(mine, on: side)
+            {
                 continue
             }
             let what = mine.kind == .symbolicLink ? "a symbolic link" : "a special file"
-            return "\(what) on the \(side) side where the last sync or the \(side.other) side has a folder: both are left as "
+            return
+                "\(what) on the \(side) side where the last sync or the \(side.other) side has a folder: both are left as "
                 + "they are and nothing in the folder is deleted; replace the link by the folder, or remove one of them"
         }
         return nil
@@ -145,11 +148,15 @@ struct Reconciler: Sendable {
                 if container.unchanged.contains(path) {
                     inSync += 1
                 } else {
-                    rows.append(Row(path: path, local: nil, container: nil, archived: archive.entries[path], decision: incomplete))
+                    rows.append(
+                        Row(
+                            path: path, local: nil, container: nil, archived: archive.entries[path],
+                            decision: incomplete))
                 }
             }
             for path in container.unchanged where !local.unchanged.contains(path) {
-                rows.append(Row(path: path, local: nil, container: nil, archived: archive.entries[path], decision: incomplete))
+                rows.append(
+                    Row(path: path, local: nil, container: nil, archived: archive.entries[path], decision: incomplete))
             }
             for (path, entry) in archive.entries where !local.contains(path) && !container.contains(path) {
                 rows.append(Row(path: path, local: nil, container: nil, archived: entry, decision: .nothing))
@@ -165,7 +172,8 @@ struct Reconciler: Sendable {
             rows.append(Row(path: path, local: item, container: other, archived: archived, decision: .nothing))
         }
         for (path, item) in container.items where !local.contains(path) {
-            rows.append(Row(path: path, local: nil, container: item, archived: archive.entries[path], decision: .nothing))
+            rows.append(
+                Row(path: path, local: nil, container: item, archived: archive.entries[path], decision: .nothing))
         }
         var order = rows.indices.sorted { rows[$0].path < rows[$1].path }
         permute(&rows, by: &order)
@@ -177,7 +185,8 @@ struct Reconciler: Sendable {
     /// scans' unchanged paths are bits of its entries.
     static func usesBits(archive: Archive, local: Snapshot, container: Snapshot) -> Bool {
         let table = archive.entries.table
-        return local.unchanged.isBits(of: table) && container.unchanged.isBits(of: table) && archive.entries.changesKeepPaths
+        return local.unchanged.isBits(of: table) && container.unchanged.isBits(of: table)
+            && archive.entries.changesKeepPaths
     }
 
     /// The rows of the archive's paths that have no item on either side, and of those unchanged on
@@ -215,7 +224,8 @@ struct Reconciler: Sendable {
         guard archived.kind == local.kind, archived.kind == container.kind else { return false }
         switch archived.kind {
         case .directory: return true
-        case .file, .symbolicLink: return archived.matches(local, on: .local) && archived.matches(container, on: .container)
+        case .file, .symbolicLink:
+            return archived.matches(local, on: .local) && archived.matches(container, on: .container)
         case .other: return false
         }
     }
@@ -237,7 +247,8 @@ struct Reconciler: Sendable {
 
     func decide(local l: FileMetadata?, container c: FileMetadata?, archived: Archive.Entry?) -> Decision {
         for item in [l, c].compactMap({ $0 }) where item.kind == .other {
-            return .skip("not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)")
+            return .skip(
+                "not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)")
         }
         let localChanged = Self.changed(l, on: .local, archived)
         let containerChanged = Self.changed(c, on: .container, archived)

@@ -51,7 +51,8 @@ struct PrepareStage {
     func callAsFunction() throws -> (Prepared, Archive) {
         try checkRoots()
         try FolderOverlap(directories: run.localReplica.directories).check(
-            local: run.local, container: run.container, containerHasLocalIdentities: run.can(.container, .localIdentities),
+            local: run.local, container: run.container,
+            containerHasLocalIdentities: run.can(.container, .localIdentities),
             state: run.stateDirectory)
         let start = clock()
         let runID = makeRunID()
@@ -66,7 +67,8 @@ struct PrepareStage {
         }
         do {
             let store = ArchiveStore(
-                directories: run.localReplica.directories, files: run.localReplica.files, stateDirectory: run.stateDirectory,
+                directories: run.localReplica.directories, files: run.localReplica.files,
+                stateDirectory: run.stateDirectory,
                 localRoot: run.local,
                 containerRoot: run.container)
             if !run.options.dryRun { try store.prepare() }
@@ -74,9 +76,13 @@ struct PrepareStage {
             let marker = ReplicaMarker(replica: run.containerReplica)
             let check = ReplicaCheck(archive: loaded.archive, found: try marker.read())
             // Not the replica the state describes: as a new pair, nothing is deleted anywhere.
-            let archive = check.mismatch == nil ? loaded.archive : Archive(localRoot: loaded.archive.localRoot, containerRoot: loaded.archive.containerRoot)
+            let archive =
+                check.mismatch == nil
+                ? loaded.archive
+                : Archive(localRoot: loaded.archive.localRoot, containerRoot: loaded.archive.containerRoot)
             let prepared = Prepared(
-                runID: runID, start: start, lock: lock, store: store, marker: marker, check: check, stateRebuilt: loaded.rebuilt,
+                runID: runID, start: start, lock: lock, store: store, marker: marker, check: check,
+                stateRebuilt: loaded.rebuilt,
                 fromOlderVersion: loaded.fromOlderVersion, fromLegacyFile: loaded.fromLegacyFile,
                 archiveHasNoIdentity: archive.replica == nil)
             return (prepared, archive)

@@ -45,8 +45,9 @@ struct TrashPurger: Sendable {
         let trash = root.appending(path: ApplyContext.trashName, directoryHint: .isDirectory)
         guard let kind = try? directories.metadata(at: trash).kind else { return Outcome() }
         guard kind == .directory else {
-            return Outcome(refused: "is a \(kind == .symbolicLink ? "symbolic link" : "file"), not the tool's trash folder; "
-                + "nothing was moved into it or purged from it")
+            return Outcome(
+                refused: "is a \(kind == .symbolicLink ? "symbolic link" : "file"), not the tool's trash folder; "
+                    + "nothing was moved into it or purged from it")
         }
         guard let entries = try? directories.contentsOfDirectory(at: trash) else { return Outcome() }
         var removed = 0

@@ -121,7 +121,10 @@ struct LocalFolderReplica: Replica {
     let files: any FileAccessorProviding
 
     var capabilities: ReplicaCapabilities {
-        [.symbolicLinks, .hardLinks, .atomicExchange, .flush, .permissionsAndDates, .localIdentities, .storeSideCopyAndMove]
+        [
+            .symbolicLinks, .hardLinks, .atomicExchange, .flush, .permissionsAndDates, .localIdentities,
+            .storeSideCopyAndMove,
+        ]
     }
 }
 

@@ -51,7 +51,8 @@ struct ReplicaTransfers: Sendable {
         case .directory:
             try replica.directories.createDirectory(at: destination, withIntermediateDirectories: false)
             for entry in try replica.directories.contentsOfDirectory(at: source) {
-                try copyThroughMemory(source.appending(path: entry.name), in: replica, to: destination.appending(path: entry.name))
+                try copyThroughMemory(
+                    source.appending(path: entry.name), in: replica, to: destination.appending(path: entry.name))
             }
         case .file:
             try replica.files.createFile(try replica.files.read(from: source), at: destination)
@@ -63,13 +64,17 @@ struct ReplicaTransfers: Sendable {
         }
     }
 
-    private func upload(_ source: URL, from local: any Replica, to destination: URL, on remote: any RemoteReplica) throws {
+    private func upload(_ source: URL, from local: any Replica, to destination: URL, on remote: any RemoteReplica)
+        throws
+    {
         let found = try local.directories.metadata(at: source)
         switch found.kind {
         case .directory:
             try remote.directories.createDirectory(at: destination, withIntermediateDirectories: false)
             for entry in try local.directories.contentsOfDirectory(at: source) {
-                try upload(source.appending(path: entry.name), from: local, to: destination.appending(path: entry.name), on: remote)
+                try upload(
+                    source.appending(path: entry.name), from: local, to: destination.appending(path: entry.name),
+                    on: remote)
             }
         case .file:
             try remote.upload(source, from: local, to: destination)
@@ -78,12 +83,16 @@ struct ReplicaTransfers: Sendable {
         }
     }
 
-    private func download(_ source: URL, from remote: any RemoteReplica, to destination: URL, in local: any Replica) throws {
+    private func download(_ source: URL, from remote: any RemoteReplica, to destination: URL, in local: any Replica)
+        throws
+    {
         let found = try remote.directories.metadata(at: source)
         if found.kind == .directory {
             try local.directories.createDirectory(at: destination, withIntermediateDirectories: false)
             for entry in try remote.directories.contentsOfDirectory(at: source) {
-                try download(source.appending(path: entry.name), from: remote, to: destination.appending(path: entry.name), in: local)
+                try download(
+                    source.appending(path: entry.name), from: remote, to: destination.appending(path: entry.name),
+                    in: local)
             }
             return
         }

@@ -71,7 +71,8 @@ struct ScanStage {
                 var learned: [Learned] = []
                 do {
                     let snapshot = try scanners[index].scan(
-                        roots[index], expectedCount: expected, comparedWith: archive, side: index == 0 ? .local : .container,
+                        roots[index], expectedCount: expected, comparedWith: archive,
+                        side: index == 0 ? .local : .container,
                         readers: readers[index], foldersPerReader: foldersPerReader[index], learning: &learned,
                         ignoring: rules, listed: listed, shouldStop: shouldStop)
                     return (snapshot, learned)
@@ -113,7 +114,8 @@ struct ScanStage {
             return true
         }
         return Scanned(
-            local: local, container: container, learned: learnedLocal + learnedContainer, reserved: reserved, ignored: ignored.sorted())
+            local: local, container: container, learned: learnedLocal + learnedContainer, reserved: reserved,
+            ignored: ignored.sorted())
     }
 
     /// Reads again what one scan found unchanged where the other found a change or nothing: the
@@ -146,7 +148,9 @@ struct ScanStage {
             var wanted: [SyncPath?: Int] = [:]
             for path in paths { wanted[path.parent, default: 0] += 1 }
             for (folder, count) in wanted where count > 1 {
-                if networked[side] == true || count * 2 >= sizes[side]?[folder] ?? 0 { listed[side, default: []].insert(folder) }
+                if networked[side] == true || count * 2 >= sizes[side]?[folder] ?? 0 {
+                    listed[side, default: []].insert(folder)
+                }
             }
         } read: { path, side in
             let parent = path.parent
@@ -161,7 +165,7 @@ struct ScanStage {
                 let url = path.url(in: run.root(side))
                 do {
                     return try run.replica(side).directories.metadata(at: url)
-                } catch where isGone(error) {
+                } catch let error where isGone(error) {
                     return nil
                 } catch {
                     throw SyncError.readFailed(url, UnderlyingError(error))
@@ -170,8 +174,10 @@ struct ScanStage {
             let folder = parent.map { $0.url(in: run.root(side)) } ?? run.root(side)
             var listing: [String: FileMetadata] = [:]
             do {
-                for entry in try run.replica(side).directories.contentsOfDirectory(at: folder) { listing[entry.name] = entry.metadata }
-            } catch where isGone(error) {
+                for entry in try run.replica(side).directories.contentsOfDirectory(at: folder) {
+                    listing[entry.name] = entry.metadata
+                }
+            } catch let error where isGone(error) {
                 // The folder is gone since the scan: so is what it held.
             } catch {
                 throw SyncError.readFailed(folder, UnderlyingError(error))

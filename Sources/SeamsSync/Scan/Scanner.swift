@@ -23,7 +23,8 @@ struct Scanner: Sendable {
     ///   - keptItems: How many items of the listings of folders that hold unchanged items the
     ///     snapshot keeps, in the order they are listed (``Snapshot/listings``); 0 keeps none.
     init(
-        directories: any DirectoryAccessorProviding, files: (any FileAccessorProviding)? = nil, learnsTags: Bool = false,
+        directories: any DirectoryAccessorProviding, files: (any FileAccessorProviding)? = nil,
+        learnsTags: Bool = false,
         keptItems: Int = 0
     ) {
         self.directories = directories
@@ -62,7 +63,8 @@ struct Scanner: Sendable {
     ///   could not be listed are recorded, not treated as empty.
     /// - Throws: The boundary's error when `root` itself cannot be listed, ``ScanStopped`` when asked to stop.
     func scan(
-        _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive? = nil, side: Side = .local, readers: Int = 1,
+        _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive? = nil, side: Side = .local,
+        readers: Int = 1,
         foldersPerReader: Int = 4, ignoring rules: IgnoreRules = IgnoreRules(), shouldStop: () -> Bool = { false }
     ) throws -> Snapshot {
         var learned: [Learned] = []
@@ -81,7 +83,8 @@ struct Scanner: Sendable {
     /// apply below it (``Snapshot/rules``); one that cannot be read, or holds a pattern git would
     /// not read, ends the scan with ``SyncError/badIgnoreRule(source:line:pattern:reason:)``.
     func scan(
-        _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive?, side: Side, readers: Int, foldersPerReader: Int = 4,
+        _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive?, side: Side, readers: Int,
+        foldersPerReader: Int = 4,
         learning learned: inout [Learned], ignoring rules: IgnoreRules = IgnoreRules(),
         listed: (Int) -> Void = { _ in }, shouldStop: () -> Bool
     ) throws -> Snapshot {
@@ -113,7 +116,9 @@ struct Scanner: Sendable {
             for ((path, _), listing) in zip(folders, listings) {
                 switch listing {
                 case .success(let entries):
-                    try add(entries, under: path, root: root, known: known, to: &snapshot, learning: &learned, pending: &pending)
+                    try add(
+                        entries, under: path, root: root, known: known, to: &snapshot, learning: &learned,
+                        pending: &pending)
                     listed(entries.count)
                 case .failure(let error):
                     if let path { snapshot.unreadableFolders[path] = UnderlyingError(error) }
@@ -142,13 +147,16 @@ struct Scanner: Sendable {
         /// file or folder as recorded there; the container file's content tag when the archive
         /// has none for it yet, and the item's identity when the archive records another
         /// (else 0).
-        func unchanged(_ entries: [DirectoryEntry], under parent: SyncPath?) -> [(ordinal: Int, tag: UInt32, id: UInt64)?] {
+        func unchanged(_ entries: [DirectoryEntry], under parent: SyncPath?) -> [(
+            ordinal: Int, tag: UInt32, id: UInt64
+        )?] {
             guard let table else { return [] }
             let recorded = table.children(entries.map(\.name), of: parent)
             return zip(entries, recorded).map { entry, recorded in
                 let item = entry.metadata
-                guard let (ordinal, recorded) = recorded, item.kind == .file || item.kind == .directory, recorded.kind == item.kind,
-                      item.kind == .directory || recorded.matches(item, on: side)
+                guard let (ordinal, recorded) = recorded, item.kind == .file || item.kind == .directory,
+                    recorded.kind == item.kind,
+                    item.kind == .directory || recorded.matches(item, on: side)
                 else { return nil }
                 let tag = learnsTags && recorded.containerTag == 0 ? Archive.Entry.tag(item) : 0
                 let id = learnsIDs && recorded.identity(on: side) != item.fileIdentifier ? item.fileIdentifier : 0
@@ -184,7 +192,9 @@ struct Scanner: Sendable {
         for (index, entry) in entries.enumerated() {
             if Snapshot.isOwnName(entry.name) {
                 let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
-                if Snapshot.isTemporaryName(entry.name), entry.metadata.kind == .file || entry.metadata.kind == .symbolicLink {
+                if Snapshot.isTemporaryName(entry.name),
+                    entry.metadata.kind == .file || entry.metadata.kind == .symbolicLink
+                {
                     snapshot.leftovers.append(path)
                 } else if parent != nil || !Snapshot.ownRootNames.contains(entry.name) {
                     snapshot.reserved.append(path)  // a user's item with a name like ours: left alone

@@ -61,7 +61,9 @@ struct Snapshot: Sendable {
             var ordinals: [(Int, SyncPath)] = []
             table.forEach(where: { unchanged.word($0) }) { ordinal, bytes, entry in
                 let path = SyncPath(String(decoding: bytes, as: UTF8.self))
-                if rules.ignoresPathOrFolderAbove(path, isFolder: entry.kind == .directory) { ordinals.append((ordinal, path)) }
+                if rules.ignoresPathOrFolderAbove(path, isFolder: entry.kind == .directory) {
+                    ordinals.append((ordinal, path))
+                }
             }
             for (ordinal, path) in ordinals {
                 unchanged.remove(ordinal: ordinal)
@@ -159,7 +161,8 @@ struct Snapshot: Sendable {
             // Both scans were compared with the same table: the paths are bits of its entries.
             var read = 0
             for side in Side.allCases {
-                let (mine, theirs) = side == .local ? (local.unchanged, container.unchanged) : (container.unchanged, local.unchanged)
+                let (mine, theirs) =
+                    side == .local ? (local.unchanged, container.unchanged) : (container.unchanged, local.unchanged)
                 var paths: [(Int, SyncPath)] = []
                 table.forEach(where: { mine.word($0) & ~theirs.word($0) }) { ordinal, path, _ in
                     paths.append((ordinal, SyncPath(String(decoding: path, as: UTF8.self))))
@@ -235,13 +238,15 @@ struct Snapshot: Sendable {
         guard name.hasPrefix(temporaryPrefix) else { return false }
         let parts = name.dropFirst(temporaryPrefix.count).split(separator: "-", omittingEmptySubsequences: false)
         func isRunID(_ part: Substring) -> Bool {
-            (1...16).contains(part.utf8.count) && part.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+            (1...16).contains(part.utf8.count)
+                && part.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
         }
         switch parts.count {
         case 2 where parts[0] == "replica":
             return isRunID(parts[1])
         case 2:
-            return isRunID(parts[0]) && (1...9).contains(parts[1].utf8.count) && parts[1].utf8.allSatisfy { (0x30...0x39).contains($0) }
+            return isRunID(parts[0]) && (1...9).contains(parts[1].utf8.count)
+                && parts[1].utf8.allSatisfy { (0x30...0x39).contains($0) }
         case 3 where parts[0] == "lock":
             return ["new", "beat", "stale"].contains(parts[1]) && isRunID(parts[2])
         default:

@@ -36,7 +36,8 @@ struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLiteral {
 
     /// Whether the paths are all bits of `table` (none given by hand).
     func isBits(of table: ArchiveTable) -> Bool {
-        loose.isEmpty && (self.table?.identity === table.identity || (count == 0 && self.table == nil && table.count == 0))
+        loose.isEmpty
+            && (self.table?.identity === table.identity || (count == 0 && self.table == nil && table.count == 0))
     }
 
     /// Whether `path` is one of them.

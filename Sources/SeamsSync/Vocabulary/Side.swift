@@ -11,4 +11,3 @@ public enum Side: String, Hashable, Sendable, Codable, CaseIterable, CustomStrin
     /// `local` or `container`.
     public var description: String { rawValue }
 }
-

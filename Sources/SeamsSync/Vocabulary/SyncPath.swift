@@ -93,7 +93,9 @@ struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible {
         return pathOrder(Array(lhs.rawValue.utf8), Array(rhs.rawValue.utf8)) < 0
     }
 
-    private static func pathOrder(_ a: some RandomAccessCollection<UInt8>, _ b: some RandomAccessCollection<UInt8>) -> Int {
+    private static func pathOrder(_ a: some RandomAccessCollection<UInt8>, _ b: some RandomAccessCollection<UInt8>)
+        -> Int
+    {
         for (x, y) in zip(a, b) where x != y {
             let slash = UInt8(ascii: "/")
             return (x == slash ? -1 : Int(x)) - (y == slash ? -1 : Int(y))
@@ -114,7 +116,9 @@ struct SyncPath: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Hashes the UTF-8 bytes.
     func hash(into hasher: inout Hasher) {
-        let hashed: Void? = rawValue.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        let hashed: Void? = rawValue.utf8.withContiguousStorageIfAvailable {
+            hasher.combine(bytes: UnsafeRawBufferPointer($0))
+        }
         if hashed == nil {
             for byte in rawValue.utf8 { hasher.combine(byte) }
         }

@@ -91,7 +91,9 @@ extension DirectoryAccessorConformance {
         behaviour("copying through a file throws 512 ENOTDIR") { s in
             try s.makeFile("a")
             try s.makeFile("f")
-            try Check.fails(.fileWriteUnknown, ENOTDIR, "copy") { try s.directories.copyItem(at: s.url("a"), to: s.url("f/a")) }
+            try Check.fails(.fileWriteUnknown, ENOTDIR, "copy") {
+                try s.directories.copyItem(at: s.url("a"), to: s.url("f/a"))
+            }
         },
     ]
 

@@ -37,7 +37,8 @@ extension DirectoryAccessorConformance {
             try s.directories.createDirectory(at: s.url("a/b/c"), withIntermediateDirectories: true)
             try Check.equal(try s.names("a"), ["b"], "a")
             try Check.equal(try s.names("a/b"), ["c"], "a/b")
-            try Check.equal(try s.directories.metadata(at: s.url("a/b")).permissions, s.newFolderPermissions, "parent mode")
+            try Check.equal(
+                try s.directories.metadata(at: s.url("a/b")).permissions, s.newFolderPermissions, "parent mode")
         },
         behaviour("with intermediates, an existing folder is fine and keeps its items") { s in
             try s.makeFolder("d")

@@ -8,7 +8,9 @@ extension DirectoryAccessorConformance {
             try Check.equal(try s.text("f"), "x", "content")
         },
         behaviour("flushing a missing file throws 260 ENOENT") { s in
-            try Check.fails(.fileReadNoSuchFile, ENOENT, "flush") { try s.directories.synchronizeFile(at: s.url("nope")) }
+            try Check.fails(.fileReadNoSuchFile, ENOENT, "flush") {
+                try s.directories.synchronizeFile(at: s.url("nope"))
+            }
         },
         behaviour("a folder is flushed") { s in
             try s.makeFolder("d")
@@ -38,7 +40,9 @@ extension DirectoryAccessorConformance {
         },
         behaviour("flushing a file as a folder throws 256 ENOTDIR") { s in
             try s.makeFile("f")
-            try Check.fails(.fileReadUnknown, ENOTDIR, "flush") { try s.directories.synchronizeDirectory(at: s.url("f")) }
+            try Check.fails(.fileReadUnknown, ENOTDIR, "flush") {
+                try s.directories.synchronizeDirectory(at: s.url("f"))
+            }
         },
     ]
 
@@ -65,7 +69,9 @@ extension DirectoryAccessorConformance {
         permissionBehaviour("listing a folder without read permission throws 257 EACCES") { s in
             try s.makeFolder("d")
             try s.directories.setPermissions(0o300, at: s.url("d"))
-            try Check.fails(.fileReadNoPermission, EACCES, "list") { _ = try s.directories.contentsOfDirectory(at: s.url("d")) }
+            try Check.fails(.fileReadNoPermission, EACCES, "list") {
+                _ = try s.directories.contentsOfDirectory(at: s.url("d"))
+            }
         },
         permissionBehaviour("creating a folder in a read-only folder throws 513 EACCES") { s in
             try s.makeFolder("d")
@@ -86,7 +92,9 @@ extension DirectoryAccessorConformance {
             try s.makeFolder("d")
             try s.makeFile("d/f")
             try s.directories.setPermissions(0o600, at: s.url("d"))
-            try Check.fails(.fileReadNoPermission, EACCES, "metadata") { _ = try s.directories.metadata(at: s.url("d/f")) }
+            try Check.fails(.fileReadNoPermission, EACCES, "metadata") {
+                _ = try s.directories.metadata(at: s.url("d/f"))
+            }
         },
     ]
 

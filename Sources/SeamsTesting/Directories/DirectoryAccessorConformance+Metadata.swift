@@ -21,7 +21,9 @@ extension DirectoryAccessorConformance {
             try Check.equal(info.size, 0, "size")
         },
         behaviour("metadata of a missing item throws 260 ENOENT") { s in
-            try Check.fails(.fileReadNoSuchFile, ENOENT, "metadata") { _ = try s.directories.metadata(at: s.url("nope")) }
+            try Check.fails(.fileReadNoSuchFile, ENOENT, "metadata") {
+                _ = try s.directories.metadata(at: s.url("nope"))
+            }
         },
         behaviour("metadata through a file throws 256 ENOTDIR") { s in
             try s.makeFile("f")

@@ -45,7 +45,9 @@ extension DirectoryAccessorConformance {
             try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "list") {
                 _ = try s.directories.contentsOfDirectory(at: url)
             }
-            try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "metadata") { _ = try s.directories.metadata(at: url) }
+            try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "metadata") {
+                _ = try s.directories.metadata(at: url)
+            }
             try Check.that(!s.files.fileExists(at: url), "a 256-byte name exists")
             try Check.equal(try s.names(), ["f"], "names")
         },
@@ -59,13 +61,18 @@ extension DirectoryAccessorConformance {
         },
         behaviour("the walk meets a missing folder or a file before a long name after it") { s in
             try s.makeFile("f")
-            try Check.fails(.fileReadNoSuchFile, ENOENT, "missing/long") { _ = try s.files.read(from: s.url("missing/" + longName)) }
-            try Check.fails(.fileReadUnknown, ENOTDIR, "file/long") { _ = try s.files.read(from: s.url("f/" + longName)) }
+            try Check.fails(.fileReadNoSuchFile, ENOENT, "missing/long") {
+                _ = try s.files.read(from: s.url("missing/" + longName))
+            }
+            try Check.fails(.fileReadUnknown, ENOTDIR, "file/long") {
+                _ = try s.files.read(from: s.url("f/" + longName))
+            }
             try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "long/missing") {
                 _ = try s.files.read(from: s.url(longName + "/x"))
             }
         },
-        behaviour("writing under a long or missing parent throws 4 ENOENT; only a long last name says ENAMETOOLONG") { s in
+        behaviour("writing under a long or missing parent throws 4 ENOENT; only a long last name says ENAMETOOLONG") {
+            s in
             try s.makeFile("f")
             for parent in [longName, "missing", "f"] {
                 try Check.fails(.fileNoSuchFile, ENOENT, "write under \(parent.prefix(8))") {
@@ -80,11 +87,14 @@ extension DirectoryAccessorConformance {
             try s.makeFile("f", "here")
             let fits = padded(s, 4095, "f")
             try Check.equal(fits.path.utf8.count, 4095, "path length")
-            try Check.equal(String(decoding: try s.files.read(from: fits), as: UTF8.self), "here", "content at 4,095 bytes")
+            try Check.equal(
+                String(decoding: try s.files.read(from: fits), as: UTF8.self), "here", "content at 4,095 bytes")
             try Check.that(s.files.fileExists(at: fits), "4,095 bytes: not found")
             let tooLong = padded(s, 4096, "f")
             try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "read") { _ = try s.files.read(from: tooLong) }
-            try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "metadata") { _ = try s.directories.metadata(at: tooLong) }
+            try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "metadata") {
+                _ = try s.directories.metadata(at: tooLong)
+            }
             try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "list") {
                 _ = try s.directories.contentsOfDirectory(at: padded(s, 4096, "."))
             }
@@ -109,7 +119,9 @@ extension DirectoryAccessorConformance {
             try Check.equal(url.path.hasSuffix("a/missing/../b"), true, "URL kept the path as given")
             try Check.fails(.fileReadNoSuchFile, ENOENT, "read") { _ = try s.files.read(from: url) }
             try Check.fails(.fileReadNoSuchFile, ENOENT, "metadata") { _ = try s.directories.metadata(at: url) }
-            try Check.fails(.fileReadNoSuchFile, ENOENT, "list") { _ = try s.directories.contentsOfDirectory(at: s.url("a/missing/..")) }
+            try Check.fails(.fileReadNoSuchFile, ENOENT, "list") {
+                _ = try s.directories.contentsOfDirectory(at: s.url("a/missing/.."))
+            }
             try Check.that(!s.files.fileExists(at: url), "exists through a missing folder")
             try Check.fails(.fileNoSuchFile, ENOENT, "write") { try s.files.write(Data(), to: s.url("a/missing/../c")) }
             try Check.fails(.fileNoSuchFile, ENOENT, "create folder") {
@@ -124,14 +136,18 @@ extension DirectoryAccessorConformance {
             try s.makeFolder("a")
             try s.makeFile("a/b", "b")
             let through = s.url("a/missing/../b")
-            try Check.fails(.fileNoSuchFile, ENOENT, "remove") { try s.directories.removeItem(at: through, recursively: true) }
+            try Check.fails(.fileNoSuchFile, ENOENT, "remove") {
+                try s.directories.removeItem(at: through, recursively: true)
+            }
             try Check.fails(.fileReadNoSuchFile, ENOENT, "copy from") {
                 try s.directories.copyItem(at: through, to: s.url("a/c"))
             }
             try Check.fails(.fileNoSuchFile, ENOENT, "copy into") {
                 try s.directories.copyItem(at: s.url("a/b"), to: s.url("a/missing/../c"))
             }
-            try Check.fails(.fileNoSuchFile, ENOENT, "link") { try s.directories.linkItem(at: through, to: s.url("a/c")) }
+            try Check.fails(.fileNoSuchFile, ENOENT, "link") {
+                try s.directories.linkItem(at: through, to: s.url("a/c"))
+            }
             try Check.fails(.fileNoSuchFile, ENOENT, "chmod") { try s.directories.setPermissions(0o600, at: through) }
             try Check.fails(.fileNoSuchFile, ENOENT, "set date") {
                 try s.directories.setModificationDate(Date(timeIntervalSince1970: 1), at: through)
@@ -143,14 +159,24 @@ extension DirectoryAccessorConformance {
         behaviour("every other call refuses a 256-byte name with ENAMETOOLONG") { s in
             try s.makeFile("f", "kept")
             let long = s.url(longName)
-            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "copy from") { try s.directories.copyItem(at: long, to: s.url("g")) }
-            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "copy onto") { try s.directories.copyItem(at: s.url("f"), to: long) }
-            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "link onto") { try s.directories.linkItem(at: s.url("f"), to: long) }
+            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "copy from") {
+                try s.directories.copyItem(at: long, to: s.url("g"))
+            }
+            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "copy onto") {
+                try s.directories.copyItem(at: s.url("f"), to: long)
+            }
+            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "link onto") {
+                try s.directories.linkItem(at: s.url("f"), to: long)
+            }
             try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "move from") {
                 try s.directories.moveItem(at: long, to: s.url("g"), replacingExisting: true)
             }
-            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "chmod") { try s.directories.setPermissions(0o600, at: long) }
-            try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "flush") { try s.directories.synchronizeFile(at: long) }
+            try Check.fails(.fileWriteInvalidFileName, ENAMETOOLONG, "chmod") {
+                try s.directories.setPermissions(0o600, at: long)
+            }
+            try Check.fails(.fileReadInvalidFileName, ENAMETOOLONG, "flush") {
+                try s.directories.synchronizeFile(at: long)
+            }
             try Check.equal(try s.names(), ["f"], "names")
         },
         behaviour("dot and dot-dot after a file throw ENOTDIR") { s in
@@ -159,7 +185,9 @@ extension DirectoryAccessorConformance {
             try s.makeFile("f")
             for path in ["f/../a/b", "f/.", "f/..", "a/b/.", "a/b/../b"] {
                 try Check.fails(.fileReadUnknown, ENOTDIR, "read \(path)") { _ = try s.files.read(from: s.url(path)) }
-                try Check.fails(.fileReadUnknown, ENOTDIR, "metadata \(path)") { _ = try s.directories.metadata(at: s.url(path)) }
+                try Check.fails(.fileReadUnknown, ENOTDIR, "metadata \(path)") {
+                    _ = try s.directories.metadata(at: s.url(path))
+                }
                 try Check.that(!s.files.fileExists(at: s.url(path)), "\(path) exists")
             }
             try Check.fails(.fileNoSuchFile, ENOENT, "write f/../c") { try s.files.write(Data(), to: s.url("f/../c")) }

@@ -25,7 +25,8 @@ extension DirectoryAccessorConformance {
         behaviour("a dangling link is listed and described, and fileExists says false for it") { s in
             try s.directories.createSymbolicLink(at: s.url("dangling"), withDestination: "missing")
             try Check.equal(try s.names(), ["dangling"], "names")
-            try Check.equal(try s.directories.contentsOfDirectory(at: s.root).map(\.metadata.kind), [.symbolicLink], "kind")
+            try Check.equal(
+                try s.directories.contentsOfDirectory(at: s.root).map(\.metadata.kind), [.symbolicLink], "kind")
             try Check.that(!s.files.fileExists(at: s.url("dangling")), "fileExists follows the link to nothing")
         },
         behaviour("a link to a folder is listed as a link, not as a folder") { s in
@@ -114,7 +115,8 @@ extension DirectoryAccessorConformance {
             try s.directories.copyItem(at: s.url("tree"), to: s.url("treeCopy"))
             try Check.equal(try s.directories.metadata(at: s.url("topCopy")).kind, .symbolicLink, "top kind")
             try Check.equal(try s.directories.destinationOfSymbolicLink(at: s.url("topCopy")), "target", "top target")
-            try Check.equal(try s.directories.destinationOfSymbolicLink(at: s.url("treeCopy/link")), "../target", "inner")
+            try Check.equal(
+                try s.directories.destinationOfSymbolicLink(at: s.url("treeCopy/link")), "../target", "inner")
         },
         behaviour("a hard link of a symbolic link names the link itself") { s in
             try s.makeFile("target", "x")

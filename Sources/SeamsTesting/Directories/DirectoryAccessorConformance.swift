@@ -77,7 +77,9 @@ public enum DirectoryAccessorConformance {
         },
         behaviour("listing a file throws 256 ENOTDIR") { s in
             try s.makeFile("f")
-            try Check.fails(.fileReadUnknown, ENOTDIR, "list") { _ = try s.directories.contentsOfDirectory(at: s.url("f")) }
+            try Check.fails(.fileReadUnknown, ENOTDIR, "list") {
+                _ = try s.directories.contentsOfDirectory(at: s.url("f"))
+            }
         },
         behaviour("listing through a file throws 256 ENOTDIR") { s in
             try s.makeFile("f")

@@ -43,7 +43,8 @@ enum JSONValue: Hashable, Sendable, Decodable, CustomStringConvertible {
         case .string(let value): Self.quoted(value)
         case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
         case .object(let members):
-            "{" + members.sorted { $0.key < $1.key }
+            "{"
+                + members.sorted { $0.key < $1.key }
                 .map { Self.quoted($0.key) + ":" + $0.value.description }
                 .joined(separator: ",") + "}"
         }

@@ -22,7 +22,10 @@ public struct MockHTTPRule: Sendable {
     /// - Returns: The rule, for chaining.
     @discardableResult
     public func respond(_ answer: MockHTTPAnswer) -> MockHTTPRule {
-        transport.updateRule(id) { $0.answers = [answer]; $0.repeatsLast = true }
+        transport.updateRule(id) {
+            $0.answers = [answer]
+            $0.repeatsLast = true
+        }
         return self
     }
 
@@ -33,7 +36,10 @@ public struct MockHTTPRule: Sendable {
     /// - Returns: The rule, for chaining.
     @discardableResult
     public func respond(with answers: [MockHTTPAnswer]) -> MockHTTPRule {
-        transport.updateRule(id) { $0.answers = answers; $0.repeatsLast = false }
+        transport.updateRule(id) {
+            $0.answers = answers
+            $0.repeatsLast = false
+        }
         return self
     }
 

@@ -161,14 +161,16 @@ public final class MockHTTPTransport: HTTPTransportProviding {
                     return .success((rule.answers[rule.repeatsLast ? rule.answers.count - 1 : rule.uses], rule.delay))
                 }
                 if reasons.isEmpty {
-                    reasons.append(rule.answers.isEmpty
-                        ? "matches, but has no answer: call respond(…) or fail(with:) on it"
-                        : "matches, but its \(rule.answers.count) answer(s) are used up")
+                    reasons.append(
+                        rule.answers.isEmpty
+                            ? "matches, but has no answer: call respond(…) or fail(with:) on it"
+                            : "matches, but its \(rule.answers.count) answer(s) are used up")
                 }
                 candidates.append((rule.description, reasons))
             }
-            return .failure(UnmatchedRequestError(
-                message: MockHTTPText.unmatched(request, body: body, candidates: candidates)))
+            return .failure(
+                UnmatchedRequestError(
+                    message: MockHTTPText.unmatched(request, body: body, candidates: candidates)))
         }
         let answer: MockHTTPAnswer
         let delay: Duration

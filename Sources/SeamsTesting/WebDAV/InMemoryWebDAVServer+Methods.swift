@@ -56,7 +56,12 @@ extension InMemoryWebDAVServer {
     private func propfind(_ target: Target, _ request: HTTPRequest) -> (HTTPResponse, Data) {
         let depth = request.headerFields[HTTPField.Name("Depth")!] ?? "infinity"
         guard depth == "0" || depth == "1" else {
-            return (HTTPResponse(status: .forbidden), Data(#"<?xml version="1.0" encoding="utf-8"?><D:error xmlns:D="DAV:"><D:propfind-finite-depth/></D:error>"#.utf8))
+            return (
+                HTTPResponse(status: .forbidden),
+                Data(
+                    #"<?xml version="1.0" encoding="utf-8"?><D:error xmlns:D="DAV:"><D:propfind-finite-depth/></D:error>"#
+                        .utf8)
+            )
         }
         guard let item = item(target) else { return status(404) }
         var xml = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n" + #"<D:multistatus xmlns:D="DAV:">"#
@@ -211,7 +216,9 @@ extension InMemoryWebDAVServer {
             // A refresh: the `If` header names the lock.
             let tokens = Self.tokens(request)
             let refreshed = state.withLock { state -> String? in
-                guard var held = state.locks[target.key], held.expires > now, tokens.contains(held.token) else { return nil }
+                guard var held = state.locks[target.key], held.expires > now, tokens.contains(held.token) else {
+                    return nil
+                }
                 held.expires = now.addingTimeInterval(seconds)
                 state.locks[target.key] = held
                 return held.token
@@ -282,7 +289,9 @@ extension InMemoryWebDAVServer {
     private func isServed(_ requestPath: String) -> Bool {
         var base = baseURL.path(percentEncoded: true)
         if base.hasSuffix("/") { base.removeLast() }
-        let path = requestPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? requestPath
+        let path =
+            requestPath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init)
+            ?? requestPath
         return path == base || path.hasPrefix(base + "/")
     }
 
@@ -321,7 +330,8 @@ extension InMemoryWebDAVServer {
             hash = hash &* 0x100_0000_01b3
         }
         let nanoseconds = Int64((metadata.modificationDate.timeIntervalSince1970 * 1e9).rounded())
-        return "\"\(String(metadata.fileIdentifier, radix: 16))-\(String(metadata.size, radix: 16))-\(String(nanoseconds, radix: 16))-\(String(hash, radix: 16))\""
+        return
+            "\"\(String(metadata.fileIdentifier, radix: 16))-\(String(metadata.size, radix: 16))-\(String(nanoseconds, radix: 16))-\(String(hash, radix: 16))\""
     }
 
     private func currentETag(_ item: Item?, _ target: Target) -> String? {
@@ -357,7 +367,10 @@ extension InMemoryWebDAVServer {
     /// (``refusedByLock(_:_:descendants:)``), so a list of tokens alone is not judged here.
     private func ifHeaderHolds(_ request: HTTPRequest, _ target: Target) -> Bool {
         guard let header = request.headerFields[HTTPField.Name("If")!] else { return true }
-        struct Condition { var negated: Bool; var tag: String }
+        struct Condition {
+            var negated: Bool
+            var tag: String
+        }
         var lists: [(resource: String?, conditions: [Condition])] = []
         var resource: String?
         var rest = Substring(header)
@@ -374,7 +387,8 @@ extension InMemoryWebDAVServer {
                 var negated = false
                 while let first = list.first {
                     if first == "[", let end = list.firstIndex(of: "]") {
-                        conditions.append(Condition(negated: negated, tag: String(list[list.index(after: list.startIndex)..<end])))
+                        conditions.append(
+                            Condition(negated: negated, tag: String(list[list.index(after: list.startIndex)..<end])))
                         negated = false
                         list = list[list.index(after: end)...]
                     } else if first == "<", let end = list.firstIndex(of: ">") {
@@ -414,7 +428,9 @@ extension InMemoryWebDAVServer {
     }
 
     private static func entityTags(_ header: String) -> [String] {
-        header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.map { $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0 }
+        header.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.map {
+            $0.hasPrefix("W/") ? String($0.dropFirst(2)) : $0
+        }
     }
 
     /// Whether a lock held by someone else (its token not in the `If` header) forbids writing
@@ -426,7 +442,8 @@ extension InMemoryWebDAVServer {
         return state.withLock { state in
             state.locks = state.locks.filter { $0.value.expires > now }
             return state.locks.contains { lockKey, held in
-                (lockKey == key || (descendants && lockKey.hasPrefix(key == "/" ? "/" : key + "/"))) && !tokens.contains(held.token)
+                (lockKey == key || (descendants && lockKey.hasPrefix(key == "/" ? "/" : key + "/")))
+                    && !tokens.contains(held.token)
             }
         }
     }
@@ -452,11 +469,15 @@ extension InMemoryWebDAVServer {
     /// Seconds from a `Timeout` header (`Second-60`, `Infinite`), at most an hour.
     static func timeout(_ header: String?) -> TimeInterval {
         guard let first = header?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces) else { return 3600 }
-        if first.hasPrefix("Second-"), let seconds = Int(first.dropFirst(7)), seconds > 0 { return TimeInterval(min(seconds, 3600)) }
+        if first.hasPrefix("Second-"), let seconds = Int(first.dropFirst(7)), seconds > 0 {
+            return TimeInterval(min(seconds, 3600))
+        }
         return 3600
     }
 
-    private func lockAnswer(_ code: HTTPResponse.Status, token: String, seconds: TimeInterval, target: Target) -> (HTTPResponse, Data) {
+    private func lockAnswer(_ code: HTTPResponse.Status, token: String, seconds: TimeInterval, target: Target) -> (
+        HTTPResponse, Data
+    ) {
         var response = HTTPResponse(status: code)
         response.headerFields[HTTPField.Name("Lock-Token")!] = "<\(token)>"
         response.headerFields[.contentType] = "application/xml; charset=utf-8"
@@ -474,13 +495,17 @@ extension InMemoryWebDAVServer {
         var xml = "<D:response><D:href>"
         switch item {
         case .collection(let metadata):
-            xml += Self.escaped(href(segments, collection: true)) + "</D:href><D:propstat><D:prop><D:resourcetype><D:collection/></D:resourcetype>"
+            xml +=
+                Self.escaped(href(segments, collection: true))
+                + "</D:href><D:propstat><D:prop><D:resourcetype><D:collection/></D:resourcetype>"
             xml += "<D:getlastmodified>\(HTTPDate.format(metadata.modificationDate))</D:getlastmodified>"
         case .file(let metadata):
             xml += Self.escaped(href(segments, collection: false)) + "</D:href><D:propstat><D:prop><D:resourcetype/>"
             xml += "<D:getcontentlength>\(metadata.size)</D:getcontentlength>"
             xml += "<D:getlastmodified>\(HTTPDate.format(metadata.modificationDate))</D:getlastmodified>"
-            if let data = try? files.read(from: url) { xml += "<D:getetag>\(Self.escaped(etag(metadata, data)))</D:getetag>" }
+            if let data = try? files.read(from: url) {
+                xml += "<D:getetag>\(Self.escaped(etag(metadata, data)))</D:getetag>"
+            }
         }
         return xml + "</D:prop><D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>\n"
     }
@@ -489,11 +514,15 @@ extension InMemoryWebDAVServer {
     func href(_ segments: [String], collection: Bool) -> String {
         var base = baseURL.path(percentEncoded: true)
         if !base.hasSuffix("/") { base += "/" }
-        let path = base + segments.map { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? $0 }.joined(separator: "/")
+        let path =
+            base
+            + segments.map { $0.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? $0 }.joined(
+                separator: "/")
         return collection && !segments.isEmpty ? path + "/" : path
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static func escaped(_ text: String) -> String {
         guard text.contains(where: { $0 == "&" || $0 == "<" || $0 == ">" }) else { return text }

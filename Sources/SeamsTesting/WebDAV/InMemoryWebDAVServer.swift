@@ -127,8 +127,13 @@ public final class InMemoryWebDAVServer: WaitingHTTPTransportProviding {
     ///   - method: The method to match.
     ///   - pathSuffix: The end of the path to match, decoded (`"a.txt"`, `"/.seams-lock"`).
     ///   - times: How many matching requests meet it.
-    public func inject(_ fault: WebDAVFault, on method: HTTPRequest.Method? = nil, pathEndingWith pathSuffix: String? = nil, times: Int? = nil) {
-        state.withLock { $0.standing.append(StandingFault(fault: fault, method: method, pathSuffix: pathSuffix, remaining: times)) }
+    public func inject(
+        _ fault: WebDAVFault, on method: HTTPRequest.Method? = nil, pathEndingWith pathSuffix: String? = nil,
+        times: Int? = nil
+    ) {
+        state.withLock {
+            $0.standing.append(StandingFault(fault: fault, method: method, pathSuffix: pathSuffix, remaining: times))
+        }
     }
 
     /// Removes every fault not met yet and lets requests through after a crash.
@@ -209,10 +214,15 @@ public final class InMemoryWebDAVServer: WaitingHTTPTransportProviding {
             if fault == nil, let index = state.standing.firstIndex(where: { $0.matches(request.method, path) }) {
                 fault = state.standing[index].fault
                 if let remaining = state.standing[index].remaining {
-                    if remaining <= 1 { state.standing.remove(at: index) } else { state.standing[index].remaining = remaining - 1 }
+                    if remaining <= 1 {
+                        state.standing.remove(at: index)
+                    } else {
+                        state.standing[index].remaining = remaining - 1
+                    }
                 }
             }
-            state.requests.append(WebDAVRequestRecord(number: number, method: request.method, path: path, status: nil, fault: fault))
+            state.requests.append(
+                WebDAVRequestRecord(number: number, method: request.method, path: path, status: nil, fault: fault))
             return (number, fault, state.crashed)
         }
         // A dead client sends nothing.

@@ -2,9 +2,9 @@ public import Foundation
 import SeamsCore
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A real WebDAV server on loopback for tests: Apache httpd with `mod_dav_fs`, or
@@ -98,7 +98,8 @@ public final class LocalWebDAVServer: Sendable {
         }
         switch kind {
         case .apache: return ApacheConfiguration.unavailableReason
-        case .rclone: return RcloneConfiguration.executable == nil ? "rclone is not installed (Debian package rclone)" : nil
+        case .rclone:
+            return RcloneConfiguration.executable == nil ? "rclone is not installed (Debian package rclone)" : nil
         }
     }
 
@@ -133,7 +134,8 @@ public final class LocalWebDAVServer: Sendable {
         }
         for attempt in 1...5 {
             do throws(StartError) {
-                let launch = try ServerLaunch.start(kind, serving: folder.standardizedFileURL, user: user, password: password)
+                let launch = try ServerLaunch.start(
+                    kind, serving: folder.standardizedFileURL, user: user, password: password)
                 return LocalWebDAVServer(kind: kind, folder: folder, user: user, password: password, launch: launch)
             } catch {
                 // Another process took the port between our pick and the server's bind: pick again.
@@ -172,11 +174,16 @@ public final class LocalWebDAVServer: Sendable {
     /// - Throws: ``StartError/didNotStart(_:output:)`` when it does not accept connections within
     ///   a minute (another process may have taken the port meanwhile).
     public func restart() throws(StartError) {
-        let port = running.withLock { launch -> Int? in
-            defer { launch?.stop(); launch = nil }
-            return launch?.port
-        } ?? baseURL.port ?? 0
-        let launch = try ServerLaunch.start(kind, serving: folder.standardizedFileURL, user: user, password: password, port: port)
+        let port =
+            running.withLock { launch -> Int? in
+                defer {
+                    launch?.stop()
+                    launch = nil
+                }
+                return launch?.port
+            } ?? baseURL.port ?? 0
+        let launch = try ServerLaunch.start(
+            kind, serving: folder.standardizedFileURL, user: user, password: password, port: port)
         running.withLock { $0 = launch }
     }
 
@@ -217,8 +224,12 @@ private struct ServerLaunch: Sendable {
             if let chosen { port = chosen } else { port = try System.freePort() }
             let command: [String]
             switch kind {
-            case .apache: command = try ApacheConfiguration.write(into: workFolder, serving: folder, port: port, user: user, password: password)
-            case .rclone: command = try RcloneConfiguration.command(workFolder: workFolder, serving: folder, port: port, user: user, password: password)
+            case .apache:
+                command = try ApacheConfiguration.write(
+                    into: workFolder, serving: folder, port: port, user: user, password: password)
+            case .rclone:
+                command = try RcloneConfiguration.command(
+                    workFolder: workFolder, serving: folder, port: port, user: user, password: password)
             }
             launch = try spawn(kind, command: command, port: port, workFolder: workFolder)
         } catch {
@@ -333,13 +344,16 @@ private enum ApacheConfiguration {
     /// The modules loaded: one process of the event MPM (run with `-X`), Basic auth against a
     /// password file, `Alias`, content types, and WebDAV on the file system.
     static let modules = [
-        "mpm_event", "authz_core", "authn_core", "authn_file", "authz_user", "auth_basic", "alias", "mime", "dav", "dav_fs",
+        "mpm_event", "authz_core", "authn_core", "authn_file", "authz_user", "auth_basic", "alias", "mime", "dav",
+        "dav_fs",
     ]
 
     static var unavailableReason: String? {
         let files = FileManager.default
         if !files.isExecutableFile(atPath: executable) { return "apache2 is not installed (Debian package apache2)" }
-        if !files.isExecutableFile(atPath: htpasswd) { return "htpasswd is not installed (Debian package apache2-utils)" }
+        if !files.isExecutableFile(atPath: htpasswd) {
+            return "htpasswd is not installed (Debian package apache2-utils)"
+        }
         if let missing = modules.first(where: { !files.fileExists(atPath: "\(modulesFolder)/mod_\($0).so") }) {
             return "the Apache module mod_\(missing) is missing from \(modulesFolder)"
         }
@@ -361,28 +375,29 @@ private enum ApacheConfiguration {
             throw .couldNotPrepare("cannot make folders in \(work.path): \(error)")
         }
         let served = folder.path.hasSuffix("/") ? folder.path : folder.path + "/"
-        let lines = [
-            "ServerRoot \(quoted(work.path))",
-            "ServerName 127.0.0.1",
-            "Listen 127.0.0.1:\(port)",
-            "PidFile \(quoted(work.appending(path: "httpd.pid").path))",
-            "ErrorLog \(quoted(work.appending(path: "error.log").path))",
-            "LogLevel warn",
-            "DefaultRuntimeDir \(quoted(run.path))",
-            "Mutex file:\(run.path) default",
-        ] + modules.map { "LoadModule \($0)_module \(quoted("\(modulesFolder)/mod_\($0).so"))" } + [
-            "TypesConfig /etc/mime.types",
-            "DocumentRoot \(quoted(documents.path))",
-            "DavLockDB \(quoted(run.appending(path: "DavLock").path))",
-            "Alias /dav/ \(quoted(served))",
-            "<Directory \(quoted(served))>",
-            "    Dav On",
-            "    AuthType Basic",
-            "    AuthName \"seams\"",
-            "    AuthUserFile \(quoted(passwords.path))",
-            "    Require valid-user",
-            "</Directory>",
-        ]
+        let lines =
+            [
+                "ServerRoot \(quoted(work.path))",
+                "ServerName 127.0.0.1",
+                "Listen 127.0.0.1:\(port)",
+                "PidFile \(quoted(work.appending(path: "httpd.pid").path))",
+                "ErrorLog \(quoted(work.appending(path: "error.log").path))",
+                "LogLevel warn",
+                "DefaultRuntimeDir \(quoted(run.path))",
+                "Mutex file:\(run.path) default",
+            ] + modules.map { "LoadModule \($0)_module \(quoted("\(modulesFolder)/mod_\($0).so"))" } + [
+                "TypesConfig /etc/mime.types",
+                "DocumentRoot \(quoted(documents.path))",
+                "DavLockDB \(quoted(run.appending(path: "DavLock").path))",
+                "Alias /dav/ \(quoted(served))",
+                "<Directory \(quoted(served))>",
+                "    Dav On",
+                "    AuthType Basic",
+                "    AuthName \"seams\"",
+                "    AuthUserFile \(quoted(passwords.path))",
+                "    Require valid-user",
+                "</Directory>",
+            ]
         let configuration = work.appending(path: "httpd.conf")
         do {
             try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: configuration)
@@ -458,7 +473,9 @@ private enum System {
         process.executableURL = URL(filePath: tool)
         process.arguments = arguments
         do {
-            guard FileManager.default.createFile(atPath: output.path, contents: nil) else { throw CocoaError(.fileWriteUnknown) }
+            guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
             let handle = try FileHandle(forWritingTo: output)
             defer { try? handle.close() }
             process.standardOutput = handle

@@ -103,11 +103,15 @@ public enum WebDAVContract {
             try equal(try dav.contentsOfDirectory(at: root.appending(path: "d")).map(\.name), ["e"], "names")
         },
         behaviour("listing a missing collection throws 260 ENOENT") { dav, root in
-            try expectFailure(.fileReadNoSuchFile, ENOENT) { _ = try dav.contentsOfDirectory(at: root.appending(path: "missing")) }
+            try expectFailure(.fileReadNoSuchFile, ENOENT) {
+                _ = try dav.contentsOfDirectory(at: root.appending(path: "missing"))
+            }
         },
         behaviour("listing a file throws ENOTDIR") { dav, root in
             try dav.write(Data("x".utf8), to: root.appending(path: "f"))
-            try expectFailure(.fileReadUnknown, ENOTDIR) { _ = try dav.contentsOfDirectory(at: root.appending(path: "f")) }
+            try expectFailure(.fileReadUnknown, ENOTDIR) {
+                _ = try dav.contentsOfDirectory(at: root.appending(path: "f"))
+            }
         },
         behaviour("metadata of a missing item throws 260 ENOENT") { dav, root in
             try expectFailure(.fileReadNoSuchFile, ENOENT) { _ = try dav.metadata(at: root.appending(path: "missing")) }
@@ -142,14 +146,18 @@ public enum WebDAVContract {
             try dav.write(Data("two".utf8), to: url)
             let after = try dav.metadata(at: url)
             if before.modificationDate == after.modificationDate {
-                try check(before.fileIdentifier != after.fileIdentifier, "same size, same second, same ETag: the change is invisible")
+                try check(
+                    before.fileIdentifier != after.fileIdentifier,
+                    "same size, same second, same ETag: the change is invisible")
             }
         },
         behaviour("reading a missing file throws 260 ENOENT") { dav, root in
             try expectFailure(.fileReadNoSuchFile, ENOENT) { _ = try dav.read(from: root.appending(path: "missing")) }
         },
         behaviour("writing into a missing collection throws 4 ENOENT") { dav, root in
-            try expectFailure(.fileNoSuchFile, ENOENT) { try dav.write(Data("x".utf8), to: root.appending(path: "missing/f")) }
+            try expectFailure(.fileNoSuchFile, ENOENT) {
+                try dav.write(Data("x".utf8), to: root.appending(path: "missing/f"))
+            }
         },
         behaviour("an exclusive create makes a new file and refuses an existing one with 516 EEXIST") { dav, root in
             let url = root.appending(path: "lock")
@@ -157,14 +165,20 @@ public enum WebDAVContract {
             try expectFailure(.fileWriteFileExists, EEXIST) { try dav.createFile(Data("second".utf8), at: url) }
             try equal(try dav.read(from: url), Data("first".utf8), "content")
         },
-        behaviour("an upload to a new name (one PUT) makes the file and writes nothing into a missing collection") { dav, root in
+        behaviour("an upload to a new name (one PUT) makes the file and writes nothing into a missing collection") {
+            dav, root in
             try dav.upload(Data("new".utf8), toNewName: root.appending(path: "t"))
             try equal(try dav.read(from: root.appending(path: "t")), Data("new".utf8), "content")
-            try expectFailure(.fileNoSuchFile, ENOENT) { try dav.upload(Data("x".utf8), toNewName: root.appending(path: "missing/t")) }
+            try expectFailure(.fileNoSuchFile, ENOENT) {
+                try dav.upload(Data("x".utf8), toNewName: root.appending(path: "missing/t"))
+            }
         },
         behaviour(
             "an upload to a taken name is refused with 516 EEXIST (If-None-Match: *) and the file stays",
-            differsOn: ["rclone": "rclone serve webdav ignores If-None-Match: the upload replaces the file (the engine uploads only to its own temp names)"]
+            differsOn: [
+                "rclone":
+                    "rclone serve webdav ignores If-None-Match: the upload replaces the file (the engine uploads only to its own temp names)"
+            ]
         ) { dav, root in
             let url = root.appending(path: "t")
             try dav.write(Data("first".utf8), to: url)
@@ -179,14 +193,18 @@ public enum WebDAVContract {
         },
         behaviour("a server has no hard links: linkItem throws EPERM") { dav, root in
             try dav.write(Data(), to: root.appending(path: "f"))
-            try expectFailure(.fileWriteNoPermission, EPERM) { try dav.linkItem(at: root.appending(path: "f"), to: root.appending(path: "g")) }
+            try expectFailure(.fileWriteNoPermission, EPERM) {
+                try dav.linkItem(at: root.appending(path: "f"), to: root.appending(path: "g"))
+            }
         },
     ]
 
     static let creation: [Behaviour] = [
         behaviour(
             "making an existing collection throws 516 EEXIST",
-            differsOn: ["rclone": "MKCOL of an existing collection answers 201 and changes nothing, so it does not throw"]
+            differsOn: [
+                "rclone": "MKCOL of an existing collection answers 201 and changes nothing, so it does not throw"
+            ]
         ) { dav, root in
             try dav.createDirectory(at: root.appending(path: "d"), withIntermediateDirectories: false)
             try expectFailure(.fileWriteFileExists, EEXIST) {
@@ -206,8 +224,11 @@ public enum WebDAVContract {
     ]
 
     static let moves: [Behaviour] = [
-        behaviour("a move conditional on the target's ETag replaces it as read, and refuses it changed since, moving nothing") { dav, root in
-            let target = root.appending(path: "a"), source = root.appending(path: "t")
+        behaviour(
+            "a move conditional on the target's ETag replaces it as read, and refuses it changed since, moving nothing"
+        ) { dav, root in
+            let target = root.appending(path: "a")
+            let source = root.appending(path: "t")
             try dav.write(Data("old".utf8), to: target)
             let seen = try dav.metadata(at: target)
             try dav.write(Data("changed, longer".utf8), to: target)
@@ -215,7 +236,9 @@ public enum WebDAVContract {
             try check(try !dav.moveItem(at: source, to: target, ifStill: seen), "moved over a changed target")
             try equal(try dav.read(from: target), Data("changed, longer".utf8), "target")
             try check(dav.fileExists(at: source), "the source is gone")
-            try check(try dav.moveItem(at: source, to: target, ifStill: try dav.metadata(at: target)), "not moved over the target as read")
+            try check(
+                try dav.moveItem(at: source, to: target, ifStill: try dav.metadata(at: target)),
+                "not moved over the target as read")
             try equal(try dav.read(from: target), Data("new".utf8), "content")
             try check(!dav.fileExists(at: source), "the source is still there")
         },
@@ -236,16 +259,21 @@ public enum WebDAVContract {
             try equal(try dav.read(from: root.appending(path: "a")), Data("src".utf8), "source")
             try equal(try dav.read(from: root.appending(path: "b")), Data("dst".utf8), "destination")
         },
-        behaviour("a move keeps a file's content tag (its ETag), in a listing too; a rewrite at the same size changes it") { dav, root in
+        behaviour(
+            "a move keeps a file's content tag (its ETag), in a listing too; a rewrite at the same size changes it"
+        ) { dav, root in
             try dav.write(Data("one".utf8), to: root.appending(path: "t"))
             let before = try dav.metadata(at: root.appending(path: "t"))
             try check(before.contentTag != 0, "a file has a content tag")
             try dav.moveItem(at: root.appending(path: "t"), to: root.appending(path: "f"), replacingExisting: false)
-            try equal(try dav.metadata(at: root.appending(path: "f")).contentTag, before.contentTag, "the tag after the move")
+            try equal(
+                try dav.metadata(at: root.appending(path: "f")).contentTag, before.contentTag, "the tag after the move")
             let listed = try dav.contentsOfDirectory(at: root).first { $0.name == "f" }
             try equal(listed?.metadata.contentTag, before.contentTag, "the tag in a listing")
             try dav.write(Data("two".utf8), to: root.appending(path: "f"))
-            try check(try dav.metadata(at: root.appending(path: "f")).contentTag != before.contentTag, "a rewrite keeps the tag")
+            try check(
+                try dav.metadata(at: root.appending(path: "f")).contentTag != before.contentTag,
+                "a rewrite keeps the tag")
         },
         behaviour("a replacing move puts the new content in place") { dav, root in
             try dav.write(Data("new".utf8), to: root.appending(path: "tmp"))
@@ -262,13 +290,15 @@ public enum WebDAVContract {
         },
         behaviour("moving a missing item throws ENOENT") { dav, root in
             try expectFailure(nil, ENOENT) {
-                try dav.moveItem(at: root.appending(path: "missing"), to: root.appending(path: "b"), replacingExisting: false)
+                try dav.moveItem(
+                    at: root.appending(path: "missing"), to: root.appending(path: "b"), replacingExisting: false)
             }
         },
         behaviour("moving into a missing collection throws ENOENT and keeps the source") { dav, root in
             try dav.write(Data("x".utf8), to: root.appending(path: "a"))
             try expectFailure(nil, ENOENT) {
-                try dav.moveItem(at: root.appending(path: "a"), to: root.appending(path: "missing/a"), replacingExisting: false)
+                try dav.moveItem(
+                    at: root.appending(path: "a"), to: root.appending(path: "missing/a"), replacingExisting: false)
             }
             try check(dav.fileExists(at: root.appending(path: "a")), "source gone")
         },
@@ -291,7 +321,9 @@ public enum WebDAVContract {
         behaviour("a copy onto an existing item throws 516 EEXIST and changes nothing") { dav, root in
             try dav.write(Data("a".utf8), to: root.appending(path: "a"))
             try dav.write(Data("b".utf8), to: root.appending(path: "b"))
-            try expectFailure(.fileWriteFileExists, EEXIST) { try dav.copyItem(at: root.appending(path: "a"), to: root.appending(path: "b")) }
+            try expectFailure(.fileWriteFileExists, EEXIST) {
+                try dav.copyItem(at: root.appending(path: "a"), to: root.appending(path: "b"))
+            }
             try equal(try dav.read(from: root.appending(path: "b")), Data("b".utf8), "destination")
         },
     ]
@@ -308,22 +340,30 @@ public enum WebDAVContract {
         behaviour("removing a full collection without recursively refuses with ENOTEMPTY") { dav, root in
             try dav.createDirectory(at: root.appending(path: "d"), withIntermediateDirectories: false)
             try dav.write(Data(), to: root.appending(path: "d/x"))
-            try expectFailure(.fileWriteUnknown, ENOTEMPTY) { try dav.removeItem(at: root.appending(path: "d"), recursively: false) }
+            try expectFailure(.fileWriteUnknown, ENOTEMPTY) {
+                try dav.removeItem(at: root.appending(path: "d"), recursively: false)
+            }
             try check(dav.fileExists(at: root.appending(path: "d/x")), "item removed")
         },
         behaviour("removing a missing item throws 4 ENOENT") { dav, root in
-            try expectFailure(.fileNoSuchFile, ENOENT) { try dav.removeItem(at: root.appending(path: "missing"), recursively: true) }
+            try expectFailure(.fileNoSuchFile, ENOENT) {
+                try dav.removeItem(at: root.appending(path: "missing"), recursively: true)
+            }
         },
     ]
 
     static let names: [Behaviour] = [
         behaviour("odd names round-trip through write, list, read, move and remove") { dav, root in
-            let odd = ["a b.txt", "hash#1", "100%", "what?", "caf\u{E9}", "emoji 🎉", "semi;colon", "plus+and&amp", "quote'\"", "[brackets]"]
+            let odd = [
+                "a b.txt", "hash#1", "100%", "what?", "caf\u{E9}", "emoji 🎉", "semi;colon", "plus+and&amp", "quote'\"",
+                "[brackets]",
+            ]
             for name in odd { try dav.write(Data(name.utf8), to: root.appending(path: name)) }
             let listed = try dav.contentsOfDirectory(at: root).map(\.name)
             try equal(Set(listed), Set(odd), "names")
             for name in odd { try equal(try dav.read(from: root.appending(path: name)), Data(name.utf8), name) }
-            try dav.moveItem(at: root.appending(path: "hash#1"), to: root.appending(path: "100% done?"), replacingExisting: false)
+            try dav.moveItem(
+                at: root.appending(path: "hash#1"), to: root.appending(path: "100% done?"), replacingExisting: false)
             try equal(try dav.read(from: root.appending(path: "100% done?")), Data("hash#1".utf8), "moved")
             try dav.removeItem(at: root.appending(path: "emoji 🎉"), recursively: true)
             try check(!dav.fileExists(at: root.appending(path: "emoji 🎉")), "removed")
@@ -331,7 +371,8 @@ public enum WebDAVContract {
         behaviour("a collection with an odd name lists its items") { dav, root in
             try dav.createDirectory(at: root.appending(path: "my #1 folder"), withIntermediateDirectories: false)
             try dav.write(Data("in".utf8), to: root.appending(path: "my #1 folder/x y"))
-            try equal(try dav.contentsOfDirectory(at: root.appending(path: "my #1 folder")).map(\.name), ["x y"], "names")
+            try equal(
+                try dav.contentsOfDirectory(at: root.appending(path: "my #1 folder")).map(\.name), ["x y"], "names")
         },
     ]
 
@@ -350,7 +391,9 @@ public enum WebDAVContract {
         do {
             try body()
         } catch let error as CocoaError {
-            if let code, error.code != code { throw Failure(description: "code \(error.code.rawValue), expected \(code.rawValue): \(error)") }
+            if let code, error.code != code {
+                throw Failure(description: "code \(error.code.rawValue), expected \(code.rawValue): \(error)")
+            }
             if error.posixCode?.rawValue != errno {
                 throw Failure(description: "errno \(String(describing: error.posixCode)), expected \(errno): \(error)")
             }

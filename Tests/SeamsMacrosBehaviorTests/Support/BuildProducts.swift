@@ -24,7 +24,8 @@ enum BuildProducts {
     }
 
     /// Runs `executable` with `arguments` and a plain environment (no test framework's variables).
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Outcome {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> Outcome
+    {
         let process = Process()
         process.executableURL = URL(filePath: executable)
         process.arguments = arguments
@@ -80,7 +81,9 @@ enum BuildProducts {
     /// The libraries of the test frameworks among `libraries`.
     static func testFrameworks(in libraries: [String]) -> [String] {
         libraries.filter { line in
-            ["libTesting", "libXCTest", "libIssueReportingTestSupport", "_TestingInterop"].contains { line.contains($0) }
+            ["libTesting", "libXCTest", "libIssueReportingTestSupport", "_TestingInterop"].contains {
+                line.contains($0)
+            }
         }
     }
 }

@@ -49,7 +49,7 @@ struct NotesClient: Sendable {
     }
 
     func create(title: String) async throws(NotesClientError) -> Note {
-        let body = Data(#"{"title":"# .utf8) + ((try? JSONEncoder().encode(title)) ?? Data()) + Data("}".utf8)
+        let body = Data(#"{"title":"#.utf8) + ((try? JSONEncoder().encode(title)) ?? Data()) + Data("}".utf8)
         return try decode(Note.self, from: try await send(.post, "/v1/notes", id: nil, body: body))
     }
 
@@ -65,7 +65,8 @@ struct NotesClient: Sendable {
     ) async throws(NotesClientError) -> Data {
         var headers: HTTPFields = [.authorization: "Bearer \(token)", .accept: "application/json"]
         if body != nil { headers[.contentType] = "application/json" }
-        let request = HTTPRequest(method: method, scheme: "https", authority: authority, path: path, headerFields: headers)
+        let request = HTTPRequest(
+            method: method, scheme: "https", authority: authority, path: path, headerFields: headers)
         let idempotent = method != .post
         for attempt in 1...maxAttempts {
             var wait: Duration = .seconds(1 << (attempt - 1))

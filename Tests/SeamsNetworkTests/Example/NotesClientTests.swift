@@ -26,17 +26,21 @@ struct NotesClientTests {
 
     @Test("creates a note with a JSON body")
     func creates() async throws {
-        mock.on(.post, "/v1/notes", headers: [.contentType: "application/json"], body: .json(#"{"title": "Call \"Bo\""}"#))
-            .respond(.json(#"{"id": 9, "title": "Call \"Bo\""}"#, status: .created))
+        mock.on(
+            .post, "/v1/notes", headers: [.contentType: "application/json"], body: .json(#"{"title": "Call \"Bo\""}"#)
+        )
+        .respond(.json(#"{"id": 9, "title": "Call \"Bo\""}"#, status: .created))
 
         #expect(try await client.create(title: #"Call "Bo""#) == .init(id: 9, title: #"Call "Bo""#))
         mock.verifyAllRulesUsed()
     }
 
-    @Test("a read retries transient failures with back-off", arguments: [
-        MockHTTPAnswer.failure(.timedOut), .failure(.connectionLost), .failure(.cannotConnect),
-        .status(.serviceUnavailable), .status(.tooManyRequests), .status(.badGateway),
-    ])
+    @Test(
+        "a read retries transient failures with back-off",
+        arguments: [
+            MockHTTPAnswer.failure(.timedOut), .failure(.connectionLost), .failure(.cannotConnect),
+            .status(.serviceUnavailable), .status(.tooManyRequests), .status(.badGateway),
+        ])
     func readRetries(failure: MockHTTPAnswer) async throws {
         mock.on(.get, "/v1/notes/4").respond(with: [failure, failure, .json(#"{"id": 4, "title": "Tea"}"#)])
 
@@ -64,11 +68,13 @@ struct NotesClientTests {
         #expect(clock.sleeps == [.seconds(1), .seconds(2)])
     }
 
-    @Test("a create is retried only when it surely did not reach the server", arguments: [
-        (MockHTTPAnswer.failure(.timedOut), NotesClientError.transport(.timedOut)),
-        (.failure(.connectionLost), .transport(.connectionLost)),
-        (.status(.internalServerError), .unexpectedStatus(500)),
-    ])
+    @Test(
+        "a create is retried only when it surely did not reach the server",
+        arguments: [
+            (MockHTTPAnswer.failure(.timedOut), NotesClientError.transport(.timedOut)),
+            (.failure(.connectionLost), .transport(.connectionLost)),
+            (.status(.internalServerError), .unexpectedStatus(500)),
+        ])
     func createNotRetried(failure: MockHTTPAnswer, expected: NotesClientError) async throws {
         mock.on(.post, "/v1/notes").respond(with: [failure, .json(#"{"id": 1, "title": "x"}"#)])
 
@@ -76,9 +82,11 @@ struct NotesClientTests {
         #expect(mock.requests.count == 1)
     }
 
-    @Test("a create is retried when the server did not take it", arguments: [
-        MockHTTPAnswer.failure(.cannotConnect), .status(.serviceUnavailable), .status(.tooManyRequests),
-    ])
+    @Test(
+        "a create is retried when the server did not take it",
+        arguments: [
+            MockHTTPAnswer.failure(.cannotConnect), .status(.serviceUnavailable), .status(.tooManyRequests),
+        ])
     func createRetried(failure: MockHTTPAnswer) async throws {
         mock.on(.post, "/v1/notes").respond(with: [failure, .json(#"{"id": 1, "title": "x"}"#, status: .created)])
 
@@ -86,17 +94,22 @@ struct NotesClientTests {
         #expect(mock.requests.count == 2)
     }
 
-    @Test("answers that no retry can fix fail at once with a clear error", arguments: [
-        (MockHTTPAnswer.status(.unauthorized), NotesClientError.unauthorized),
-        (.status(.forbidden), .unauthorized),
-        (.status(.notFound), .notFound(id: 4)),
-        (.json(#"{"error": "id is reserved"}"#, status: .unprocessableContent), .rejected(reason: "id is reserved")),
-        (.status(.conflict), .unexpectedStatus(409)),
-        (.json(#"{"id": "four"}"#), .malformedResponse),
-        (.failure(.hostNotFound), .transport(.hostNotFound)),
-        (.failure(.tls), .transport(.tls)),
-        (.failure(.cancelled), .transport(.cancelled)),
-    ])
+    @Test(
+        "answers that no retry can fix fail at once with a clear error",
+        arguments: [
+            (MockHTTPAnswer.status(.unauthorized), NotesClientError.unauthorized),
+            (.status(.forbidden), .unauthorized),
+            (.status(.notFound), .notFound(id: 4)),
+            (
+                .json(#"{"error": "id is reserved"}"#, status: .unprocessableContent),
+                .rejected(reason: "id is reserved")
+            ),
+            (.status(.conflict), .unexpectedStatus(409)),
+            (.json(#"{"id": "four"}"#), .malformedResponse),
+            (.failure(.hostNotFound), .transport(.hostNotFound)),
+            (.failure(.tls), .transport(.tls)),
+            (.failure(.cancelled), .transport(.cancelled)),
+        ])
     func noRetry(answer: MockHTTPAnswer, expected: NotesClientError) async throws {
         mock.on(.get, "/v1/notes/4").respond(answer)
 

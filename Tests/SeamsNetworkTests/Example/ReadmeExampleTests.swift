@@ -29,7 +29,9 @@ struct ReadmeExampleTests {
     @Test("the README's test passes as written")
     func notesAndServerErrors() async throws {
         let mock = MockHTTPTransport()
-        mock.on(.get, "/v1/notes").respond(with: [.json(#"[{"id": 1, "title": "Milk"}]"#), .status(.serviceUnavailable)])
+        mock.on(.get, "/v1/notes").respond(with: [
+            .json(#"[{"id": 1, "title": "Milk"}]"#), .status(.serviceUnavailable),
+        ])
         let client = NotesClient(transport: mock)
         #expect(try await client.notes() == [Note(id: 1, title: "Milk")])
         await #expect(throws: NotesError.status(503)) { try await client.notes() }

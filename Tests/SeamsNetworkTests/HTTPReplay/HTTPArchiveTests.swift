@@ -39,19 +39,22 @@ struct HTTPArchiveTests {
         #expect(entry.response.status == 201)
         #expect(entry.time >= 0 && entry.timings.wait == entry.time)
         #expect(entry.startedDateTime.hasSuffix("Z") && entry.startedDateTime.count == 24)
-        #expect(text.contains(#""cache" : {"#) && text.contains(#""cookies" : ["#) && text.contains(#""headersSize" : -1"#))
+        #expect(
+            text.contains(#""cache" : {"#) && text.contains(#""cookies" : ["#) && text.contains(#""headersSize" : -1"#))
         #expect(!text.contains("\\/"))
     }
 
-    @Test("keeps a textual body as text and any other as base64", arguments: [
-        ("application/json", Data(#"{"a":1}"#.utf8), false),
-        ("text/plain; charset=utf-8", Data("héllo\n".utf8), false),
-        ("application/problem+json", Data(#"{"title":"x"}"#.utf8), false),
-        ("application/octet-stream", Data("plain bytes".utf8), true),
-        ("image/png", Data([0x89, 0x50, 0x4E, 0x47]), true),
-        ("text/plain", Data([0xFF, 0xFE, 0x41]), true),   // says text, is not UTF-8
-        ("", Data("no type".utf8), true),
-    ])
+    @Test(
+        "keeps a textual body as text and any other as base64",
+        arguments: [
+            ("application/json", Data(#"{"a":1}"#.utf8), false),
+            ("text/plain; charset=utf-8", Data("héllo\n".utf8), false),
+            ("application/problem+json", Data(#"{"title":"x"}"#.utf8), false),
+            ("application/octet-stream", Data("plain bytes".utf8), true),
+            ("image/png", Data([0x89, 0x50, 0x4E, 0x47]), true),
+            ("text/plain", Data([0xFF, 0xFE, 0x41]), true),  // says text, is not UTF-8
+            ("", Data("no type".utf8), true),
+        ])
     func bodyEncoding(contentType: String, body: Data, base64: Bool) async throws {
         var headers = HTTPFields()
         if !contentType.isEmpty { headers[.contentType] = contentType }
@@ -96,20 +99,32 @@ struct HTTPArchiveTests {
         #expect(throws: HTTPReplayError(.fixtureMissing, path: file.path)) { try ReplayHTTPTransport(contentsOf: file) }
     }
 
-    @Test("a damaged file is corruptFixture, and the detail says where", arguments: [
-        ("not json {", "not JSON"),
-        (#"{"log": {"version": "1.2"}}"#, "log.entries is missing"),
-        (#"{"log": {"entries": [{"request": {"url": "https://h/x"}, "response": {"status": 200}}]}}"#,
-         "log.entries[0].request.method is missing"),
-        (#"{"log": {"entries": [{"request": {"method": "GET", "url": "/relative"}, "response": {"status": 200}}]}}"#,
-         "log.entries[0]: request.url /relative is not an absolute URL"),
-        (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://h/x"}, "response": {"status": 200, "content": {"text": "@@@", "encoding": "base64"}}}]}}"#,
-         "log.entries[0]: response.content.text is not base64"),
-        (#"{"log": {"entries": [{"request": {"method": "GET", "url": "https://h/x"}, "response": {"status": 42}}]}}"#,
-         "log.entries[0]: response.status 42 is not an HTTP status"),
-        (#"{"log": {"entries": [{"request": {"method": "G T", "url": "https://h/x"}, "response": {"status": 200}}]}}"#,
-         "log.entries[0]: request.method G T is not a method"),
-    ])
+    @Test(
+        "a damaged file is corruptFixture, and the detail says where",
+        arguments: [
+            ("not json {", "not JSON"),
+            (#"{"log": {"version": "1.2"}}"#, "log.entries is missing"),
+            (
+                #"{"log": {"entries": [{"request": {"url": "https://h/x"}, "response": {"status": 200}}]}}"#,
+                "log.entries[0].request.method is missing"
+            ),
+            (
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "/relative"}, "response": {"status": 200}}]}}"#,
+                "log.entries[0]: request.url /relative is not an absolute URL"
+            ),
+            (
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://h/x"}, "response": {"status": 200, "content": {"text": "@@@", "encoding": "base64"}}}]}}"#,
+                "log.entries[0]: response.content.text is not base64"
+            ),
+            (
+                #"{"log": {"entries": [{"request": {"method": "GET", "url": "https://h/x"}, "response": {"status": 42}}]}}"#,
+                "log.entries[0]: response.status 42 is not an HTTP status"
+            ),
+            (
+                #"{"log": {"entries": [{"request": {"method": "G T", "url": "https://h/x"}, "response": {"status": 200}}]}}"#,
+                "log.entries[0]: request.method G T is not a method"
+            ),
+        ])
     func corruptFile(content: String, detail: String) throws {
         let file = try Fixtures.temporaryFolder().appending(path: "bad.har")
         try Data(content.utf8).write(to: file)

@@ -8,7 +8,9 @@ import Testing
 struct HTTPRedactionTests {
     typealias Fixtures = ReplayFixtures
 
-    static let secrets = ["SECRET-TOKEN", "SECRET-COOKIE", "SECRET-HEADER", "SECRET-QUERY", "SECRET-PASSWORD", "SECRET-REFRESH"]
+    static let secrets = [
+        "SECRET-TOKEN", "SECRET-COOKIE", "SECRET-HEADER", "SECRET-QUERY", "SECRET-PASSWORD", "SECRET-REFRESH",
+    ]
     static let apiKey = HTTPField.Name("x-test-api-key")!
     static let redaction = HTTPRedaction(
         headers: ["X-Test-Api-Key", "x-echo-uri"], queryItems: ["api_key"], jsonFields: ["password", "refresh_token"])
@@ -24,7 +26,8 @@ struct HTTPRedactionTests {
                 apiKey: "SECRET-HEADER",
                 .contentType: "application/json",
             ])
-        let body = #"{"user": "ann", "password": "SECRET-PASSWORD", "device": {"refresh_token": "SECRET-REFRESH", "name": "phone"}}"#
+        let body =
+            #"{"user": "ann", "password": "SECRET-PASSWORD", "device": {"refresh_token": "SECRET-REFRESH", "name": "phone"}}"#
         return (request, Data(body.utf8))
     }
 
@@ -43,8 +46,10 @@ struct HTTPRedactionTests {
         // Bodies kept as base64 (the echo's response has no content type) are read decoded.
         let archive = try HTTPArchive(contentsOf: file)
         let base64Bodies = archive.log.entries.flatMap { entry in
-            [entry.request.postData.flatMap { $0.encoding == "base64" ? $0.text : nil },
-             entry.response.content.encoding == "base64" ? entry.response.content.text : nil]
+            [
+                entry.request.postData.flatMap { $0.encoding == "base64" ? $0.text : nil },
+                entry.response.content.encoding == "base64" ? entry.response.content.text : nil,
+            ]
         }.compactMap { $0 }.map { String(decoding: Data(base64Encoded: $0) ?? Data(), as: UTF8.self) }
         #expect(base64Bodies.count == 1)
         for secret in Self.secrets {
@@ -54,7 +59,10 @@ struct HTTPRedactionTests {
         #expect(base64Bodies.first?.contains(#""refresh_token": "REDACTED""#) == true)
         #expect(text.contains("api_key=REDACTED&page=1"))
         // The request body (JSON, kept as text) keeps every byte but the secrets.
-        #expect(text.contains(#""text" : "{\"user\": \"ann\", \"password\": \"REDACTED\", \"device\": {\"refresh_token\": \"REDACTED\", \"name\": \"phone\"}}""#))
+        #expect(
+            text.contains(
+                #""text" : "{\"user\": \"ann\", \"password\": \"REDACTED\", \"device\": {\"refresh_token\": \"REDACTED\", \"name\": \"phone\"}}""#
+            ))
 
         // The same request, secrets and all, replays from the redacted file.
         let replay = try ReplayHTTPTransport(contentsOf: file, redaction: Self.redaction)
@@ -69,20 +77,28 @@ struct HTTPRedactionTests {
     @Test("JSON members are redacted at any depth, by name in any case, and the rest keeps its bytes")
     func jsonBytesKept() async throws {
         let mock = MockHTTPTransport()
-        let answer = #"{"items" : [ {"Access_Token":"abc", "n": 1.50} ], "access_token": {"nested": "x"}, "keep" : "access_token"}"#
+        let answer =
+            #"{"items" : [ {"Access_Token":"abc", "n": 1.50} ], "access_token": {"nested": "x"}, "keep" : "access_token"}"#
         mock.on().respond(.json(answer))
-        let recorder = RecordingHTTPTransport(wrapping: mock, redaction: HTTPRedaction(jsonFields: ["access_token"], placeholder: "<secret>"))
+        let recorder = RecordingHTTPTransport(
+            wrapping: mock, redaction: HTTPRedaction(jsonFields: ["access_token"], placeholder: "<secret>"))
         _ = try await recorder.send(Fixtures.request(.get, "/tokens"))
         let text = try #require(recorder.archive.log.entries.first?.response.content.text)
-        #expect(text == #"{"items" : [ {"Access_Token":"<secret>", "n": 1.50} ], "access_token": "<secret>", "keep" : "access_token"}"#)
+        #expect(
+            text
+                == #"{"items" : [ {"Access_Token":"<secret>", "n": 1.50} ], "access_token": "<secret>", "keep" : "access_token"}"#
+        )
     }
 
     @Test("a form body and the Location's query are redacted like a query; Set-Cookie always")
     func formAndLocation() async throws {
         let mock = MockHTTPTransport()
-        mock.on().respond(status: .found, headers: [.location: "/next?code=abc&state=1", .setCookie: "sid=abc; HttpOnly"])
-        let recorder = RecordingHTTPTransport(wrapping: mock, redaction: HTTPRedaction(queryItems: ["code", "client_secret"]))
-        let request = Fixtures.request(.post, "/oauth/token", headers: [.contentType: "application/x-www-form-urlencoded"])
+        mock.on().respond(
+            status: .found, headers: [.location: "/next?code=abc&state=1", .setCookie: "sid=abc; HttpOnly"])
+        let recorder = RecordingHTTPTransport(
+            wrapping: mock, redaction: HTTPRedaction(queryItems: ["code", "client_secret"]))
+        let request = Fixtures.request(
+            .post, "/oauth/token", headers: [.contentType: "application/x-www-form-urlencoded"])
         _ = try await recorder.send(request, body: Data("grant=x&client_secret=hunter2&code=abc".utf8))
         let entry = try #require(recorder.archive.log.entries.first)
         #expect(entry.request.postData?.text == "grant=x&client_secret=REDACTED&code=REDACTED")
@@ -94,7 +110,8 @@ struct HTTPRedactionTests {
     @Test("a body that is not JSON is kept as it is")
     func notJSON() async throws {
         let mock = MockHTTPTransport()
-        mock.on().respond(status: .ok, headers: [.contentType: "text/plain"], body: Data(#"{"password": "x" trailing"#.utf8))
+        mock.on().respond(
+            status: .ok, headers: [.contentType: "text/plain"], body: Data(#"{"password": "x" trailing"#.utf8))
         let recorder = RecordingHTTPTransport(wrapping: mock, redaction: HTTPRedaction(jsonFields: ["password"]))
         _ = try await recorder.send(Fixtures.request(.get, "/x"))
         #expect(recorder.archive.log.entries.first?.response.content.text == #"{"password": "x" trailing"#)

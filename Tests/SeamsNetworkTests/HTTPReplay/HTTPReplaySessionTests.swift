@@ -12,13 +12,15 @@ struct HTTPReplaySessionTests {
         HTTPRequest(method: .get, scheme: "http", authority: authority, path: target)
     }
 
-    @Test("the mode comes from SEAMS_HTTP_REPLAY, replay when unset", arguments: [
-        ([:], HTTPReplayMode.replay),
-        (["SEAMS_HTTP_REPLAY": ""], .replay),
-        (["SEAMS_HTTP_REPLAY": "replay"], .replay),
-        (["SEAMS_HTTP_REPLAY": "record-missing"], .recordMissing),
-        (["SEAMS_HTTP_REPLAY": "RERECORD"], .rerecord),
-    ])
+    @Test(
+        "the mode comes from SEAMS_HTTP_REPLAY, replay when unset",
+        arguments: [
+            ([:], HTTPReplayMode.replay),
+            (["SEAMS_HTTP_REPLAY": ""], .replay),
+            (["SEAMS_HTTP_REPLAY": "replay"], .replay),
+            (["SEAMS_HTTP_REPLAY": "record-missing"], .recordMissing),
+            (["SEAMS_HTTP_REPLAY": "RERECORD"], .rerecord),
+        ])
     func modeFromEnvironment(environment: [String: String], mode: HTTPReplayMode) throws {
         #expect(try HTTPReplayMode.fromEnvironment(environment) == mode)
     }
@@ -27,7 +29,8 @@ struct HTTPReplaySessionTests {
     func explicitModeWins() throws {
         #expect(try HTTPReplayMode.resolved(.replay, environment: ["SEAMS_HTTP_REPLAY": "rerecord"]) == .replay)
         #expect(try HTTPReplayMode.resolved(.rerecord, environment: ["SEAMS_HTTP_REPLAY": "nonsense"]) == .rerecord)
-        #expect(try HTTPReplayMode.resolved(nil, environment: ["SEAMS_HTTP_REPLAY": "record-missing"]) == .recordMissing)
+        #expect(
+            try HTTPReplayMode.resolved(nil, environment: ["SEAMS_HTTP_REPLAY": "record-missing"]) == .recordMissing)
     }
 
     @Test("an unknown mode name is invalidMode")
@@ -56,7 +59,9 @@ struct HTTPReplaySessionTests {
         let file = try Fixtures.temporaryFolder().appending(path: "bad.har")
         try Data("{".utf8).write(to: file)
         await #expect(throws: HTTPReplayError(.corruptFixture, path: file.path)) {
-            try await HTTPReplay.withSession(fixture: file, mode: .recordMissing, live: UnimplementedHTTPTransport()) { _ in }
+            try await HTTPReplay.withSession(fixture: file, mode: .recordMissing, live: UnimplementedHTTPTransport()) {
+                _ in
+            }
         }
         #expect(try Data(contentsOf: file) == Data("{".utf8))
     }
@@ -72,8 +77,8 @@ struct HTTPReplaySessionTests {
             #expect(try HTTPArchive(contentsOf: file).log.entries.count == 1)
 
             try await HTTPReplay.withSession(fixture: file, mode: .recordMissing, live: harness.transport) { _ in
-                _ = try await HTTPReplay.transport.send(Self.echo(harness.authority, "/echo?n=1"))   // replayed
-                _ = try await HTTPReplay.transport.send(Self.echo(harness.authority, "/echo?n=2"))   // recorded
+                _ = try await HTTPReplay.transport.send(Self.echo(harness.authority, "/echo?n=1"))  // replayed
+                _ = try await HTTPReplay.transport.send(Self.echo(harness.authority, "/echo?n=2"))  // recorded
             }
         }
         let targets = try HTTPArchive(contentsOf: file).log.entries.map { ReplayEntryURL.target($0.request.url) }
@@ -115,7 +120,8 @@ struct HTTPReplaySessionTests {
         let answers = try await withThrowingTaskGroup(of: (Int, String).self) { group in
             for index in 0..<8 {
                 group.addTask {
-                    try await HTTPReplay.withSession(fixture: folder.appending(path: "s\(index).har"), mode: .replay) { _ in
+                    try await HTTPReplay.withSession(fixture: folder.appending(path: "s\(index).har"), mode: .replay) {
+                        _ in
                         await Task.yield()
                         let body = try await HTTPReplay.transport.send(Fixtures.request(.get, "/who")).1
                         return (index, String(decoding: body, as: UTF8.self))
@@ -169,13 +175,18 @@ struct HTTPReplaySessionTests {
     /// A built test run where the sources are not (as on a CI service that ships the test
     /// binaries): the fixtures folder is absent, and the trait replays the bundle's copy of
     /// `HTTPFixtures/trait-echo.har` (the folder is a resource of this target).
-    @Test("without the fixtures folder, the trait replays the fixture from the test bundle; recordings still go to the sources")
+    @Test(
+        "without the fixtures folder, the trait replays the fixture from the test bundle; recordings still go to the sources"
+    )
     func traitFromBundle() async throws {
-        let absent = FileManager.default.temporaryDirectory.appending(path: "seams-no-sources-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let absent = FileManager.default.temporaryDirectory.appending(
+            path: "seams-no-sources-\(UUID().uuidString)", directoryHint: .isDirectory)
         let test = try #require(Test.current)
         let bundled: HTTPReplayTrait = .httpReplay("trait-echo", mode: .replay, directory: absent, bundle: .module)
         let fixture = bundled.fixture(for: test)
-        #expect(fixture.standardizedFileURL.path.hasPrefix(Bundle.module.bundleURL.standardizedFileURL.path), "\(fixture.path)")
+        #expect(
+            fixture.standardizedFileURL.path.hasPrefix(Bundle.module.bundleURL.standardizedFileURL.path),
+            "\(fixture.path)")
         #expect(FileManager.default.fileExists(atPath: fixture.path))
         let server = try await LoopbackServer.start()
         let answered = LockedValue<String?>(nil)
@@ -195,10 +206,12 @@ struct HTTPReplaySessionTests {
             try await unbundled.provideScope(for: test, testCase: nil) {}
         }
         // A recording mode writes to the sources, never into the bundle.
-        let recording: HTTPReplayTrait = .httpReplay("trait-echo", mode: .recordMissing, directory: absent, bundle: .module)
+        let recording: HTTPReplayTrait = .httpReplay(
+            "trait-echo", mode: .recordMissing, directory: absent, bundle: .module)
         #expect(recording.fixture(for: test) == absent.appending(path: "trait-echo.har"))
         // Where the folder is there, a fixture missing from it is missing: never a stale copy.
-        let present = FileManager.default.temporaryDirectory.appending(path: "seams-sources-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let present = FileManager.default.temporaryDirectory.appending(
+            path: "seams-sources-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: present, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: present) }
         let notInFolder: HTTPReplayTrait = .httpReplay("trait-echo", mode: .replay, directory: present, bundle: .module)
@@ -206,14 +219,18 @@ struct HTTPReplaySessionTests {
         // Where the folder is there, its file wins over the bundle's.
         let inSources: HTTPReplayTrait = .httpReplay("trait-echo", mode: .replay, bundle: .module)
         #expect(inSources.fixture(for: test).path.hasSuffix("HTTPReplay/HTTPFixtures/trait-echo.har"))
-        #expect(!inSources.fixture(for: test).standardizedFileURL.path.hasPrefix(Bundle.module.bundleURL.standardizedFileURL.path))
+        #expect(
+            !inSources.fixture(for: test).standardizedFileURL.path.hasPrefix(
+                Bundle.module.bundleURL.standardizedFileURL.path))
     }
 }
 
 /// The target of a recorded URL, for assertions.
 enum ReplayEntryURL {
     static func target(_ url: String) -> String {
-        guard let range = url.range(of: "://"), let slash = url[range.upperBound...].firstIndex(of: "/") else { return url }
+        guard let range = url.range(of: "://"), let slash = url[range.upperBound...].firstIndex(of: "/") else {
+            return url
+        }
         return String(url[slash...])
     }
 }

@@ -19,7 +19,10 @@ struct RecordReplayLoopbackTests {
         }
         return [
             (request(.get, "/echo?b=2&a=1&a=0", [alpha: "one"]), nil),
-            (request(.post, "/echo", [.contentType: "application/json"]), Data(#"{"title": "Hi", "n": [1, 2.5]}"#.utf8)),
+            (
+                request(.post, "/echo", [.contentType: "application/json"]),
+                Data(#"{"title": "Hi", "n": [1, 2.5]}"#.utf8)
+            ),
             (request(.put, "/echo", [.contentType: "application/octet-stream"]), LoopbackRoute.pattern(count: 4096)),
             (request(.get, "/bytes/70000"), nil),
             (request(.get, "/status/404"), nil),
@@ -61,7 +64,7 @@ struct RecordReplayLoopbackTests {
         replay.verifyAllEntriesUsed()
 
         let bytes = try Data(contentsOf: file)
-        #expect(try HTTPArchive(data: bytes).encoded() == bytes)   // stable: reading and writing changes nothing
+        #expect(try HTTPArchive(data: bytes).encoded() == bytes)  // stable: reading and writing changes nothing
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.contains(#""text" : "{\"title\": \"Hi\", \"n\": [1, 2.5]}""#))
         #expect(text.contains(#""encoding" : "base64""#))

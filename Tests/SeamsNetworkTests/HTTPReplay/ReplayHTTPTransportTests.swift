@@ -12,7 +12,8 @@ struct ReplayHTTPTransportTests {
     func matchesQueryAndJSON() async throws {
         let archive = HTTPArchive(entries: [
             Fixtures.entry("GET", "/v1/notes?page=2&tag=a&tag=b", body: "page two"),
-            Fixtures.entry("POST", "/v1/notes", requestBody: #"{"title":"Hi","tags":["x",1]}"#, status: 201, body: "created"),
+            Fixtures.entry(
+                "POST", "/v1/notes", requestBody: #"{"title":"Hi","tags":["x",1]}"#, status: 201, body: "created"),
         ])
         let replay = try ReplayHTTPTransport(archive: archive)
 
@@ -45,20 +46,28 @@ struct ReplayHTTPTransportTests {
             let detail = (error?.underlying?.error as? HTTPReplayError)?.detail ?? ""
             #expect(detail.contains("#1 GET /counter\n     - matches, but has already answered an earlier request"))
         } matching: { issue in
-            issue.comments.contains { $0.rawValue.hasPrefix("ReplayHTTPTransport: no recorded entry matches the request") }
+            issue.comments.contains {
+                $0.rawValue.hasPrefix("ReplayHTTPTransport: no recorded entry matches the request")
+            }
         }
     }
 
     @Test("compares the header fields it is told to, after redaction")
     func selectedHeaders() async throws {
         let archive = HTTPArchive(entries: [
-            Fixtures.entry("GET", "/me", requestHeaders: [.init(name: "Accept", value: "application/json"),
-                                                        .init(name: "Authorization", value: "REDACTED")], body: "json"),
+            Fixtures.entry(
+                "GET", "/me",
+                requestHeaders: [
+                    .init(name: "Accept", value: "application/json"),
+                    .init(name: "Authorization", value: "REDACTED"),
+                ], body: "json"),
             Fixtures.entry("GET", "/me", requestHeaders: [.init(name: "Accept", value: "text/html")], body: "html"),
         ])
-        let replay = try ReplayHTTPTransport(archive: archive, matching: HTTPReplayMatching(headers: [.accept, .authorization]))
+        let replay = try ReplayHTTPTransport(
+            archive: archive, matching: HTTPReplayMatching(headers: [.accept, .authorization]))
         let html = Fixtures.request(.get, "/me", headers: [.accept: "text/html"])
-        let json = Fixtures.request(.get, "/me", headers: [.accept: "application/json", .authorization: "Bearer real-token"])
+        let json = Fixtures.request(
+            .get, "/me", headers: [.accept: "application/json", .authorization: "Bearer real-token"])
         #expect(String(decoding: try await replay.send(html).1, as: UTF8.self) == "html")
         #expect(String(decoding: try await replay.send(json).1, as: UTF8.self) == "json")
     }
@@ -89,33 +98,36 @@ struct ReplayHTTPTransportTests {
                 && issue.comments.contains { $0.rawValue.hasPrefix("ReplayHTTPTransport: no recorded entry matches") }
         }
 
-        #expect(message == """
-            ReplayHTTPTransport: no recorded entry matches the request
-              POST /v1/notes?page=1
-                Content-Type: application/json
-                Authorization: REDACTED
-                body: '{"title": "Ho"}'
-            Nearest recorded entries in notes.har (3 of 4):
-              1. #2 POST /v1/notes
-                 - query is page=1, expected empty
-                 - JSON body differs: $.title is "Ho", expected "Hi"
-              2. #1 GET /v1/notes?page=2
-                 - method is POST, expected GET
-                 - query is page=1, expected page=2
-                 - body is '{"title": "Ho"}', expected empty
-              3. #3 DELETE /v1/account
-                 - method is POST, expected DELETE
-                 - path is /v1/notes, expected /v1/account
-                 - query is page=1, expected empty
-                 - body is '{"title": "Ho"}', expected empty
-            """)
+        #expect(
+            message == """
+                ReplayHTTPTransport: no recorded entry matches the request
+                  POST /v1/notes?page=1
+                    Content-Type: application/json
+                    Authorization: REDACTED
+                    body: '{"title": "Ho"}'
+                Nearest recorded entries in notes.har (3 of 4):
+                  1. #2 POST /v1/notes
+                     - query is page=1, expected empty
+                     - JSON body differs: $.title is "Ho", expected "Hi"
+                  2. #1 GET /v1/notes?page=2
+                     - method is POST, expected GET
+                     - query is page=1, expected page=2
+                     - body is '{"title": "Ho"}', expected empty
+                  3. #3 DELETE /v1/account
+                     - method is POST, expected DELETE
+                     - path is /v1/notes, expected /v1/account
+                     - query is page=1, expected empty
+                     - body is '{"title": "Ho"}', expected empty
+                """)
     }
 
     @Test("a recorded transport error is thrown again")
     func recordedError() async throws {
         let archive = HTTPArchive(entries: [Fixtures.entry("GET", "/down", status: 0, error: "connectionLost")])
         let replay = try ReplayHTTPTransport(archive: archive)
-        await #expect(throws: HTTPTransportError.connectionLost) { try await replay.send(Fixtures.request(.get, "/down")) }
+        await #expect(throws: HTTPTransportError.connectionLost) {
+            try await replay.send(Fixtures.request(.get, "/down"))
+        }
     }
 
     @Test("a cancelled task is cancelled before any entry is used")
@@ -131,14 +143,17 @@ struct ReplayHTTPTransportTests {
 
     @Test("verifyAllEntriesUsed names the entries nothing used")
     func unusedEntries() async throws {
-        let replay = try ReplayHTTPTransport(archive: HTTPArchive(entries: [
-            Fixtures.entry("GET", "/used"), Fixtures.entry("DELETE", "/never", status: 204),
-        ]))
+        let replay = try ReplayHTTPTransport(
+            archive: HTTPArchive(entries: [
+                Fixtures.entry("GET", "/used"), Fixtures.entry("DELETE", "/never", status: 204),
+            ]))
         _ = try await replay.send(Fixtures.request(.get, "/used"))
         withKnownIssue {
             replay.verifyAllEntriesUsed()
         } matching: { issue in
-            issue.comments.contains { $0.rawValue == "ReplayHTTPTransport: 1 recorded entry never used:\n  - #2 DELETE /never" }
+            issue.comments.contains {
+                $0.rawValue == "ReplayHTTPTransport: 1 recorded entry never used:\n  - #2 DELETE /never"
+            }
         }
     }
 
@@ -156,10 +171,15 @@ struct ReplayHTTPTransportTests {
         #expect(items.headerFields[.contentLength] == nil)
         #expect(items.headerFields.contains { $0.name.rawName.hasPrefix(":") } == false)
         struct Page: Decodable, Equatable {
-            struct Item: Decodable, Equatable { let id: Int; let name: String }
+            struct Item: Decodable, Equatable {
+                let id: Int
+                let name: String
+            }
             let items: [Item]
         }
-        #expect(try JSONDecoder().decode(Page.self, from: itemsBody) == Page(items: [.init(id: 1, name: "Apples"), .init(id: 2, name: "Bread")]))
+        #expect(
+            try JSONDecoder().decode(Page.self, from: itemsBody)
+                == Page(items: [.init(id: 1, name: "Apples"), .init(id: 2, name: "Bread")]))
 
         let (created, createdBody) = try await replay.send(
             Fixtures.request(.post, "/v2/items", headers: [.contentType: "application/json"]),
@@ -188,9 +208,12 @@ struct ReplayHTTPTransportTests {
         let (list, listBody) = try await replay.send(Fixtures.request(.get, "/v1/notes?limit=2"))
         #expect(list.status == .ok)
         #expect(list.headerFields[.contentType] == "application/json")
-        #expect(String(decoding: listBody, as: UTF8.self) == #"[{"id": 1, "title": "Groceries"}, {"id": 2, "title": "Ideas"}]"#)
+        #expect(
+            String(decoding: listBody, as: UTF8.self)
+                == #"[{"id": 1, "title": "Groceries"}, {"id": 2, "title": "Ideas"}]"#)
         let (created, createdBody) = try await replay.send(
-            Fixtures.request(.post, "/v1/notes", headers: [.contentType: "application/json"]), body: Data(#"{ "title" : "New" }"#.utf8))
+            Fixtures.request(.post, "/v1/notes", headers: [.contentType: "application/json"]),
+            body: Data(#"{ "title" : "New" }"#.utf8))
         #expect(created.status == .created)
         #expect(String(decoding: createdBody, as: UTF8.self) == #"{"id": 3, "echo": {"title": "New"}}"#)
         let (missing, _) = try await replay.send(Fixtures.request(.get, "/missing"))

@@ -24,7 +24,8 @@ struct NotesOpenAPIClientTests {
     func overMock() async throws {
         let mock = MockHTTPTransport()
         mock.on(.get, "/v1/notes", query: ["limit": "1"]).respond(.json(#"[{"id": 1, "title": "Milk"}]"#))
-        mock.on(.post, "/v1/notes", body: .json(#"{"title": "Cheese"}"#)).respond(.json(#"{"id": 3, "title": "Cheese"}"#, status: .created))
+        mock.on(.post, "/v1/notes", body: .json(#"{"title": "Cheese"}"#)).respond(
+            .json(#"{"id": 3, "title": "Cheese"}"#, status: .created))
         mock.on(.get, "/v1/notes/9").respond(.json(#"{"error": "no note 9"}"#, status: .notFound))
         let client = Self.client(mock)
 
@@ -41,8 +42,9 @@ struct NotesOpenAPIClientTests {
         mock.verifyAllRulesUsed()
     }
 
-    @Test("the server URL's path prefixes each operation's path, with or without a trailing slash",
-          arguments: ["http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1/"])
+    @Test(
+        "the server URL's path prefixes each operation's path, with or without a trailing slash",
+        arguments: ["http://127.0.0.1:8080/v1", "http://127.0.0.1:8080/v1/"])
     func serverPath(server: String) async throws {
         let mock = MockHTTPTransport()
         mock.on().respond(.json("[]"))
@@ -66,7 +68,8 @@ struct NotesOpenAPIClientTests {
     @Test("a request body over the limit fails before anything is sent")
     func bodyTooLarge() async throws {
         let mock = MockHTTPTransport()
-        let client = Client(serverURL: Self.serverURL, transport: HTTPTransportClientTransport(mock, maximumRequestBodySize: 8))
+        let client = Client(
+            serverURL: Self.serverURL, transport: HTTPTransportClientTransport(mock, maximumRequestBodySize: 8))
         let error = await #expect(throws: ClientError.self) {
             try await client.createNote(body: .json(.init(title: "a title longer than eight bytes")))
         }
@@ -77,13 +80,15 @@ struct NotesOpenAPIClientTests {
     @Test("a server URL without a host is badURL")
     func badServerURL() async throws {
         let error = await #expect(throws: ClientError.self) {
-            try await Self.client(UnimplementedHTTPTransport(), serverURL: URL(string: "/relative")!).listNotes(query: .init())
+            try await Self.client(UnimplementedHTTPTransport(), serverURL: URL(string: "/relative")!).listNotes(
+                query: .init())
         }
         #expect((error?.underlyingError as? URLError)?.code == .badURL)
     }
 
-    @Test("recording against the loopback server and replaying gives byte-identical responses",
-          arguments: TransportUnderTest.live)
+    @Test(
+        "recording against the loopback server and replaying gives byte-identical responses",
+        arguments: TransportUnderTest.live)
     func recordAndReplay(kind: TransportUnderTest) async throws {
         let file = try ReplayFixtures.temporaryFolder().appending(path: "notes-\(kind).har")
         let live = CapturingTransport()
@@ -98,7 +103,8 @@ struct NotesOpenAPIClientTests {
         let replay = try ReplayHTTPTransport(contentsOf: file)
         let replayed = CapturingTransport()
         replayed.inner = replay
-        let replayResults = try await Self.useTheAPI(Self.client(replayed, serverURL: URL(string: "http://127.0.0.1:1/v1")!))
+        let replayResults = try await Self.useTheAPI(
+            Self.client(replayed, serverURL: URL(string: "http://127.0.0.1:1/v1")!))
         #expect(replayResults == liveResults)
         #expect(replayed.responses == live.responses)
         #expect(live.responses.count == 5)
@@ -108,7 +114,8 @@ struct NotesOpenAPIClientTests {
     /// Every operation of the API once, and the list twice; the results as text.
     static func useTheAPI(_ client: Client) async throws -> [String] {
         var results: [String] = []
-        results.append(try await client.listNotes(query: .init(limit: 1)).ok.body.json.map(\.title).joined(separator: ","))
+        results.append(
+            try await client.listNotes(query: .init(limit: 1)).ok.body.json.map(\.title).joined(separator: ","))
         results.append(try await client.listNotes(query: .init()).ok.body.json.map(\.title).joined(separator: ","))
         let created = try await client.createNote(body: .json(.init(title: "Cheese"))).created.body.json
         results.append("\(created.id):\(created.title)")
@@ -135,7 +142,9 @@ final class CapturingTransport: HTTPTransportProviding {
         state.withLock { $0.responses }
     }
 
-    func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (
+        HTTPResponse, Data
+    ) {
         guard let inner else { throw HTTPTransportError(.other) }
         let (response, data) = try await inner.send(request, body: body, timeout: timeout)
         let fields = response.headerFields.map { "\($0.name.rawName): \($0.value)" }.joined(separator: "\n")

@@ -16,7 +16,9 @@ enum TransportUnderTest: String, CaseIterable, CustomStringConvertible, Sendable
     case mock
 
     /// The transports that talk to a real socket.
-    static let live: [TransportUnderTest] = [.urlSession, .urlSessionWaiting, .asyncHTTPClient, .asyncHTTPClientWaiting]
+    static let live: [TransportUnderTest] = [
+        .urlSession, .urlSessionWaiting, .asyncHTTPClient, .asyncHTTPClientWaiting,
+    ]
     /// The transports whose exchange ends when its task is cancelled (a waiting exchange ends by
     /// its timeout only).
     static let cancellable: [TransportUnderTest] = [.urlSession, .asyncHTTPClient, .mock]
@@ -27,9 +29,15 @@ enum TransportUnderTest: String, CaseIterable, CustomStringConvertible, Sendable
         case .urlSession: (URLSessionHTTPTransport(followsRedirects: followsRedirects), nil)
         case .urlSessionWaiting: (WaitingOnAThread(URLSessionHTTPTransport(followsRedirects: followsRedirects)), nil)
         case .asyncHTTPClient:
-            { let ahc = AsyncHTTPClientTransport(followsRedirects: followsRedirects); return (ahc, ahc) }()
+            {
+                let ahc = AsyncHTTPClientTransport(followsRedirects: followsRedirects)
+                return (ahc, ahc)
+            }()
         case .asyncHTTPClientWaiting:
-            { let ahc = AsyncHTTPClientTransport(followsRedirects: followsRedirects); return (WaitingOnAThread(ahc), ahc) }()
+            {
+                let ahc = AsyncHTTPClientTransport(followsRedirects: followsRedirects)
+                return (WaitingOnAThread(ahc), ahc)
+            }()
         case .mock: nil
         }
     }
@@ -94,11 +102,15 @@ struct ContractHarness: Sendable {
             let target = request.path ?? "/"
             arrived.yield(target)
             let headers = request.headerFields.map { LoopbackRoute.Header(name: $0.name.rawName, value: $0.value) }
-            switch LoopbackRoute.route(method: request.method.rawValue, uri: target, headers: headers, body: body ?? Data()) {
+            switch LoopbackRoute.route(
+                method: request.method.rawValue, uri: target, headers: headers, body: body ?? Data())
+            {
             case .respond(let status, let fields, let data):
                 var response = HTTPResponse(status: .init(code: status))
                 for field in fields {
-                    if let name = HTTPField.Name(field.name) { response.headerFields.append(HTTPField(name: name, value: field.value)) }
+                    if let name = HTTPField.Name(field.name) {
+                        response.headerFields.append(HTTPField(name: name, value: field.value))
+                    }
                 }
                 return (response, request.method == .head ? Data() : data)
             case .truncate:
@@ -123,11 +135,15 @@ struct WaitingOnAThread: HTTPFileTransferProviding {
         self.base = base
     }
 
-    func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (
+        HTTPResponse, Data
+    ) {
         try await wait(request, body.map { .data($0) } ?? .none, timeout)
     }
 
-    func send(_ request: HTTPRequest, bodyFile: URL, timeout: Duration) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+    func send(_ request: HTTPRequest, bodyFile: URL, timeout: Duration) async throws(HTTPTransportError) -> (
+        HTTPResponse, Data
+    ) {
         try await wait(request, .file(bodyFile), timeout)
     }
 
@@ -135,9 +151,13 @@ struct WaitingOnAThread: HTTPFileTransferProviding {
         _ request: HTTPRequest, _ body: HTTPRequestBody, _ timeout: Duration
     ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
         let base = self.base
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<(HTTPResponse, Data), HTTPTransportError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<(HTTPResponse, Data), HTTPTransportError>, Never>) in
             Thread.detachNewThread {
-                continuation.resume(returning: Result { () throws(HTTPTransportError) in try base.sendWaiting(request, body: body, timeout: timeout) })
+                continuation.resume(
+                    returning: Result { () throws(HTTPTransportError) in
+                        try base.sendWaiting(request, body: body, timeout: timeout)
+                    })
             }
         }
         return try result.get()

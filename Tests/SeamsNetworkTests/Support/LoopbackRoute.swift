@@ -77,7 +77,8 @@ enum LoopbackRoute: Equatable {
             return .respond(status: 200, headers: [], body: pattern(count: count))
         case "challenge":
             return .respond(
-                status: 401, headers: [Header(name: "www-authenticate", value: #"Basic realm="seams""#)], body: Data("sign in".utf8))
+                status: 401, headers: [Header(name: "www-authenticate", value: #"Basic realm="seams""#)],
+                body: Data("sign in".utf8))
         case "redirect":
             return .respond(
                 status: 302,

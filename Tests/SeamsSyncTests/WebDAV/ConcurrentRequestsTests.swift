@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import Seams
-import SeamsWebDAV
-@testable import SeamsSync
 import SeamsTesting
+import SeamsWebDAV
 import Testing
+
+@testable import SeamsSync
 
 /// Several requests to a server at once: the scan lists folders together and the copies to and
 /// from the server are written to their temp names together, never more than asked for, with the
@@ -22,7 +23,10 @@ import Testing
         let gathering: Int
         private let state = LockedValue((inFlight: 0, most: 0, arrived: 0))
 
-        init(_ server: InMemoryWebDAVServer, watching watched: Set<String>, pathsHolding pathPiece: String, gathering: Int) {
+        init(
+            _ server: InMemoryWebDAVServer, watching watched: Set<String>, pathsHolding pathPiece: String,
+            gathering: Int
+        ) {
             self.server = server
             self.watched = watched
             self.pathPiece = pathPiece
@@ -32,7 +36,9 @@ import Testing
         /// The most watched requests that were in flight at once.
         var most: Int { state.withLock { $0.most } }
 
-        func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (
+            HTTPResponse, Data
+        ) {
             guard watched.contains(request.method.rawValue), request.path?.contains(pathPiece) == true else {
                 return try await server.send(request, body: body, timeout: timeout)
             }
@@ -85,7 +91,8 @@ import Testing
 
         func engine(requestsInFlight: Int) -> SyncEngine {
             SyncEngine(
-                directories: fileSystem, files: fileSystem, runID: { "r" }, requestsInFlight: requestsInFlight, remote: dav)
+                directories: fileSystem, files: fileSystem, runID: { "r" }, requestsInFlight: requestsInFlight,
+                remote: dav)
         }
 
         func run(requestsInFlight: Int) throws -> SyncReport {
@@ -154,21 +161,28 @@ import Testing
         let alone = try await BlockingExecutor.shared.run { try scanner.scan(f.container, readers: 1) }
         #expect(together.items == alone.items)
         #expect(together.items.count == 49)  // twelve folders of three files, top.txt
-        #expect(together.leftovers == [SyncPath("f3/.seams-tmp-old-1")] && together.reserved == [SyncPath("f5/.seams-notes")])
+        #expect(
+            together.leftovers == [SyncPath("f3/.seams-tmp-old-1")]
+                && together.reserved == [SyncPath("f5/.seams-notes")])
         #expect(Set(alone.leftovers) == Set(together.leftovers) && Set(alone.reserved) == Set(together.reserved))
     }
 
-    @Test("a folder the server refuses to list is recorded as unreadable when listed beside others, and the rest is found")
+    @Test(
+        "a folder the server refuses to list is recorded as unreadable when listed beside others, and the rest is found"
+    )
     func unreadableAmongOthers() async throws {
         let f = try Fixture()
         try f.fill(URL(filePath: "/served"), folders: 10, files: 2)
         f.server.inject(.respond(status: 403), on: HTTPRequest.Method("PROPFIND")!, pathEndingWith: "/f7/", times: 1)
-        let snapshot = try await BlockingExecutor.shared.run { try Scanner(directories: f.dav).scan(f.container, readers: 4) }
+        let snapshot = try await BlockingExecutor.shared.run {
+            try Scanner(directories: f.dav).scan(f.container, readers: 4)
+        }
         #expect(snapshot.unreadableFolders.keys.map(\.rawValue) == ["f7"])
         #expect(snapshot.items.count == 29)  // ten folders, nine listed with two files each, top.txt
     }
 
-    @Test("a first sync to a server uploads several files at once, at most `requestsInFlight`, and lands every file once")
+    @Test(
+        "a first sync to a server uploads several files at once, at most `requestsInFlight`, and lands every file once")
     func uploadsTogether() async throws {
         let f = try Fixture(watching: ["PUT"], pathsHolding: "/.seams-tmp-r-", gathering: 3)
         try f.fill(Fixture.local, folders: 4, files: 10)
@@ -179,7 +193,10 @@ import Testing
         // Each file went up once, to a temp name, and was moved into place.
         let uploads = f.server.requests.filter { $0.method == .put && $0.path.contains("/.seams-tmp-r-") }
         #expect(uploads.count == 41 && uploads.allSatisfy { $0.status == 201 })
-        #expect(try f.fileSystem.contentsOfDirectory(at: URL(filePath: "/served/f2")).allSatisfy { !$0.name.hasPrefix(".seams-tmp") })
+        #expect(
+            try f.fileSystem.contentsOfDirectory(at: URL(filePath: "/served/f2")).allSatisfy {
+                !$0.name.hasPrefix(".seams-tmp")
+            })
         let again = try await BlockingExecutor.shared.run { try f.run(requestsInFlight: 3) }
         #expect(again.copiedToContainer == 0 && again.copiedToLocal == 0 && again.failures.isEmpty)
     }
@@ -194,7 +211,9 @@ import Testing
         #expect(try f.files(under: Fixture.local) == f.files(under: URL(filePath: "/served")))
     }
 
-    @Test("an upload the server refuses among others fails that path alone: no temp file left, the others land, the next run sends it")
+    @Test(
+        "an upload the server refuses among others fails that path alone: no temp file left, the others land, the next run sends it"
+    )
     func oneRefusedAmongOthers() async throws {
         let f = try Fixture()
         try f.fill(Fixture.local, folders: 2, files: 10)
@@ -206,7 +225,10 @@ import Testing
         let onServer = try f.files(under: URL(filePath: "/served"))
         #expect(onServer.count == 20 && onServer[failed.first ?? ""] == nil)
         for folder in ["/served/f0", "/served/f1"] {
-            #expect(try f.fileSystem.contentsOfDirectory(at: URL(filePath: folder)).allSatisfy { !$0.name.hasPrefix(".seams-tmp") })
+            #expect(
+                try f.fileSystem.contentsOfDirectory(at: URL(filePath: folder)).allSatisfy {
+                    !$0.name.hasPrefix(".seams-tmp")
+                })
         }
         let again = try await BlockingExecutor.shared.run { try f.run(requestsInFlight: 4) }
         #expect(again.failures.isEmpty && again.copiedToContainer == 1)
@@ -220,9 +242,13 @@ import Testing
             let f = try Fixture()
             try f.fill(Fixture.local, folders: 3, files: 4)
             _ = try await BlockingExecutor.shared.run { try f.run(requestsInFlight: 1) }
-            orders.append(Self.withoutHeartbeats(
-                f.server.requests.map { "\($0.method.rawValue) \($0.path.split(separator: "/").last ?? "")" }
-                    .map { $0.replacingOccurrences(of: #"seams-tmp-[^-]+-"#, with: "seams-tmp-", options: .regularExpression) }))
+            orders.append(
+                Self.withoutHeartbeats(
+                    f.server.requests.map { "\($0.method.rawValue) \($0.path.split(separator: "/").last ?? "")" }
+                        .map {
+                            $0.replacingOccurrences(
+                                of: #"seams-tmp-[^-]+-"#, with: "seams-tmp-", options: .regularExpression)
+                        }))
         }
         #expect(orders[0] == orders[1])
         #expect(orders[0].contains("MOVE .seams-tmp-13") && orders[0].last == "DELETE .seams-lock", "\(orders[0])")

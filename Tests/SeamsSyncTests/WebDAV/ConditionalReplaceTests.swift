@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import Seams
-import SeamsWebDAV
-@testable import SeamsSync
 import SeamsTesting
+import SeamsWebDAV
 import Testing
+
+@testable import SeamsSync
 
 /// A replace on a WebDAV server is conditional on the target's ETag (`MOVE` with
 /// `If: <target> (["etag"])`): a version saved on the server after the engine's last look is
@@ -17,7 +18,9 @@ import Testing
         let dav: WebDAVAccessor
 
         func url(_ path: String) -> URL { server.baseURL.appending(path: path) }
-        func stored(_ path: String) -> Data? { try? fileSystem.read(from: URL(filePath: "/served").appending(path: path)) }
+        func stored(_ path: String) -> Data? {
+            try? fileSystem.read(from: URL(filePath: "/served").appending(path: path))
+        }
         func served(_ path: String) -> URL { URL(filePath: "/served").appending(path: path) }
     }
 
@@ -40,7 +43,9 @@ import Testing
             armed.withLock { $0 = (suffix, action) }
         }
 
-        func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (
+            HTTPResponse, Data
+        ) {
             let condition = request.headerFields[HTTPField.Name("If")!]
             if request.method.rawValue == "MOVE" {
                 conditions.withLock { $0.append(condition ?? "") }
@@ -52,7 +57,9 @@ import Testing
                 }
                 action?()
             }
-            if refusesETagConditions, condition?.contains("[") == true { return (HTTPResponse(status: .preconditionFailed), Data()) }
+            if refusesETagConditions, condition?.contains("[") == true {
+                return (HTTPResponse(status: .preconditionFailed), Data())
+            }
             return try await server.send(request, body: body, timeout: timeout)
         }
     }
@@ -81,7 +88,9 @@ import Testing
 
         /// One run, on a thread of its own (the accessor blocks its thread).
         func run() async throws -> SyncReport {
-            try await BlockingExecutor.shared.run { [self] in try engine.run(local: local, container: container, stateDirectory: state) }
+            try await BlockingExecutor.shared.run { [self] in
+                try engine.run(local: local, container: container, stateDirectory: state)
+            }
         }
     }
 
@@ -126,10 +135,16 @@ import Testing
         try f.fileSystem.write(Data("new".utf8), to: f.served("t"))
         let seen = try await BlockingExecutor.shared.run { try f.dav.metadata(at: f.url("a.txt")) }
         try f.fileSystem.write(Data("changed".utf8), to: f.served("a.txt"))
-        #expect(try await BlockingExecutor.shared.run { try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: seen) } == false)
+        #expect(
+            try await BlockingExecutor.shared.run {
+                try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: seen)
+            } == false)
         #expect(f.stored("a.txt") == Data("changed".utf8) && f.stored("t") == Data("new".utf8))
         try f.fileSystem.removeItem(at: f.served("a.txt"), recursively: false)
-        #expect(try await BlockingExecutor.shared.run { try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: seen) } == false)
+        #expect(
+            try await BlockingExecutor.shared.run {
+                try f.dav.moveItem(at: f.url("t"), to: f.url("a.txt"), ifStill: seen)
+            } == false)
         #expect(f.stored("a.txt") == nil && f.stored("t") == Data("new".utf8))
         try f.fileSystem.write(Data("again".utf8), to: f.served("a.txt"))
         let moved = try await BlockingExecutor.shared.run { () -> Bool in
@@ -139,7 +154,9 @@ import Testing
         #expect(f.stored("a.txt") == Data("new".utf8) && f.stored("t") == nil)
     }
 
-    @Test("a server that refuses every ETag condition (rclone): learnt from a refusal over an unchanged target, then a last look and a plain MOVE")
+    @Test(
+        "a server that refuses every ETag condition (rclone): learnt from a refusal over an unchanged target, then a last look and a plain MOVE"
+    )
     func serverWithoutConditions() async throws {
         let (f, front) = try Self.fixture(refusesETagConditions: true)
         for name in ["a.txt", "b.txt"] { try f.fileSystem.write(Data("old".utf8), to: f.served(name)) }
@@ -154,12 +171,18 @@ import Testing
             return (first, second, changed)
         }
         #expect(first && second && !changed)
-        #expect(f.stored("a.txt") == Data("t1".utf8) && f.stored("b.txt") == Data("t2".utf8) && f.stored("t3") == Data("t3".utf8))
+        #expect(
+            f.stored("a.txt") == Data("t1".utf8) && f.stored("b.txt") == Data("t2".utf8)
+                && f.stored("t3") == Data("t3".utf8))
         let conditions = front.conditions.withLock { $0 }
-        #expect(conditions.count == 3 && conditions[0].contains("[") && conditions[1].isEmpty && conditions[2].isEmpty, "\(conditions)")
+        #expect(
+            conditions.count == 3 && conditions[0].contains("[") && conditions[1].isEmpty && conditions[2].isEmpty,
+            "\(conditions)")
     }
 
-    @Test("the engine: a save on the server between its last look and its MOVE is kept; the incoming edit becomes a conflict copy; the next run settles with nothing lost")
+    @Test(
+        "the engine: a save on the server between its last look and its MOVE is kept; the incoming edit becomes a conflict copy; the next run settles with nothing lost"
+    )
     func engineDivertsToConflict() async throws {
         let (f, front) = try Self.fixture()
         let pair = try Pair(f)
@@ -171,10 +194,13 @@ import Testing
         f.fileSystem.advanceTime(by: 5)
         try f.fileSystem.write(Data("v2, edited here".utf8), to: local.appending(path: "notes.txt"))
         front.arm(beforeMoveTo: "/notes.txt") { [fileSystem = f.fileSystem] in
-            try? fileSystem.write(Data("v2, saved on the server at the last moment".utf8), to: URL(filePath: "/served/notes.txt"))
+            try? fileSystem.write(
+                Data("v2, saved on the server at the last moment".utf8), to: URL(filePath: "/served/notes.txt"))
         }
         let second = try await run()
-        #expect(f.stored("notes.txt") == Data("v2, saved on the server at the last moment".utf8), "the server's save is not replaced")
+        #expect(
+            f.stored("notes.txt") == Data("v2, saved on the server at the last moment".utf8),
+            "the server's save is not replaced")
         #expect(second.conflicts.count == 1, "\(second.conflicts)")
         let copy = try #require(second.conflicts.first?.copy)
         #expect(f.stored(copy) == Data("v2, edited here".utf8), "the incoming edit is kept beside it")
@@ -182,12 +208,16 @@ import Testing
         f.fileSystem.advanceTime(by: 5)
         let third = try await run()
         #expect(third.succeeded)
-        #expect(try f.fileSystem.read(from: local.appending(path: "notes.txt")) == Data("v2, saved on the server at the last moment".utf8))
+        #expect(
+            try f.fileSystem.read(from: local.appending(path: "notes.txt"))
+                == Data("v2, saved on the server at the last moment".utf8))
         #expect(try f.fileSystem.read(from: local.appending(path: copy)) == Data("v2, edited here".utf8))
         #expect(f.stored("notes.txt") == Data("v2, saved on the server at the last moment".utf8))
     }
 
-    @Test("the engine: a file made on the server under a new file's name after the scan refuses the MOVE (Overwrite: F); it is kept and the new file becomes a conflict copy")
+    @Test(
+        "the engine: a file made on the server under a new file's name after the scan refuses the MOVE (Overwrite: F); it is kept and the new file becomes a conflict copy"
+    )
     func newNameTakenMeanwhile() async throws {
         let (f, front) = try Self.fixture()
         let pair = try Pair(f)
@@ -200,12 +230,16 @@ import Testing
         let copy = try #require(report.conflicts.first?.copy)
         #expect(report.conflicts.map(\.path) == ["new.txt"])
         #expect(f.stored(copy) == Data("made here".utf8), "the new file is kept beside it")
-        let moves = f.server.requests.filter { $0.method.rawValue == "MOVE" && !$0.path.contains("replica") && !$0.path.contains("-lock-") }
+        let moves = f.server.requests.filter {
+            $0.method.rawValue == "MOVE" && !$0.path.contains("replica") && !$0.path.contains("-lock-")
+        }
         // Into place, refused; then to the conflict name (the replica marker's and the lock's own moves left out).
         #expect(moves.map(\.status) == [412, 201], "\(moves)")
     }
 
-    @Test("between runs, a file rewritten on the server in the same second at the same size is seen by its ETag and carried over")
+    @Test(
+        "between runs, a file rewritten on the server in the same second at the same size is seen by its ETag and carried over"
+    )
     func sameSecondSameSize() async throws {
         let (f, _) = try Self.fixture()
         let pair = try Pair(f)
@@ -224,7 +258,9 @@ import Testing
         #expect(third.copiedToLocal == 0 && third.copiedToContainer == 0 && third.conflicts.isEmpty)
     }
 
-    @Test("a state recorded without ETags (archive version 4) learns them in the next run, changes nothing, and then sees a same-second rewrite")
+    @Test(
+        "a state recorded without ETags (archive version 4) learns them in the next run, changes nothing, and then sees a same-second rewrite"
+    )
     func tagsLearnedFromAnOlderState() async throws {
         let (f, _) = try Self.fixture()
         let pair = try Pair(f)
@@ -232,7 +268,8 @@ import Testing
         try f.fileSystem.write(Data("one".utf8), to: local.appending(path: "a.txt"))
         try f.fileSystem.write(Data("bee".utf8), to: local.appending(path: "b.txt"))
         func stateFile() throws -> URL {
-            let entry = try #require(try f.fileSystem.contentsOfDirectory(at: state).first { $0.name.hasSuffix(".archive") })
+            let entry = try #require(
+                try f.fileSystem.contentsOfDirectory(at: state).first { $0.name.hasSuffix(".archive") })
             return state.appending(path: entry.name)
         }
         _ = try await run()

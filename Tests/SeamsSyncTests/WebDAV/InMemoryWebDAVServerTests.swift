@@ -1,10 +1,11 @@
 import Foundation
 import HTTPTypes
 import Seams
-import SeamsWebDAV
-@testable import SeamsSync
 import SeamsTesting
+import SeamsWebDAV
 import Testing
+
+@testable import SeamsSync
 
 /// The in-memory WebDAV server's own promises: its faults do what they say (applied or not,
 /// answered or not, the process dead or not), its locks hold and expire, its preconditions and
@@ -17,7 +18,9 @@ import Testing
         let pauses: LockedPauses
 
         func url(_ path: String) -> URL { server.baseURL.appending(path: path) }
-        func stored(_ path: String) -> Data? { try? fileSystem.read(from: URL(filePath: "/served").appending(path: path)) }
+        func stored(_ path: String) -> Data? {
+            try? fileSystem.read(from: URL(filePath: "/served").appending(path: path))
+        }
     }
 
     final class LockedPauses: Sendable {
@@ -32,12 +35,16 @@ import Testing
         let pauses = LockedPauses()
         // No outage cooldown: these tests inject one fault after another and watch each request.
         let dav = WebDAVAccessor(
-            baseURL: server.baseURL, transport: server, pause: { duration in pauses.pauses.withLock { $0.append(duration) } }, outageCooldown: .zero)
+            baseURL: server.baseURL, transport: server,
+            pause: { duration in pauses.pauses.withLock { $0.append(duration) } }, outageCooldown: .zero)
         return Fixture(fileSystem: fileSystem, server: server, dav: dav, pauses: pauses)
     }
 
-    static func request(_ method: String, _ fixture: Fixture, _ path: String, _ headers: [String: String] = [:]) -> HTTPRequest {
-        var request = HTTPRequest(method: HTTPRequest.Method(method)!, scheme: "http", authority: "dav.test", path: "/dav/" + path)
+    static func request(_ method: String, _ fixture: Fixture, _ path: String, _ headers: [String: String] = [:])
+        -> HTTPRequest
+    {
+        var request = HTTPRequest(
+            method: HTTPRequest.Method(method)!, scheme: "http", authority: "dav.test", path: "/dav/" + path)
         for (name, value) in headers { request.headerFields[HTTPField.Name(name)!] = value }
         return request
     }
@@ -80,7 +87,9 @@ import Testing
         let f = try Self.fixture()
         try f.fileSystem.write(Data("1".utf8), to: URL(filePath: "/served/one"))
         f.server.inject(.loseAnswer, on: HTTPRequest.Method("PROPFIND")!, times: 1)
-        let names = try await BlockingExecutor.shared.run { try f.dav.contentsOfDirectory(at: f.server.baseURL).map(\.name) }
+        let names = try await BlockingExecutor.shared.run {
+            try f.dav.contentsOfDirectory(at: f.server.baseURL).map(\.name)
+        }
         #expect(names == ["one"])
         #expect(f.server.requestCount == 2)
     }
@@ -89,16 +98,22 @@ import Testing
     func connectionFaults() async throws {
         let f = try Self.fixture()
         f.server.inject(.refuseConnection, on: .put)
-        try await BlockingExecutor.shared.run { try expectFailure(nil, ECONNREFUSED) { try f.dav.write(Data("x".utf8), to: f.url("a")) } }
+        try await BlockingExecutor.shared.run {
+            try expectFailure(nil, ECONNREFUSED) { try f.dav.write(Data("x".utf8), to: f.url("a")) }
+        }
         #expect(f.server.requestCount == 4)
         f.server.restart()
         f.server.inject(.timeOut, on: .put)
-        try await BlockingExecutor.shared.run { try expectFailure(nil, ETIMEDOUT) { try f.dav.write(Data("x".utf8), to: f.url("a")) } }
+        try await BlockingExecutor.shared.run {
+            try expectFailure(nil, ETIMEDOUT) { try f.dav.write(Data("x".utf8), to: f.url("a")) }
+        }
         #expect(f.server.requestCount == 5)
         #expect(f.stored("a") == nil)
     }
 
-    @Test("a crash before sending applies nothing; after applying keeps the change; every later request fails until restart")
+    @Test(
+        "a crash before sending applies nothing; after applying keeps the change; every later request fails until restart"
+    )
     func crashes() async throws {
         let f = try Self.fixture()
         let told = LockedValue(0)
@@ -113,7 +128,9 @@ import Testing
         #expect(told.withLock { $0 } == 1)
         f.server.restart()
         f.server.inject(.crashAfterApplying, atRequest: 1)
-        _ = try await BlockingExecutor.shared.run { #expect(throws: CocoaError.self) { try f.dav.write(Data("z".utf8), to: f.url("c")) } }
+        _ = try await BlockingExecutor.shared.run {
+            #expect(throws: CocoaError.self) { try f.dav.write(Data("z".utf8), to: f.url("c")) }
+        }
         #expect(f.stored("c") == Data("z".utf8))
         #expect(f.server.hasCrashed && told.withLock { $0 } == 2)
         f.server.restart()
@@ -121,18 +138,22 @@ import Testing
         #expect(f.stored("d") == Data("after".utf8))
     }
 
-    @Test("a run that meets the lock file another run is making right now (empty, locked on the server) is refused as locked")
+    @Test(
+        "a run that meets the lock file another run is making right now (empty, locked on the server) is refused as locked"
+    )
     func lockBeingMade() async throws {
         let f = try Self.fixture()
         // The other run's exclusive create, between its LOCK and its PUT: an empty, locked file.
         var lock = Self.request("LOCK", f, ".seams-lock", ["Timeout": "Second-60", "Depth": "0"])
         lock.headerFields[.contentType] = "application/xml"
-        let (answer, _) = try await f.server.send(lock, body: Data("<D:lockinfo xmlns:D=\"DAV:\"/>".utf8), timeout: .seconds(5))
+        let (answer, _) = try await f.server.send(
+            lock, body: Data("<D:lockinfo xmlns:D=\"DAV:\"/>".utf8), timeout: .seconds(5))
         #expect(answer.status.code == 201)
         let local = URL(filePath: "/local", directoryHint: .isDirectory)
         try f.fileSystem.createDirectory(at: local, withIntermediateDirectories: false)
         try f.fileSystem.write(Data("x".utf8), to: local.appending(path: "a.txt"))
-        let engine = SyncEngine(directories: f.fileSystem, files: f.fileSystem, owner: "second", scansConcurrently: false, remote: f.dav)
+        let engine = SyncEngine(
+            directories: f.fileSystem, files: f.fileSystem, owner: "second", scansConcurrently: false, remote: f.dav)
         let outcome = try await BlockingExecutor.shared.run { () -> SyncError? in
             do {
                 _ = try engine.run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state"))
@@ -150,7 +171,9 @@ import Testing
         #expect(f.stored("a.txt") == nil, "nothing synced")
     }
 
-    @Test("a run killed at any request leaves no lock the next run cannot read: a killed run's lock is taken over at once")
+    @Test(
+        "a run killed at any request leaves no lock the next run cannot read: a killed run's lock is taken over at once"
+    )
     func killedRunsLockTakenAtOnce() async throws {
         // The killed run is process 1 of this host, the next one process 2; process 1 is gone.
         @Sendable func engine(_ f: Fixture, pid: Int32) -> SyncEngine {
@@ -167,31 +190,48 @@ import Testing
             return f
         }
         let probe = try fixture()
-        _ = try await BlockingExecutor.shared.run { try engine(probe, pid: 1).run(local: local, container: probe.server.baseURL, stateDirectory: URL(filePath: "/state")) }
+        _ = try await BlockingExecutor.shared.run {
+            try engine(probe, pid: 1).run(
+                local: local, container: probe.server.baseURL, stateDirectory: URL(filePath: "/state"))
+        }
         let requests = probe.server.requestCount
         var problems: [String] = []
         for request in 1...requests {
             for fault in [WebDAVFault.crashBeforeSending, .crashAfterApplying] {
                 let f = try fixture()
                 f.server.inject(fault, atRequest: request)
-                _ = try? await BlockingExecutor.shared.run { try engine(f, pid: 1).run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state")) }
+                _ = try? await BlockingExecutor.shared.run {
+                    try engine(f, pid: 1).run(
+                        local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state"))
+                }
                 f.server.restart()
                 do {
-                    _ = try await BlockingExecutor.shared.run { try engine(f, pid: 2).run(local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state")) }
+                    _ = try await BlockingExecutor.shared.run {
+                        try engine(f, pid: 2).run(
+                            local: local, container: f.server.baseURL, stateDirectory: URL(filePath: "/state"))
+                    }
                 } catch {
                     problems.append("\(fault) at request \(request)/\(requests): the next run failed: \(error)")
                     continue
                 }
-                if f.stored("a.txt") != Data("x".utf8) { problems.append("\(fault) at request \(request): a.txt not synced") }
-                let left = try f.fileSystem.contentsOfDirectory(at: URL(filePath: "/served")).map(\.name).filter { $0.hasPrefix(".seams-tmp") || $0 == ".seams-lock" }
+                if f.stored("a.txt") != Data("x".utf8) {
+                    problems.append("\(fault) at request \(request): a.txt not synced")
+                }
+                let left = try f.fileSystem.contentsOfDirectory(at: URL(filePath: "/served")).map(\.name).filter {
+                    $0.hasPrefix(".seams-tmp") || $0 == ".seams-lock"
+                }
                 if !left.isEmpty { problems.append("\(fault) at request \(request): left \(left)") }
-                if !f.server.lockedPaths.isEmpty { problems.append("\(fault) at request \(request): locked \(f.server.lockedPaths)") }
+                if !f.server.lockedPaths.isEmpty {
+                    problems.append("\(fault) at request \(request): locked \(f.server.lockedPaths)")
+                }
             }
         }
         #expect(problems == [])
     }
 
-    @Test("a new file costs a PUT to the run's temp name, a PROPFIND of it and a MOVE: no look at its name first, no LOCK but the lock file's, no look at the folders above")
+    @Test(
+        "a new file costs a PUT to the run's temp name, a PROPFIND of it and a MOVE: no look at its name first, no LOCK but the lock file's, no look at the folders above"
+    )
     func newFileRequests() async throws {
         let f = try Self.fixture()
         let local = URL(filePath: "/local", directoryHint: .isDirectory)
@@ -208,7 +248,8 @@ import Testing
         // The run's temp names for files are `.seams-tmp-<run>-<n>`; the lock's and the replica
         // marker's have their own words in them.
         let forFile = requests.filter {
-            $0.path.hasSuffix("/a.txt") || $0.path.contains("/.seams-tmp-") && !$0.path.contains("lock") && !$0.path.contains("replica")
+            $0.path.hasSuffix("/a.txt")
+                || $0.path.contains("/.seams-tmp-") && !$0.path.contains("lock") && !$0.path.contains("replica")
         }
         #expect(forFile.map(\.method.rawValue) == ["PUT", "PROPFIND", "MOVE"], "\(forFile)")
         #expect(forFile.map(\.status) == [201, 207, 201], "\(forFile)")
@@ -221,7 +262,9 @@ import Testing
         #expect(lockMoves.map(\.status) == [201], "\(lockMoves)")
         // A server serves no symbolic links: the folder above is not looked at again to copy into it.
         let firstPut = try #require(forFile.first).number
-        let folderLooks = requests.filter { $0.number > firstPut && ($0.path.hasSuffix("/notes/") || $0.path.hasSuffix("/notes")) }
+        let folderLooks = requests.filter {
+            $0.number > firstPut && ($0.path.hasSuffix("/notes/") || $0.path.hasSuffix("/notes"))
+        }
         #expect(folderLooks.isEmpty, "\(folderLooks)")
     }
 
@@ -230,8 +273,12 @@ import Testing
         let f = try Self.fixture()
         try await BlockingExecutor.shared.run {
             try f.dav.upload(Data("first".utf8), toNewName: f.url("t"))
-            try expectFailure(.fileWriteFileExists, EEXIST) { try f.dav.upload(Data("second".utf8), toNewName: f.url("t")) }
-            try expectFailure(.fileNoSuchFile, ENOENT) { try f.dav.upload(Data("x".utf8), toNewName: f.url("missing/t")) }
+            try expectFailure(.fileWriteFileExists, EEXIST) {
+                try f.dav.upload(Data("second".utf8), toNewName: f.url("t"))
+            }
+            try expectFailure(.fileNoSuchFile, ENOENT) {
+                try f.dav.upload(Data("x".utf8), toNewName: f.url("missing/t"))
+            }
         }
         #expect(f.stored("t") == Data("first".utf8))
         #expect(f.server.requests.map(\.method.rawValue) == ["PUT", "PUT", "PUT"])
@@ -243,7 +290,8 @@ import Testing
         let f = try Self.fixture()
         var lock = Self.request("LOCK", f, "held", ["Timeout": "Second-60", "Depth": "0"])
         lock.headerFields[.contentType] = "application/xml"
-        let (answer, _) = try await f.server.send(lock, body: Data("<D:lockinfo xmlns:D=\"DAV:\"/>".utf8), timeout: .seconds(5))
+        let (answer, _) = try await f.server.send(
+            lock, body: Data("<D:lockinfo xmlns:D=\"DAV:\"/>".utf8), timeout: .seconds(5))
         #expect(answer.status.code == 201)
         #expect(f.stored("held") == Data())
         #expect(f.server.lockedPaths == ["/held"])
@@ -260,32 +308,46 @@ import Testing
     @Test("If-Match and If-None-Match are honoured: a stale ETag is 412, a current one goes through")
     func preconditions() async throws {
         let f = try Self.fixture()
-        let (created, _) = try await f.server.send(Self.request("PUT", f, "a", ["If-None-Match": "*"]), body: Data("1".utf8), timeout: .seconds(5))
+        let (created, _) = try await f.server.send(
+            Self.request("PUT", f, "a", ["If-None-Match": "*"]), body: Data("1".utf8), timeout: .seconds(5))
         #expect(created.status.code == 201)
         let etag = try #require(created.headerFields[.eTag])
-        let (again, _) = try await f.server.send(Self.request("PUT", f, "a", ["If-None-Match": "*"]), body: Data("2".utf8), timeout: .seconds(5))
+        let (again, _) = try await f.server.send(
+            Self.request("PUT", f, "a", ["If-None-Match": "*"]), body: Data("2".utf8), timeout: .seconds(5))
         #expect(again.status.code == 412)
-        let (matched, _) = try await f.server.send(Self.request("PUT", f, "a", ["If-Match": etag]), body: Data("3".utf8), timeout: .seconds(5))
+        let (matched, _) = try await f.server.send(
+            Self.request("PUT", f, "a", ["If-Match": etag]), body: Data("3".utf8), timeout: .seconds(5))
         #expect(matched.status.code == 204)
-        let (stale, _) = try await f.server.send(Self.request("PUT", f, "a", ["If-Match": etag]), body: Data("4".utf8), timeout: .seconds(5))
+        let (stale, _) = try await f.server.send(
+            Self.request("PUT", f, "a", ["If-Match": etag]), body: Data("4".utf8), timeout: .seconds(5))
         #expect(stale.status.code == 412)
         #expect(f.stored("a") == Data("3".utf8))
-        #expect(matched.headerFields[.eTag] != etag, "a new content has a new ETag, in the same second with the same size")
+        #expect(
+            matched.headerFields[.eTag] != etag, "a new content has a new ETag, in the same second with the same size")
     }
 
-    @Test("limits: Depth infinity is refused, paths outside the collection are 404, dot segments 400, links are not served")
+    @Test(
+        "limits: Depth infinity is refused, paths outside the collection are 404, dot segments 400, links are not served"
+    )
     func limits() async throws {
         let f = try Self.fixture()
         try f.fileSystem.write(Data("t".utf8), to: URL(filePath: "/served/target"))
         try f.fileSystem.createSymbolicLink(at: URL(filePath: "/served/link"), withDestination: "target")
-        let (infinite, _) = try await f.server.send(Self.request("PROPFIND", f, "", ["Depth": "infinity"]), body: nil, timeout: .seconds(5))
+        let (infinite, _) = try await f.server.send(
+            Self.request("PROPFIND", f, "", ["Depth": "infinity"]), body: nil, timeout: .seconds(5))
         #expect(infinite.status.code == 403)
         var outside = Self.request("GET", f, "target")
         outside.path = "/elsewhere/target"
         #expect(try await f.server.send(outside, body: nil, timeout: .seconds(5)).0.status.code == 404)
-        #expect(try await f.server.send(Self.request("GET", f, "x/../target"), body: nil, timeout: .seconds(5)).0.status.code == 400)
-        #expect(try await f.server.send(Self.request("GET", f, "link"), body: nil, timeout: .seconds(5)).0.status.code == 404)
-        let names = try await BlockingExecutor.shared.run { try f.dav.contentsOfDirectory(at: f.server.baseURL).map(\.name) }
+        #expect(
+            try await f.server.send(Self.request("GET", f, "x/../target"), body: nil, timeout: .seconds(5)).0.status
+                .code == 400)
+        #expect(
+            try await f.server.send(Self.request("GET", f, "link"), body: nil, timeout: .seconds(5)).0.status.code
+                == 404)
+        let names = try await BlockingExecutor.shared.run {
+            try f.dav.contentsOfDirectory(at: f.server.baseURL).map(\.name)
+        }
         #expect(names == ["target"])
     }
 

@@ -8,7 +8,9 @@ import Testing
 /// files in its folder, asks for credentials, and is gone after `stop()`. A kind whose program
 /// is missing here (`.ci/run` installs both) is cancelled with the reason, the other still runs.
 @Suite struct LocalWebDAVServerTests {
-    @Test("PUT stores a file in the served folder; GET serves a file put there directly", arguments: LocalWebDAVServer.Kind.allCases)
+    @Test(
+        "PUT stores a file in the served folder; GET serves a file put there directly",
+        arguments: LocalWebDAVServer.Kind.allCases)
     func putThenGet(kind: LocalWebDAVServer.Kind) async throws {
         try skipIfUnavailable(kind)
         let folder = try makeFolder()
@@ -38,12 +40,15 @@ import Testing
         let anonymous = try await HTTP(server: server, authorization: nil).send("GET", "")
         #expect(anonymous.status == 401)
         #expect(anonymous.headers["www-authenticate"]?.hasPrefix("Basic ") == true)
-        let wrong = try await HTTP(server: server, authorization: ("ana", "wrong")).send("PUT", "x.txt", body: Data("x".utf8))
+        let wrong = try await HTTP(server: server, authorization: ("ana", "wrong")).send(
+            "PUT", "x.txt", body: Data("x".utf8))
         #expect(wrong.status == 401)
         #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "x.txt").path))
     }
 
-    @Test("after stop() the port refuses connections; a second stop() does nothing", arguments: LocalWebDAVServer.Kind.allCases)
+    @Test(
+        "after stop() the port refuses connections; a second stop() does nothing",
+        arguments: LocalWebDAVServer.Kind.allCases)
     func stopEndsTheServer(kind: LocalWebDAVServer.Kind) async throws {
         try skipIfUnavailable(kind)
         let folder = try makeFolder()
@@ -61,7 +66,8 @@ import Testing
     @Test("a folder that does not exist is refused before anything starts", arguments: LocalWebDAVServer.Kind.allCases)
     func missingFolder(kind: LocalWebDAVServer.Kind) throws {
         try skipIfUnavailable(kind)
-        let missing = FileManager.default.temporaryDirectory.appending(path: "seams-webdav-missing-\(UUID().uuidString)")
+        let missing = FileManager.default.temporaryDirectory.appending(
+            path: "seams-webdav-missing-\(UUID().uuidString)")
         #expect(throws: LocalWebDAVServer.StartError.couldNotPrepare("\(missing.path) is not a folder")) {
             try LocalWebDAVServer.start(kind, serving: missing)
         }

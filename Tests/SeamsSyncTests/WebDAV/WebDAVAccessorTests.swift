@@ -1,11 +1,12 @@
 import Foundation
 import HTTPTypes
 import Seams
-@testable import SeamsCore
-@testable import SeamsWebDAV
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsCore
+@testable import SeamsSync
+@testable import SeamsWebDAV
 
 /// The WebDAV accessor's own rules, on a scripted transport: retries, what is never retried, the
 /// status and transport errors it turns into file-system errors, and the `PROPFIND` answers it reads.
@@ -29,7 +30,9 @@ struct WebDAVAccessorTests {
 
     /// An accessor on `mock` that records its pauses instead of sleeping.
     static func accessor(_ mock: MockHTTPTransport, pauses: Pauses = Pauses()) -> WebDAVAccessor {
-        WebDAVAccessor(baseURL: base, credentials: WebDAVCredentials(user: "me", password: "pw"), transport: mock, retryLimit: 3) { pause in
+        WebDAVAccessor(
+            baseURL: base, credentials: WebDAVCredentials(user: "me", password: "pw"), transport: mock, retryLimit: 3
+        ) { pause in
             pauses.add(pause)
         }
     }
@@ -50,13 +53,18 @@ struct WebDAVAccessorTests {
         let mock = MockHTTPTransport()
         var busy = HTTPFields()
         busy[.retryAfter] = "2"
-        mock.on(.get, "/dav/f").respond(with: [.status(.serviceUnavailable, headers: busy), .status(.badGateway), .status(.ok, body: Data("x".utf8))])
+        mock.on(.get, "/dav/f").respond(with: [
+            .status(.serviceUnavailable, headers: busy), .status(.badGateway), .status(.ok, body: Data("x".utf8)),
+        ])
         let pauses = Pauses()
         let dav = Self.accessor(mock, pauses: pauses)
         let data = try await BlockingExecutor.shared.run { try dav.read(from: Self.base.appending(path: "f")) }
         #expect(data == Data("x".utf8))
         #expect(pauses.all == [.seconds(2), .milliseconds(500)])
-        #expect(mock.requests.allSatisfy { $0.request.headerFields[.authorization] == "Basic " + Data("me:pw".utf8).base64EncodedString() })
+        #expect(
+            mock.requests.allSatisfy {
+                $0.request.headerFields[.authorization] == "Basic " + Data("me:pw".utf8).base64EncodedString()
+            })
     }
 
     @Test("a write whose connection was lost is not retried: its outcome is unknown")
@@ -147,7 +155,9 @@ struct WebDAVAccessorTests {
         #expect(mock.requests.allSatisfy { $0.request.method == .init("PROPFIND")! })
     }
 
-    @Test("a server found unreachable fails the next requests at once, unsent, until the cooldown ends; an answer ends the outage")
+    @Test(
+        "a server found unreachable fails the next requests at once, unsent, until the cooldown ends; an answer ends the outage"
+    )
     func outageFailsFast() async throws {
         let mock = MockHTTPTransport()
         mock.on(.get, "/dav/gone").fail(with: .cannotConnect)
@@ -162,13 +172,16 @@ struct WebDAVAccessorTests {
         #expect(mock.requests.count == 4, "the first request spent its retries")
         let second = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "here")) }
         #expect(second?.posixCode == .ECONNREFUSED)
-        #expect((second?.userInfo[NSLocalizedFailureReasonErrorKey] as? String)?.contains("not tried again yet") == true)
+        #expect(
+            (second?.userInfo[NSLocalizedFailureReasonErrorKey] as? String)?.contains("not tried again yet") == true)
         #expect(mock.requests.count == 4, "nothing was sent during the outage")
         time.advance(by: .seconds(9))
         _ = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "here")) }
         #expect(mock.requests.count == 4, "still nothing sent a moment before the cooldown ends")
         time.advance(by: .seconds(1))
-        #expect(try await BlockingExecutor.shared.run { try dav.read(from: Self.base.appending(path: "here")) } == Data("x".utf8))
+        #expect(
+            try await BlockingExecutor.shared.run { try dav.read(from: Self.base.appending(path: "here")) }
+                == Data("x".utf8))
         // An answer ended the outage: a refused request is retried again in full.
         _ = try await Self.failure { _ = try dav.read(from: Self.base.appending(path: "gone")) }
         #expect(mock.requests.count == 5 + 4)
@@ -190,17 +203,24 @@ struct WebDAVAccessorTests {
             """
         let items = try WebDAVMultistatus.parse(Data(body.utf8))
         #expect(items.count == 2)
-        #expect(items[0] == WebDAVResource(path: "/dav/d", isCollection: true, size: 0, modified: Date(timeIntervalSince1970: 1_795_255_200), etag: nil))
+        #expect(
+            items[0]
+                == WebDAVResource(
+                    path: "/dav/d", isCollection: true, size: 0, modified: Date(timeIntervalSince1970: 1_795_255_200),
+                    etag: nil))
         #expect(items[1].path == "/dav/d/caf\u{E9} #1&.txt")
         #expect(items[1].size == 12)
         #expect(items[1].etag == #""abc-&""#)
-        #expect(throws: WebDAVMultistatus.Malformed.self) { try WebDAVMultistatus.parse(Data("<D:multistatus><D:response>".utf8)) }
+        #expect(throws: WebDAVMultistatus.Malformed.self) {
+            try WebDAVMultistatus.parse(Data("<D:multistatus><D:response>".utf8))
+        }
     }
 
     @Test("a file's identity is its ETag without the weakness mark: Apache's W/ in the second of a write, strong after")
     func weakAndStrongETagsAreOneIdentity() {
         func resource(_ etag: String?) -> WebDAVResource {
-            WebDAVResource(path: "/dav/f", isCollection: false, size: 3, modified: Date(timeIntervalSince1970: 0), etag: etag)
+            WebDAVResource(
+                path: "/dav/f", isCollection: false, size: 3, modified: Date(timeIntervalSince1970: 0), etag: etag)
         }
         let weak = WebDAVAccessor.metadata(resource(#"W/"5-64a""#)).fileIdentifier
         let strong = WebDAVAccessor.metadata(resource(#""5-64a""#)).fileIdentifier

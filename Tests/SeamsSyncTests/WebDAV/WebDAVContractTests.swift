@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Seams
-import SeamsWebDAV
 import SeamsTesting
+import SeamsWebDAV
 import Testing
 
 /// The contract of the WebDAV boundary (`WebDAVContract` in SeamsTesting: listing, metadata,
@@ -28,7 +28,9 @@ struct WebDAVContractTests {
         #expect(WebDAVContract.behaviours.count >= 25)
     }
 
-    @Test("a server that fails every MOVE fails the contract where moves are used, and only there; a noted difference is not run")
+    @Test(
+        "a server that fails every MOVE fails the contract where moves are used, and only there; a noted difference is not run"
+    )
     func contractCatchesABrokenServer() async throws {
         let fileSystem = InMemoryFileSystem(enforcesPermissions: false, now: Date())
         let served = URL(filePath: "/served", directoryHint: .isDirectory)
@@ -36,10 +38,14 @@ struct WebDAVContractTests {
         let server = InMemoryWebDAVServer(serving: served, of: fileSystem)
         server.inject(.respond(status: 500), on: HTTPRequest.Method("MOVE")!)
         let accessor = WebDAVAccessor(baseURL: server.baseURL, transport: server, retryLimit: 0, pause: { _ in })
-        let outcome = try await onOwnThread { WebDAVContract.run(on: accessor, under: accessor.baseURL, server: "broken") }
+        let outcome = try await onOwnThread {
+            WebDAVContract.run(on: accessor, under: accessor.baseURL, server: "broken")
+        }
         #expect(!outcome.failures.isEmpty)
         let failed = Set(outcome.failures.map { String($0.prefix { $0 != ":" }) })
-        #expect(failed.count >= 5 && failed.allSatisfy { $0.contains("move") }, "every failure is a behaviour that moves: \(failed)")
+        #expect(
+            failed.count >= 5 && failed.allSatisfy { $0.contains("move") },
+            "every failure is a behaviour that moves: \(failed)")
         #expect(outcome.notes.isEmpty)
         // Named as rclone, the behaviours noted for it are not run and are reported as notes.
         let asRclone = try await onOwnThread { () throws -> WebDAVContract.Outcome in
@@ -62,7 +68,9 @@ struct WebDAVContractTests {
         try await onOwnThread {
             for credentials in [WebDAVCredentials(user: "seams", password: "wrong"), nil] {
                 let refused = running.withCredentials(credentials)
-                try expectFailure(.fileReadNoPermission, EACCES) { _ = try refused.contentsOfDirectory(at: refused.baseURL) }
+                try expectFailure(.fileReadNoPermission, EACCES) {
+                    _ = try refused.contentsOfDirectory(at: refused.baseURL)
+                }
                 try expectFailure(.fileWriteNoPermission, EACCES) {
                     try refused.write(Data("x".utf8), to: refused.baseURL.appending(path: "intruder"))
                 }

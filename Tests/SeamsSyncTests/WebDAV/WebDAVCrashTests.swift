@@ -1,8 +1,9 @@
 import Foundation
 import Seams
-@testable import SeamsSync
 import SeamsTesting
 import Testing
+
+@testable import SeamsSync
 
 /// The crash suite with the container on a WebDAV server (the in-memory one of `SeamsTesting`,
 /// serving the container folder, so the same lineage checks read it).
@@ -27,14 +28,17 @@ import Testing
     /// none), no case-folding container.
     static let scenarios: [CrashScenario] = CrashScenario.all.filter { scenario in
         guard !scenario.foldingContainer, let harness = try? CrashHarness(scenario) else { return false }
-        let starting = (try? harness.files(under: CrashHarness.local)).map(Array.init) ?? []
+        let starting =
+            (try? harness.files(under: CrashHarness.local)).map(Array.init) ?? []
             + ((try? harness.files(under: CrashHarness.container)).map(Array.init) ?? [])
         return !starting.contains { $0.value.starts(with: Data("link →".utf8)) }
     }
 
     @Test(
         "crash at every local call and every request, and a lost answer at every request, keep every version and recover",
-        .disabled(if: CrashConsistencyTests.underThreadSanitizer, "the sweep tests ordering, not threads; the accessor's threads are covered by the WebDAV contract"),
+        .disabled(
+            if: CrashConsistencyTests.underThreadSanitizer,
+            "the sweep tests ordering, not threads; the accessor's threads are covered by the WebDAV contract"),
         arguments: scenarios)
     func everyPoint(_ scenario: CrashScenario) async throws {
         if CrashConsistencyTests.stopEarly.withLock({ $0 }) { return }
@@ -43,9 +47,13 @@ import Testing
         let (tally, problems) = try await BlockingExecutor.shared.run { try Self.sweep(scenario) }
         #expect(problems == [], "clean run of \(scenario.name) over WebDAV")
         #expect(tally.points > 0 && tally.fired == tally.points, "every scheduled fault happened: \(tally)")
-        #expect(tally.partialCuts == 0 || tally.cutsKeepingNameChanges > 0, "some partial power cuts kept name changes: \(tally)")
+        #expect(
+            tally.partialCuts == 0 || tally.cutsKeepingNameChanges > 0,
+            "some partial power cuts kept name changes: \(tally)")
         #expect(tally.violations == [], "\(scenario.name)")
-        if !tally.violations.isEmpty, CrashConsistencyTests.failFast { CrashConsistencyTests.stopEarly.withLock { $0 = true } }
+        if !tally.violations.isEmpty, CrashConsistencyTests.failFast {
+            CrashConsistencyTests.stopEarly.withLock { $0 = true }
+        }
     }
 
     /// The whole sweep of one scenario: what it counted, and what was wrong with the uninterrupted run.
@@ -60,7 +68,9 @@ import Testing
         let save = reference.scheduleUserSave(on: counter, atCall: saveCall)
         let requestsBefore = server.requestCount
         _ = try reference.engine(directories: counter, files: counter, runID: "run")
-            .run(local: CrashHarness.local, container: reference.containerURL, stateDirectory: CrashHarness.state, options: reference.options)
+            .run(
+                local: CrashHarness.local, container: reference.containerURL, stateDirectory: CrashHarness.state,
+                options: reference.options)
         let localCalls = counter.callCount
         let requests = server.requestCount - requestsBefore
         if scenario.duringRun != nil {
@@ -73,7 +83,8 @@ import Testing
 
         var tally = CrashConsistencyTests.Tally()
         for call in 1...max(1, localCalls) {
-            tally.violations += try point(scenario, saveCall: saveCall, expected: expected, tally: &tally) { harness, faulty, server in
+            tally.violations += try point(scenario, saveCall: saveCall, expected: expected, tally: &tally) {
+                harness, faulty, server in
                 faulty.beforeCall(call) { server.crash() }
                 faulty.scheduleCrash(atCall: call)
             }.map { "crash at local call \(call)/\(localCalls): \($0)" }
@@ -89,7 +100,8 @@ import Testing
                 while index < selections.count {
                     let selection = selections[index]
                     var machine: InMemoryFileSystem?
-                    tally.violations += try point(scenario, saveCall: saveCall, expected: expected, tally: &tally) { harness, faulty, server in
+                    tally.violations += try point(scenario, saveCall: saveCall, expected: expected, tally: &tally) {
+                        harness, faulty, server in
                         harness.fileSystem.powerLossModel = model
                         harness.fileSystem.powerLossSelection = selection
                         machine = harness.fileSystem
@@ -105,7 +117,9 @@ import Testing
                             faulty.beforeCall(call, run: cut)
                             faulty.scheduleCrash(atCall: call)
                         }
-                    }.map { "local power cut (\(model), keeping \(selection)) \(call > localCalls ? "after the last call" : "at local call \(call)/\(localCalls)"): \($0)" }
+                    }.map {
+                        "local power cut (\(model), keeping \(selection)) \(call > localCalls ? "after the last call" : "at local call \(call)/\(localCalls)"): \($0)"
+                    }
                     let report = machine?.lastPowerCut
                     if index == 0 {
                         selections += CrashConsistencyTests.partialSelections(report?.combinations ?? 1, call: call)
@@ -119,24 +133,30 @@ import Testing
         }
         for request in 1...max(1, requests) {
             for fault in [WebDAVFault.crashBeforeSending, .crashAfterApplying, .loseAnswer] {
-                tally.violations += try point(scenario, saveCall: saveCall, expected: expected, tally: &tally) { _, _, server in
+                tally.violations += try point(scenario, saveCall: saveCall, expected: expected, tally: &tally) {
+                    _, _, server in
                     server.inject(fault, atRequest: request)
                 }.map { "\(fault) at request \(request)/\(requests): \($0)" }
             }
         }
         // A crash after the server applied a request, then a crash at every request of the recovery.
         for request in [max(1, requests / 2)] {
-            tally.violations += try crashTwice(scenario, saveCall: saveCall, at: request, expected: expected, tally: &tally)
-                .map { "crash after request \(request)/\(requests), then in recovery: \($0)" }
+            tally.violations += try crashTwice(
+                scenario, saveCall: saveCall, at: request, expected: expected, tally: &tally
+            )
+            .map { "crash after request \(request)/\(requests), then in recovery: \($0)" }
         }
-        print("crash-consistency over WebDAV: \(scenario.name): \(localCalls) local calls, \(requests) requests, \(tally)")
+        print(
+            "crash-consistency over WebDAV: \(scenario.name): \(localCalls) local calls, \(requests) requests, \(tally)"
+        )
         return (tally, problems)
     }
 
     /// The scenario's run crashed after the server applied request `first`; the recovery run
     /// crashed at each of its requests in turn (before it leaves); then a third run must recover.
     private static func crashTwice(
-        _ scenario: CrashScenario, saveCall: Int, at first: Int, expected: [String: [Data]], tally: inout CrashConsistencyTests.Tally
+        _ scenario: CrashScenario, saveCall: Int, at first: Int, expected: [String: [Data]],
+        tally: inout CrashConsistencyTests.Tally
     ) throws -> [String] {
         func crashedRun() throws -> CrashHarness {
             let harness = try CrashHarness(scenario, overWebDAV: true)
@@ -146,7 +166,9 @@ import Testing
             server.whenCrashed { faulty.scheduleCrash(atCall: 1) }
             server.inject(.crashAfterApplying, atRequest: first)
             _ = try? harness.engine(directories: faulty, files: faulty, runID: "run")
-                .run(local: CrashHarness.local, container: harness.containerURL, stateDirectory: CrashHarness.state, options: harness.options)
+                .run(
+                    local: CrashHarness.local, container: harness.containerURL, stateDirectory: CrashHarness.state,
+                    options: harness.options)
             try harness.finishUserSave(save)
             server.restart()
             harness.fileSystem.advanceTime(by: 600)
@@ -167,7 +189,9 @@ import Testing
             server.whenCrashed { faulty.scheduleCrash(atCall: 1) }
             server.inject(.crashBeforeSending, atRequest: second)
             _ = try? harness.engine(directories: faulty, files: faulty, runID: "rerun")
-                .run(local: CrashHarness.local, container: harness.containerURL, stateDirectory: CrashHarness.state, options: harness.options)
+                .run(
+                    local: CrashHarness.local, container: harness.containerURL, stateDirectory: CrashHarness.state,
+                    options: harness.options)
             tally.secondCrashes += 1
             server.restart()
             problems += try harness.lineageViolations(start).map { "at \(second): \($0)" }
@@ -183,7 +207,9 @@ import Testing
         let probe = try CrashHarness(scenario, overWebDAV: true)
         let counter = probe.boundary()
         _ = try probe.engine(directories: counter, files: counter, runID: "run")
-            .run(local: CrashHarness.local, container: probe.containerURL, stateDirectory: CrashHarness.state, options: probe.options)
+            .run(
+                local: CrashHarness.local, container: probe.containerURL, stateDirectory: CrashHarness.state,
+                options: probe.options)
         return max(1, Int(Double(counter.callCount) * save.fraction))
     }
 
@@ -202,7 +228,9 @@ import Testing
         let requestsBefore = server.requestCount
         arm(&harness, faulty, server)
         _ = try? harness.engine(directories: faulty, files: faulty, runID: "run")
-            .run(local: CrashHarness.local, container: harness.containerURL, stateDirectory: CrashHarness.state, options: harness.options)
+            .run(
+                local: CrashHarness.local, container: harness.containerURL, stateDirectory: CrashHarness.state,
+                options: harness.options)
         harness.afterRun?()
         tally.points += 1
         let faulted = server.requests.dropFirst(requestsBefore).contains { $0.fault != nil }
@@ -212,6 +240,7 @@ import Testing
         try harness.finishUserSave(save)
         server.restart()
         let inTrash = harness.saveMetTrashMove(faulty, saveCall: saveCall)
-        return try CrashConsistencyTests().recover(harness, start: start, expected: expected, newestInTrashAllowed: inTrash)
+        return try CrashConsistencyTests().recover(
+            harness, start: start, expected: expected, newestInTrashAllowed: inTrash)
     }
 }

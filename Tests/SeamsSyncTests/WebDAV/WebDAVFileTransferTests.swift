@@ -1,8 +1,8 @@
 import Foundation
 import HTTPTypes
 import Seams
-import SeamsWebDAV
 import SeamsTesting
+import SeamsWebDAV
 import Testing
 
 /// Uploads from and downloads to local files (`createFile(contentsOf:at:)`,
@@ -12,7 +12,8 @@ import Testing
     "WebDAV file transfers",
     .disabled(
         if: CrashConsistencyTests.underThreadSanitizer,
-        "megabytes through three servers at once under the sanitizer starved the loopback transport tests past their time limits; the upload's threads are covered by FileTransferTests"))
+        "megabytes through three servers at once under the sanitizer starved the loopback transport tests past their time limits; the upload's threads are covered by FileTransferTests"
+    ))
 struct WebDAVFileTransferTests {
     @Test("a file uploaded from disk downloads to the same bytes", arguments: WebDAVServerUnderTest.allCases)
     func roundTrip(server: WebDAVServerUnderTest) async throws {
@@ -35,7 +36,9 @@ struct WebDAVFileTransferTests {
         }
     }
 
-    @Test("an upload onto a name that is taken is EEXIST, and the server's file stays", arguments: WebDAVServerUnderTest.allCases)
+    @Test(
+        "an upload onto a name that is taken is EEXIST, and the server's file stays",
+        arguments: WebDAVServerUnderTest.allCases)
     func uploadOntoExisting(server: WebDAVServerUnderTest) async throws {
         try await with(server) { dav, folder in
             let remote = dav.baseURL.appending(path: "taken.txt")
@@ -47,11 +50,15 @@ struct WebDAVFileTransferTests {
         }
     }
 
-    @Test("an upload of a missing local file is ENOENT, and nothing is made on the server", arguments: WebDAVServerUnderTest.allCases)
+    @Test(
+        "an upload of a missing local file is ENOENT, and nothing is made on the server",
+        arguments: WebDAVServerUnderTest.allCases)
     func uploadOfMissingFile(server: WebDAVServerUnderTest) async throws {
         try await with(server) { dav, folder in
             let remote = dav.baseURL.appending(path: "never.txt")
-            try expectFailure(nil, ENOENT) { try dav.createFile(contentsOf: folder.appending(path: "missing"), at: remote) }
+            try expectFailure(nil, ENOENT) {
+                try dav.createFile(contentsOf: folder.appending(path: "missing"), at: remote)
+            }
             #expect(try dav.contentsOfDirectory(at: dav.baseURL).map(\.name) == [])
         }
     }
@@ -60,7 +67,9 @@ struct WebDAVFileTransferTests {
     func downloadOfMissingFile(server: WebDAVServerUnderTest) async throws {
         try await with(server) { dav, folder in
             let local = folder.appending(path: "never")
-            try expectFailure(.fileReadNoSuchFile, ENOENT) { try dav.download(dav.baseURL.appending(path: "missing"), toNewFile: local) }
+            try expectFailure(.fileReadNoSuchFile, ENOENT) {
+                try dav.download(dav.baseURL.appending(path: "missing"), toNewFile: local)
+            }
             #expect(!FileManager.default.fileExists(atPath: local.path))
         }
     }
@@ -104,12 +113,15 @@ struct WebDAVFileTransferTests {
         let dav = WebDAVAccessor(baseURL: server.baseURL, transport: recorder, pause: { _ in }, pieceSize: 4096)
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await onOwnThread { try dav.download(dav.baseURL.appending(path: "f.bin"), toNewFile: folder.appending(path: "f.bin")) }
+        try await onOwnThread {
+            try dav.download(dav.baseURL.appending(path: "f.bin"), toNewFile: folder.appending(path: "f.bin"))
+        }
         #expect(try Data(contentsOf: folder.appending(path: "f.bin")) == content)
         let sent = recorder.sent
         #expect(sent.map { $0.headerFields[.range] } == ["bytes=0-4095", "bytes=4096-8191", "bytes=8192-12287"])
         #expect(sent[0].headerFields[.ifMatch] == nil)
-        #expect(sent[1].headerFields[.ifMatch] != nil && sent[1].headerFields[.ifMatch] == sent[2].headerFields[.ifMatch])
+        #expect(
+            sent[1].headerFields[.ifMatch] != nil && sent[1].headerFields[.ifMatch] == sent[2].headerFields[.ifMatch])
     }
 
     @Test("in-memory server: a file changed on the server during its download is EAGAIN, and no local file is left")
@@ -139,7 +151,9 @@ struct WebDAVFileTransferTests {
         let dav = WebDAVAccessor(baseURL: server.baseURL, transport: server, pause: { _ in })
         let folder = try makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try await onOwnThread { try dav.download(dav.baseURL.appending(path: "empty"), toNewFile: folder.appending(path: "empty")) }
+        try await onOwnThread {
+            try dav.download(dav.baseURL.appending(path: "empty"), toNewFile: folder.appending(path: "empty"))
+        }
         #expect(try Data(contentsOf: folder.appending(path: "empty")).isEmpty)
     }
 
@@ -150,7 +164,9 @@ struct WebDAVFileTransferTests {
         return (fileSystem, served, InMemoryWebDAVServer(serving: served, of: fileSystem))
     }
 
-    private func with(_ server: WebDAVServerUnderTest, _ body: @escaping @Sendable (WebDAVAccessor, URL) throws -> Void) async throws {
+    private func with(_ server: WebDAVServerUnderTest, _ body: @escaping @Sendable (WebDAVAccessor, URL) throws -> Void)
+        async throws
+    {
         if let reason = server.unavailableReason {
             print("skipped on \(server.rawValue): \(reason)")
             return
@@ -166,7 +182,8 @@ struct WebDAVFileTransferTests {
     }
 
     private func makeFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "seams-davfile-\(UUID().uuidString)", directoryHint: .isDirectory)
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "seams-davfile-\(UUID().uuidString)", directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -186,9 +203,15 @@ private final class RecordingTransport: HTTPTransportProviding {
 
     var sent: [HTTPRequest] { log.withLock { $0 } }
 
-    func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (
+        HTTPResponse, Data
+    ) {
         let answer = try await wrapped.send(request, body: body, timeout: timeout)
-        after(log.withLock { $0.append(request); return $0.count })
+        after(
+            log.withLock {
+                $0.append(request)
+                return $0.count
+            })
         return answer
     }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPTypes
 import Seams
-import SeamsWebDAV
 import SeamsSync
 import SeamsTesting
+import SeamsWebDAV
 import Testing
 
 /// Renames and moves between a folder on this machine's disk and a WebDAV server (Apache, rclone,
@@ -20,13 +20,15 @@ import Testing
 
         init(_ server: WebDAVServerUnderTest) throws {
             running = try server.start()
-            let folder = FileManager.default.temporaryDirectory.appending(path: "seams-move-\(UUID().uuidString)", directoryHint: .isDirectory)
+            let folder = FileManager.default.temporaryDirectory.appending(
+                path: "seams-move-\(UUID().uuidString)", directoryHint: .isDirectory)
             local = folder.appending(path: "local", directoryHint: .isDirectory)
             state = folder.appending(path: "state", directoryHint: .isDirectory)
             try FileManager.default.createDirectory(at: local, withIntermediateDirectories: true)
             transport = CountingTransport(wrapping: running.transport)
             accessor = WebDAVAccessor(
-                baseURL: running.baseURL, credentials: WebDAVServerUnderTest.credentials, transport: transport, timeout: .seconds(20),
+                baseURL: running.baseURL, credentials: WebDAVServerUnderTest.credentials, transport: transport,
+                timeout: .seconds(20),
                 pause: { _ in })
         }
 
@@ -38,20 +40,25 @@ import Testing
         /// One run; its requests by method.
         func sync() throws -> (SyncReport, [String: Int]) {
             transport.reset()
-            let report = try SyncEngine(directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), remote: accessor)
-                .run(local: local, container: running.baseURL, stateDirectory: state)
+            let report = try SyncEngine(
+                directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), remote: accessor
+            )
+            .run(local: local, container: running.baseURL, stateDirectory: state)
             return (report, transport.methods)
         }
 
         func write(_ text: String, _ path: String) throws {
             let url = local.appending(path: path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
 
         /// The server's files, read through the accessor (its own `.seams…` names left out).
         func served(_ path: String) -> String? {
-            (try? accessor.read(from: running.baseURL.appending(path: path))).map { String(decoding: $0, as: UTF8.self) }
+            (try? accessor.read(from: running.baseURL.appending(path: path))).map {
+                String(decoding: $0, as: UTF8.self)
+            }
         }
 
         func localText(_ path: String) -> String? {
@@ -71,26 +78,36 @@ import Testing
             try pair.write("keep", "notes.txt")
             _ = try pair.sync()
             let (_, quiet) = try pair.sync()
-            try FileManager.default.moveItem(at: pair.local.appending(path: "Photos"), to: pair.local.appending(path: "Photos 2024"))
+            try FileManager.default.moveItem(
+                at: pair.local.appending(path: "Photos"), to: pair.local.appending(path: "Photos 2024"))
             let (report, requests) = try pair.sync()
             #expect(report.failures.isEmpty, "\(report.failures)")
             #expect(report.moves == [SyncReport.Move(from: "Photos", to: "Photos 2024", madeOn: .container)])
             #expect(report.copiedToContainer == 0 && report.deletedContainer == 0)
             #expect(requests["MOVE", default: 0] == 1, "\(requests)")
-            #expect(requests["PUT", default: 0] == 0 && requests["GET", default: 0] == 0 && requests["DELETE", default: 0] == 0)
+            #expect(
+                requests["PUT", default: 0] == 0 && requests["GET", default: 0] == 0
+                    && requests["DELETE", default: 0] == 0)
             let extra = requests.values.reduce(0, +) - quiet.values.reduce(0, +)
-            print("\(server.rawValue): a folder of 20 files in 10 subfolders renamed: \(extra) requests about its paths more than a run with no change (\(requests))")
+            print(
+                "\(server.rawValue): a folder of 20 files in 10 subfolders renamed: \(extra) requests about its paths more than a run with no change (\(requests))"
+            )
             #expect(extra <= 5)
             // Beyond a run with no change: the MOVE's own look at where it goes and what it moves.
-            #expect(requests["PROPFIND", default: 0] <= quiet["PROPFIND", default: 0] + 2, "\(requests) against \(quiet)")
+            #expect(
+                requests["PROPFIND", default: 0] <= quiet["PROPFIND", default: 0] + 2, "\(requests) against \(quiet)")
             #expect(pair.served("Photos 2024/d9/IMG_19.JPG") == "photo 19")
             #expect(pair.served("Photos/d9/IMG_19.JPG") == nil)
             let (again, _) = try pair.sync()
-            #expect(again.moves.isEmpty && again.copiedToLocal + again.copiedToContainer + again.deletedLocal + again.deletedContainer == 0)
+            #expect(
+                again.moves.isEmpty
+                    && again.copiedToLocal + again.copiedToContainer + again.deletedLocal + again.deletedContainer == 0)
         }
     }
 
-    @Test("a file and a folder renamed on the server (by another client's MOVE) are renamed here, one rename each, with no download", arguments: WebDAVServerUnderTest.allCases)
+    @Test(
+        "a file and a folder renamed on the server (by another client's MOVE) are renamed here, one rename each, with no download",
+        arguments: WebDAVServerUnderTest.allCases)
     func serverSideMoves(server: WebDAVServerUnderTest) async throws {
         if let reason = server.unavailableReason { return print("skipped on \(server.rawValue): \(reason)") }
         try await onOwnThread {
@@ -101,12 +118,17 @@ import Testing
             try pair.write("keep", "notes.txt")
             _ = try pair.sync()
             let base = pair.running.baseURL
-            try pair.accessor.moveItem(at: base.appending(path: "docs/draft.txt"), to: base.appending(path: "docs/final.txt"), replacingExisting: false)
-            try pair.accessor.moveItem(at: base.appending(path: "Music"), to: base.appending(path: "Music 2024"), replacingExisting: false)
+            try pair.accessor.moveItem(
+                at: base.appending(path: "docs/draft.txt"), to: base.appending(path: "docs/final.txt"),
+                replacingExisting: false)
+            try pair.accessor.moveItem(
+                at: base.appending(path: "Music"), to: base.appending(path: "Music 2024"), replacingExisting: false)
             let (report, requests) = try pair.sync()
             #expect(report.failures.isEmpty, "\(report.failures)")
             #expect(report.copiedToLocal == 0, "nothing downloaded: \(requests)")
-            #expect(requests["GET", default: 0] == 0 && requests["PUT", default: 0] == 0, "no file sent either way: \(requests)")
+            #expect(
+                requests["GET", default: 0] == 0 && requests["PUT", default: 0] == 0,
+                "no file sent either way: \(requests)")
             // A collection's ETag, where a server gives one, changes with what it holds: a folder
             // renamed there is known by what it holds (the same names, each with its ETag).
             #expect(Set(report.moves.map(\.to)) == ["docs/final.txt", "Music 2024"], "\(report.moves)")
@@ -118,15 +140,21 @@ import Testing
         }
     }
 
-    @Test("a chain and a swap made locally are MOVEs on the server (one item of the swap through the trash), with no file sent", arguments: WebDAVServerUnderTest.allCases)
+    @Test(
+        "a chain and a swap made locally are MOVEs on the server (one item of the swap through the trash), with no file sent",
+        arguments: WebDAVServerUnderTest.allCases)
     func chainAndSwap(server: WebDAVServerUnderTest) async throws {
         if let reason = server.unavailableReason { return print("skipped on \(server.rawValue): \(reason)") }
         try await onOwnThread {
             let pair = try Pair(server)
-            for (name, text) in [("a", "a"), ("b", "bb"), ("x", "xxx"), ("y", "yyyy"), ("k", "keep")] { try pair.write(text, "\(name).txt") }
+            for (name, text) in [("a", "a"), ("b", "bb"), ("x", "xxx"), ("y", "yyyy"), ("k", "keep")] {
+                try pair.write(text, "\(name).txt")
+            }
             _ = try pair.sync()
             let fm = FileManager.default
-            func move(_ from: String, _ to: String) throws { try fm.moveItem(at: pair.local.appending(path: from), to: pair.local.appending(path: to)) }
+            func move(_ from: String, _ to: String) throws {
+                try fm.moveItem(at: pair.local.appending(path: from), to: pair.local.appending(path: to))
+            }
             try move("b.txt", "c.txt")
             try move("a.txt", "b.txt")
             try move("x.txt", "t.txt")
@@ -136,15 +164,21 @@ import Testing
             #expect(report.failures.isEmpty, "\(report.failures)")
             #expect(report.moves.count == 4 && report.moves.allSatisfy { $0.madeOn == .container }, "\(report.moves)")
             #expect(report.copiedToContainer == 0 && report.deletedContainer == 0)
-            #expect(requests["PUT", default: 0] == 0 && requests["GET", default: 0] == 0 && requests["DELETE", default: 0] == 0, "\(requests)")
+            #expect(
+                requests["PUT", default: 0] == 0 && requests["GET", default: 0] == 0
+                    && requests["DELETE", default: 0] == 0, "\(requests)")
             // b→c, a→b, y→x, and x into the trash (its way back to y starts in the trash: not counted).
             #expect(requests["MOVE", default: 0] == 4, "\(requests)")
-            for (path, text) in [("b.txt", "a"), ("c.txt", "bb"), ("x.txt", "yyyy"), ("y.txt", "xxx"), ("k.txt", "keep")] {
+            for (path, text) in [
+                ("b.txt", "a"), ("c.txt", "bb"), ("x.txt", "yyyy"), ("y.txt", "xxx"), ("k.txt", "keep"),
+            ] {
                 #expect(pair.served(path) == text, "\(path)")
             }
             #expect(pair.served("a.txt") == nil)
             let (again, _) = try pair.sync()
-            #expect(again.moves.isEmpty && again.copiedToLocal + again.copiedToContainer + again.deletedLocal + again.deletedContainer == 0)
+            #expect(
+                again.moves.isEmpty
+                    && again.copiedToLocal + again.copiedToContainer + again.deletedLocal + again.deletedContainer == 0)
         }
     }
 }
@@ -161,8 +195,12 @@ final class CountingTransport: HTTPTransportProviding {
 
     func reset() { counts.withLock { $0 = [:] } }
 
-    func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
-        if request.path?.contains("/.seams") != true { counts.withLock { $0[request.method.rawValue, default: 0] += 1 } }
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (
+        HTTPResponse, Data
+    ) {
+        if request.path?.contains("/.seams") != true {
+            counts.withLock { $0[request.method.rawValue, default: 0] += 1 }
+        }
         return try await wrapped.send(request, body: body, timeout: timeout)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Seams
-import SeamsWebDAV
 import SeamsSync
 import SeamsTesting
+import SeamsWebDAV
 import Testing
 
 /// A WebDAV server the contract runs against: a real one, started on loopback for the test, or
@@ -44,15 +44,22 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
     func start() throws -> Running {
         switch self {
         case .apache, .rclone:
-            let folder = FileManager.default.temporaryDirectory.appending(path: "seams-dav-\(UUID().uuidString)", directoryHint: .isDirectory)
+            let folder = FileManager.default.temporaryDirectory.appending(
+                path: "seams-dav-\(UUID().uuidString)", directoryHint: .isDirectory)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let server = try LocalWebDAVServer.start(
-                self == .apache ? .apache : .rclone, serving: folder, user: Self.credentials.user, password: Self.credentials.password)
+                self == .apache ? .apache : .rclone, serving: folder, user: Self.credentials.user,
+                password: Self.credentials.password)
             let transport = URLSessionHTTPTransport()
             let make = { @Sendable (credentials: WebDAVCredentials?) in
-                WebDAVAccessor(baseURL: server.baseURL, credentials: credentials, transport: transport, timeout: .seconds(20), pause: { _ in }, pieceSize: Self.pieceSize)
+                WebDAVAccessor(
+                    baseURL: server.baseURL, credentials: credentials, transport: transport, timeout: .seconds(20),
+                    pause: { _ in }, pieceSize: Self.pieceSize)
             }
-            return Running(accessor: make(Self.credentials), withCredentials: make, folder: folder, transport: transport, baseURL: server.baseURL) {
+            return Running(
+                accessor: make(Self.credentials), withCredentials: make, folder: folder, transport: transport,
+                baseURL: server.baseURL
+            ) {
                 server.stop()
                 try? FileManager.default.removeItem(at: folder)
             }
@@ -63,10 +70,13 @@ enum WebDAVServerUnderTest: String, CaseIterable, CustomTestStringConvertible, S
             try fileSystem.createDirectory(at: served, withIntermediateDirectories: false)
             let server = InMemoryWebDAVServer(serving: served, of: fileSystem, credentials: Self.credentials)
             let make = { @Sendable (credentials: WebDAVCredentials?) in
-                WebDAVAccessor(baseURL: server.baseURL, credentials: credentials, transport: server, pause: { _ in }, pieceSize: Self.pieceSize)
+                WebDAVAccessor(
+                    baseURL: server.baseURL, credentials: credentials, transport: server, pause: { _ in },
+                    pieceSize: Self.pieceSize)
             }
             return Running(
-                accessor: make(Self.credentials), withCredentials: make, folder: nil, transport: server, baseURL: server.baseURL, stop: {})
+                accessor: make(Self.credentials), withCredentials: make, folder: nil, transport: server,
+                baseURL: server.baseURL, stop: {})
         }
     }
 }

@@ -34,7 +34,9 @@ import Testing
     @Test("a missing name is ENOENT; a folder into its own subtree EINVAL; nothing changes")
     func refusals() throws {
         let fileSystem = try setUp()
-        #expect(throws: CocoaError.self) { try fileSystem.exchangeItems(at: folder.appending(path: "a"), and: folder.appending(path: "none")) }
+        #expect(throws: CocoaError.self) {
+            try fileSystem.exchangeItems(at: folder.appending(path: "a"), and: folder.appending(path: "none"))
+        }
         try fileSystem.write(Data("in".utf8), to: folder.appending(path: "d/in"))
         do {
             _ = try fileSystem.exchangeItems(at: folder.appending(path: "d"), and: folder.appending(path: "d/in"))

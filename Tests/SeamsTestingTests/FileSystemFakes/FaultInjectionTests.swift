@@ -25,7 +25,9 @@ import Testing
 
     static let cases: [Case] = [
         Case(fault: .diskFull, writeCode: .fileWriteOutOfSpace, readCode: .fileReadUnknown, errno: .ENOSPC),
-        Case(fault: .permissionDenied, writeCode: .fileWriteNoPermission, readCode: .fileReadNoPermission, errno: .EACCES),
+        Case(
+            fault: .permissionDenied, writeCode: .fileWriteNoPermission, readCode: .fileReadNoPermission, errno: .EACCES
+        ),
         Case(fault: .ioError, writeCode: .fileWriteUnknown, readCode: .fileReadUnknown, errno: .EIO),
         Case(fault: .missingFile, writeCode: .fileNoSuchFile, readCode: .fileReadNoSuchFile, errno: .ENOENT),
         Case(fault: .readOnlyVolume, writeCode: .fileWriteVolumeReadOnly, readCode: .fileReadUnknown, errno: .EROFS),
@@ -82,7 +84,8 @@ import Testing
 
     @Test("a predicate rule fails the matching paths, a limited number of times")
     func predicate() throws {
-        fs.addRule(.calls(where: { _, url in url?.lastPathComponent == "data.json" }, fail: .permissionDenied, times: 1))
+        fs.addRule(
+            .calls(where: { _, url in url?.lastPathComponent == "data.json" }, fail: .permissionDenied, times: 1))
         let data = folder.appending(path: "data.json")
         #expect(code { try fs.write(Data(), to: data) } == .fileWriteNoPermission)
         try fs.write(Data(), to: file)
@@ -99,7 +102,9 @@ import Testing
         #expect(base.fileExists(at: file))
     }
 
-    @Test("an action set for call N runs once, just before that call, even when the call then crashes; resetCalls keeps it on the same call")
+    @Test(
+        "an action set for call N runs once, just before that call, even when the call then crashes; resetCalls keeps it on the same call"
+    )
     func beforeCall() throws {
         let base = self.base
         let file = self.file

@@ -5,7 +5,9 @@ import Testing
 
 /// Renames between folders flushed at different times, under the strict model.
 @Suite struct PowerLossRenameTests {
-    @Test("each folder is as its last flush left it: a rename between two folders flushed after it survives a cut, the others' unflushed renames do not")
+    @Test(
+        "each folder is as its last flush left it: a rename between two folders flushed after it survives a cut, the others' unflushed renames do not"
+    )
     func flushedNameSurvives() throws {
         let fs = InMemoryFileSystem()
         fs.powerLossModel = .perItem

@@ -54,7 +54,9 @@ import Testing
         #expect(outcomes.sorted() == ["[]", "[]", "[new]", "[new]", "missing", "missing", "missing", "missing"])
     }
 
-    @Test("a cut may keep an atomic write's temp file and lose its rename: Foundation's .dat.nosync file is left, whole or empty")
+    @Test(
+        "a cut may keep an atomic write's temp file and lose its rename: Foundation's .dat.nosync file is left, whole or empty"
+    )
     func atomicWriteLeavesItsTemp() throws {
         var left: Set<String> = []
         for index in 0..<8 {
@@ -103,7 +105,8 @@ import Testing
             let fileSystem = try setUp(.combination(index))
             try fileSystem.createDirectory(at: other, withIntermediateDirectories: false)
             fileSystem.synchronizeAll()
-            try fileSystem.moveItem(at: folder.appending(path: "old.txt"), to: other.appending(path: "old.txt"), replacingExisting: false)
+            try fileSystem.moveItem(
+                at: folder.appending(path: "old.txt"), to: other.appending(path: "old.txt"), replacingExisting: false)
             fileSystem.cutPower()
             let here = fileSystem.fileExists(at: folder.appending(path: "old.txt"))
             let there = fileSystem.fileExists(at: other.appending(path: "old.txt"))
@@ -119,8 +122,10 @@ import Testing
             let fileSystem = try setUp(.combination(index))
             try fileSystem.createDirectory(at: other, withIntermediateDirectories: false)
             fileSystem.synchronizeAll()
-            try fileSystem.moveItem(at: folder.appending(path: "old.txt"), to: other.appending(path: "old.txt"), replacingExisting: false)
-            try fileSystem.moveItem(at: other.appending(path: "old.txt"), to: folder.appending(path: "old.txt"), replacingExisting: false)
+            try fileSystem.moveItem(
+                at: folder.appending(path: "old.txt"), to: other.appending(path: "old.txt"), replacingExisting: false)
+            try fileSystem.moveItem(
+                at: other.appending(path: "old.txt"), to: folder.appending(path: "old.txt"), replacingExisting: false)
             // The flush commits both moves (a journal commits every earlier change), never the first alone.
             try fileSystem.synchronizeDirectory(at: other)
             fileSystem.cutPower()
@@ -139,13 +144,18 @@ import Testing
             try fileSystem.write(Data("new".utf8), to: folder.appending(path: "tmp"))
             fileSystem.synchronizeAll()
             try fileSystem.linkItem(at: folder.appending(path: "old.txt"), to: trash.appending(path: "old.txt"))
-            try fileSystem.moveItem(at: folder.appending(path: "tmp"), to: folder.appending(path: "old.txt"), replacingExisting: true)
+            try fileSystem.moveItem(
+                at: folder.appending(path: "tmp"), to: folder.appending(path: "old.txt"), replacingExisting: true)
             fileSystem.cutPower()
             let kept = fileSystem.fileExists(at: trash.appending(path: "old.txt"))
             seen.insert("trash \(kept), target \(text(fileSystem, "old.txt") ?? "-")")
         }
         // The third is why a replaced version's trash entry must be flushed before the rename.
-        #expect(seen == ["trash false, target old", "trash true, target old", "trash false, target new", "trash true, target new"])
+        #expect(
+            seen == [
+                "trash false, target old", "trash true, target old", "trash false, target new",
+                "trash true, target new",
+            ])
     }
 
     @Test("a seed gives the same outcome every time; different seeds give different ones")
@@ -156,14 +166,17 @@ import Testing
                 try fileSystem.write(Data(name.utf8), to: folder.appending(path: name))
             }
             fileSystem.cutPower()
-            return try fileSystem.contentsOfDirectory(at: folder).map { "\($0.name):\($0.metadata.size)" }.joined(separator: " ")
+            return try fileSystem.contentsOfDirectory(at: folder).map { "\($0.name):\($0.metadata.size)" }.joined(
+                separator: " ")
         }
         #expect(try outcome(7) == outcome(7))
         let outcomes = try Set((1...12).map { try outcome($0) })
         #expect(outcomes.count > 3, "\(outcomes)")
     }
 
-    @Test("per item: a folder's flush makes its own names durable and nothing else; journaling: every earlier name change too")
+    @Test(
+        "per item: a folder's flush makes its own names durable and nothing else; journaling: every earlier name change too"
+    )
     func modelsDiffer() throws {
         let other = URL(filePath: "/g", directoryHint: .isDirectory)
         var outcomes: [PowerLossModel: String] = [:]
@@ -177,7 +190,8 @@ import Testing
             try fileSystem.write(Data("g".utf8), to: other.appending(path: "g.txt"))
             try fileSystem.synchronizeDirectory(at: other)
             fileSystem.cutPower()
-            outcomes[model] = "\(text(fileSystem, "new.txt") ?? "-") \(fileSystem.fileExists(at: other.appending(path: "g.txt")))"
+            outcomes[model] =
+                "\(text(fileSystem, "new.txt") ?? "-") \(fileSystem.fileExists(at: other.appending(path: "g.txt")))"
         }
         #expect(outcomes == [.perItem: "- true", .journaling: "new true"])
     }
@@ -186,8 +200,10 @@ import Testing
     func perItemFlushStands() throws {
         for index in 0..<8 {
             let fileSystem = try setUp(.combination(index), model: .perItem)
-            try fileSystem.moveItem(at: folder.appending(path: "old.txt"), to: folder.appending(path: "b.txt"), replacingExisting: false)
-            try fileSystem.moveItem(at: folder.appending(path: "b.txt"), to: folder.appending(path: "c.txt"), replacingExisting: false)
+            try fileSystem.moveItem(
+                at: folder.appending(path: "old.txt"), to: folder.appending(path: "b.txt"), replacingExisting: false)
+            try fileSystem.moveItem(
+                at: folder.appending(path: "b.txt"), to: folder.appending(path: "c.txt"), replacingExisting: false)
             try fileSystem.synchronizeDirectory(at: folder)
             fileSystem.cutPower()
             #expect(try fileSystem.contentsOfDirectory(at: folder).map(\.name) == ["c.txt"], "combination \(index)")
@@ -199,7 +215,8 @@ import Testing
     func keptNameChangesCounted() throws {
         let fileSystem = try setUp(.everything, model: .perItem)
         try fileSystem.write(Data("new".utf8), to: folder.appending(path: "new.txt"))
-        try fileSystem.moveItem(at: folder.appending(path: "old.txt"), to: folder.appending(path: "renamed.txt"), replacingExisting: false)
+        try fileSystem.moveItem(
+            at: folder.appending(path: "old.txt"), to: folder.appending(path: "renamed.txt"), replacingExisting: false)
         fileSystem.cutPower()
         // The write's temp name and its rename, and the move.
         #expect(fileSystem.lastPowerCut?.keptNameChanges == 3)

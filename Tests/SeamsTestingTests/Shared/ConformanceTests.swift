@@ -4,7 +4,7 @@ import SeamsTesting
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Runs every public conformance suite against the live implementations (on a fresh temporary
@@ -63,8 +63,10 @@ import Glibc
         #expect(Set(Self.all.map(\.description)).count == Self.all.count)
         #expect(Self.all.count >= 80)
         let traps = Self.all.filter { $0.name.hasPrefix("trap:") }.map(\.name)
-        for trap in ["parent is not created", "non-empty folder is refused", "refusing move onto a file",
-                     "without read permission", "shares no subtree", "missing folder throws 4"] {
+        for trap in [
+            "parent is not created", "non-empty folder is refused", "refusing move onto a file",
+            "without read permission", "shares no subtree", "missing folder throws 4",
+        ] {
             #expect(traps.contains { $0.contains(trap) }, "no behaviour for the trap '\(trap)'")
         }
         #expect(Self.all.contains { $0.name.contains("trailing slash") })

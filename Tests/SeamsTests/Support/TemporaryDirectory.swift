@@ -24,7 +24,8 @@ final class TemporaryDirectory: Sendable {
         // Restore write permission on anything a test locked, then remove everything.
         if let walker = FileManager.default.enumerator(atPath: url.path) {
             for case let path as String in walker {
-                try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.appending(path: path).path)
+                try? FileManager.default.setAttributes(
+                    [.posixPermissions: 0o755], ofItemAtPath: url.appending(path: path).path)
             }
         }
         try? FileManager.default.removeItem(at: url)

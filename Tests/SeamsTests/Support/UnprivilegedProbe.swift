@@ -67,7 +67,8 @@ enum UnprivilegedProbe {
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "probe exited \(process.terminationStatus)", sourceLocation: sourceLocation)
+        #expect(
+            process.terminationStatus == 0, "probe exited \(process.terminationStatus)", sourceLocation: sourceLocation)
         return Outcome(line: String(decoding: data, as: UTF8.self).trimmingCharacters(in: .newlines))
     }
 }

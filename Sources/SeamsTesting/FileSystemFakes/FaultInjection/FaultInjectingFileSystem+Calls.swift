@@ -7,7 +7,9 @@ extension FaultInjectingFileSystem {
     func perform<T>(
         _ operation: FileSystemOperation, _ url: URL?, _ destination: URL? = nil, _ body: () throws -> T
     ) throws -> T {
-        let due = state.withLock { $0.actions.isEmpty ? [] : $0.actions.removeValue(forKey: $0.countdown.count + 1) ?? [] }
+        let due = state.withLock {
+            $0.actions.isEmpty ? [] : $0.actions.removeValue(forKey: $0.countdown.count + 1) ?? []
+        }
         for action in due { action() }
         if let failure = state.withLock({ Self.failure(for: operation, url, destination, in: &$0) }) {
             record(operation, url, destination, .failure(UnderlyingError(failure)))
@@ -23,7 +25,9 @@ extension FaultInjectingFileSystem {
         }
     }
 
-    private func record(_ operation: FileSystemOperation, _ url: URL?, _ destination: URL?, _ outcome: FileSystemCall.Outcome) {
+    private func record(
+        _ operation: FileSystemOperation, _ url: URL?, _ destination: URL?, _ outcome: FileSystemCall.Outcome
+    ) {
         let call = FileSystemCall(operation: operation, url: url, destination: destination, outcome: outcome)
         state.withLock { $0.calls.append(call) }
     }

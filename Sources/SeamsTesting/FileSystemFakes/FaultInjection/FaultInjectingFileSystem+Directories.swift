@@ -48,12 +48,16 @@ extension FaultInjectingFileSystem: DirectoryAccessorProviding {
 
     /// The wrapped call, unless failed.
     public func createSymbolicLink(at url: URL, withDestination destination: String) throws {
-        try perform(.createSymbolicLink, url) { try directories.createSymbolicLink(at: url, withDestination: destination) }
+        try perform(.createSymbolicLink, url) {
+            try directories.createSymbolicLink(at: url, withDestination: destination)
+        }
     }
 
     /// The wrapped call, unless failed.
     public func synchronizeFile(at url: URL) throws {
-        try perform(.synchronizeFile, url) { if !ignores(.synchronizeFile, url) { try directories.synchronizeFile(at: url) } }
+        try perform(.synchronizeFile, url) {
+            if !ignores(.synchronizeFile, url) { try directories.synchronizeFile(at: url) }
+        }
     }
 
     /// The wrapped call, unless failed.

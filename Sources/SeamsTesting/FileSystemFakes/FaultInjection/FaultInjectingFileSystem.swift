@@ -123,7 +123,9 @@ public final class FaultInjectingFileSystem: Sendable {
     /// - Parameters:
     ///   - operation: The flushes to ignore.
     ///   - applies: Which items' flushes; every item's by default.
-    public func ignoreFlushes(_ operation: FileSystemOperation, of applies: @escaping @Sendable (URL) -> Bool = { _ in true }) {
+    public func ignoreFlushes(
+        _ operation: FileSystemOperation, of applies: @escaping @Sendable (URL) -> Bool = { _ in true }
+    ) {
         state.withLock { $0.ignoredFlushes.append((operation, applies)) }
     }
 

@@ -52,7 +52,9 @@ extension InMemoryFileSystem: FileAccessorProviding {
     /// it over the target: a power cut that keeps part of the unflushed changes
     /// (``powerLossSelection``) may leave that temp file where the target was to be replaced.
     public func write(_ data: Data, to url: URL) throws {
-        try perform(.write, url) { tree throws(MemoryFailure) in try tree.writeThroughTemporary(data, to: MemoryPath(url)) }
+        try perform(.write, url) { tree throws(MemoryFailure) in
+            try tree.writeThroughTemporary(data, to: MemoryPath(url))
+        }
     }
 
     /// Whether a file or folder exists at `url` (`false` while the power is off).

@@ -2,9 +2,9 @@ public import Foundation
 import Seams
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension InMemoryFileSystem {

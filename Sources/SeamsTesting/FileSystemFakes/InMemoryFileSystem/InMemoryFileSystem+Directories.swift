@@ -9,7 +9,8 @@ extension InMemoryFileSystem: DirectoryAccessorProviding {
 
     /// The item's metadata; `fileIdentifier` is the inode number, assigned in creation order.
     public func metadata(at url: URL) throws -> FileMetadata {
-        try perform(.metadata, url) { tree throws(MemoryFailure) in tree.metadata(of: try tree.lookup(MemoryPath(url))) }
+        try perform(.metadata, url) { tree throws(MemoryFailure) in tree.metadata(of: try tree.lookup(MemoryPath(url)))
+        }
     }
 
     /// Creates a folder (mode `0o755`), its parents only when asked.

@@ -58,7 +58,8 @@ struct MemoryPath: Sendable {
         let bytes = Array(text.utf8)
         let slash = bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0
         var folder = MemoryPath(
-            resolved: Array(names.dropLast()), text: slash == 0 ? "/" : String(decoding: bytes[..<slash], as: UTF8.self),
+            resolved: Array(names.dropLast()),
+            text: slash == 0 ? "/" : String(decoding: bytes[..<slash], as: UTF8.self),
             finalDot: nil)
         folder.needsWalk = folder.names.contains { Self.isDot($0) || $0.count > Self.maximumNameLength }
         return folder

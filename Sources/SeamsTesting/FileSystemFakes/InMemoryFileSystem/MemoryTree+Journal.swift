@@ -72,7 +72,7 @@ extension MemoryTree {
             // held of it is history now, and a cut keeping an older change must not undo it.
             journal.calls = journal.calls.map { $0.filter { !flushed.contains($0.folder) } }.filter { !$0.isEmpty }
         } else if !flushed.isEmpty,
-           let last = journal.calls.lastIndex(where: { $0.contains { flushed.contains($0.folder) } })
+            let last = journal.calls.lastIndex(where: { $0.contains { flushed.contains($0.folder) } })
         {
             // A folder's flush commits the journal up to its last change, as a journaling file
             // system's commit does: every earlier call's changes are durable too, whole.

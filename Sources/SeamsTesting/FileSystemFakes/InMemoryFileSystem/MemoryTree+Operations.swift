@@ -51,7 +51,8 @@ extension MemoryTree {
     /// a real machine may. Everything else sees one atomic replacement.
     mutating func writeThroughTemporary(_ data: Data, to path: MemoryPath) throws(MemoryFailure) {
         guard journal != nil else { return try writeAtomically(data, to: path) }
-        let name = ".dat.nosync" + String(nextInode & 0xFFFF, radix: 16, uppercase: true) + "." + String(nextInode, radix: 36)
+        let name =
+            ".dat.nosync" + String(nextInode & 0xFFFF, radix: 16, uppercase: true) + "." + String(nextInode, radix: 36)
         let folder = path.folder.text
         let temp = MemoryPath(folder.hasSuffix("/") ? folder + name : folder + "/" + name)
         do {
@@ -179,7 +180,9 @@ extension MemoryTree {
         let (firstFolder, firstName) = try parent(of: first)
         let (secondFolder, secondName) = try parent(of: second)
         guard let firstInode = nodes[firstFolder]!.children[firstName] else { throw MemoryFailure(ENOENT, first.text) }
-        guard let secondInode = nodes[secondFolder]!.children[secondName] else { throw MemoryFailure(ENOENT, second.text) }
+        guard let secondInode = nodes[secondFolder]!.children[secondName] else {
+            throw MemoryFailure(ENOENT, second.text)
+        }
         guard exchangesItems, !nodes[firstFolder]!.foldsNames, !nodes[secondFolder]!.foldsNames else { return false }
         if firstInode == secondInode { return true }
         if nodes[firstInode]!.isDirectory && isOnPath(firstInode, to: second.parentNames)

@@ -110,7 +110,10 @@ extension MemoryTree {
                     // EEXIST (it cannot make the folder the link names, nor the link's own name).
                     var names = [MemoryName](repeating: [], count: folders.count - 1)
                     var budget = Self.maximumLinkFollows
-                    if try walk([name][...], folders: &folders, names: &names, resolvingLast: true, budget: &budget, text: path.text) != nil {
+                    if try walk(
+                        [name][...], folders: &folders, names: &names, resolvingLast: true, budget: &budget,
+                        text: path.text) != nil
+                    {
                         throw MemoryFailure(EEXIST, path.text)
                     }
                     continue

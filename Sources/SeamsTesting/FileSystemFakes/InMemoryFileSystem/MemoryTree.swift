@@ -194,7 +194,9 @@ struct MemoryTree: Sendable {
         var current = Self.rootInode
         if current == ancestor { return true }
         for name in names {
-            guard nodes[current] != nil, let next = nodes[current]!.children[entryName(name, in: current)] else { return false }
+            guard nodes[current] != nil, let next = nodes[current]!.children[entryName(name, in: current)] else {
+                return false
+            }
             if next == ancestor { return true }
             current = next
         }

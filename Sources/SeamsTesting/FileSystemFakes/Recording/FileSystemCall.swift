@@ -45,10 +45,12 @@ public enum FileSystemOperation: String, Hashable, Sendable, CaseIterable, Custo
     /// Whether the call changes the file system; it picks Foundation's read or write error codes.
     public var isWriting: Bool {
         switch self {
-        case .read, .fileExists, .contentsOfDirectory, .metadata, .destinationOfSymbolicLink, .synchronizeFile, .synchronizeDirectory,
+        case .read, .fileExists, .contentsOfDirectory, .metadata, .destinationOfSymbolicLink, .synchronizeFile,
+            .synchronizeDirectory,
             .containerURL, .loadBookmark:
             false
-        case .write, .createDirectory, .removeItem, .moveItem, .copyItem, .linkItem, .createSymbolicLink, .setPermissions,
+        case .write, .createDirectory, .removeItem, .moveItem, .copyItem, .linkItem, .createSymbolicLink,
+            .setPermissions,
             .setModificationDate, .saveBookmark:
             true
         }

@@ -20,7 +20,9 @@ extension HTTPArchive {
         ///   - request: The request.
         ///   - response: The response.
         ///   - timings: The phases; all of `time` as waiting unless given.
-        public init(startedDateTime: String, time: Double, request: Request, response: Response, timings: Timings? = nil) {
+        public init(
+            startedDateTime: String, time: Double, request: Request, response: Response, timings: Timings? = nil
+        ) {
             self.startedDateTime = startedDateTime
             self.time = time
             self.request = request
@@ -166,7 +168,8 @@ extension HTTPArchive {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             mimeType = try container.decodeIfPresent(String.self, forKey: .mimeType) ?? ""
-            encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
+            encoding =
+                try container.decodeIfPresent(String.self, forKey: .encoding)
                 ?? container.decodeIfPresent(String.self, forKey: .plainEncoding)
             if let text = try container.decodeIfPresent(String.self, forKey: .text) {
                 self.text = text

@@ -56,7 +56,8 @@ extension HTTPArchive {
     /// - Throws: ``HTTPReplayError/Kind/cannotWrite``.
     public func write(to url: URL) throws(HTTPReplayError) {
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try encoded().write(to: url, options: .atomic)
         } catch {
             throw HTTPReplayError(.cannotWrite, path: url.path, detail: "\(error)")

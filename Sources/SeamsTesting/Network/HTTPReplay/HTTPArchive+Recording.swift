@@ -32,7 +32,9 @@ extension HTTPArchive.Entry {
             method: request.method.rawValue,
             url: url,
             headers: redaction.redact(headers: request.headerFields.map(HTTPArchive.NameValue.init)),
-            queryString: MockHTTPText.split(target).items.map { HTTPArchive.NameValue(name: $0.name, value: $0.value ?? "") },
+            queryString: MockHTTPText.split(target).items.map {
+                HTTPArchive.NameValue(name: $0.name, value: $0.value ?? "")
+            },
             postData: postData,
             bodySize: body?.count ?? 0
         )

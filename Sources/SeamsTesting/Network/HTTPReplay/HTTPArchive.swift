@@ -48,7 +48,8 @@ public struct HTTPArchive: Codable, Hashable, Sendable {
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             version = try container.decodeIfPresent(String.self, forKey: .version) ?? "1.2"
-            creator = try container.decodeIfPresent(Creator.self, forKey: .creator) ?? Creator(name: "unknown", version: "")
+            creator =
+                try container.decodeIfPresent(Creator.self, forKey: .creator) ?? Creator(name: "unknown", version: "")
             entries = try container.decode([Entry].self, forKey: .entries)
         }
     }

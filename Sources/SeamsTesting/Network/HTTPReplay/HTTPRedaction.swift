@@ -76,7 +76,8 @@ public struct HTTPRedaction: Hashable, Sendable {
     /// `name=value&…` with the named fields' values replaced.
     func redact(form: String) -> String {
         form.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
-            let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+            let name =
+                pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
             let decoded = name.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? name
             guard queryItems.contains(decoded) else { return String(pair) }
             return name + "=" + placeholder

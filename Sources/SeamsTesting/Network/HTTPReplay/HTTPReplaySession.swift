@@ -48,7 +48,7 @@ public final class HTTPReplaySession: Sendable {
             do throws(HTTPReplayError) {
                 replay = try ReplayHTTPTransport(
                     contentsOf: fixture, matching: matching, redaction: redaction, sourceLocation: sourceLocation)
-            } catch where error.kind == .fixtureMissing {
+            } catch let error where error.kind == .fixtureMissing {
                 throw HTTPReplayError(
                     .fixtureMissing, path: fixture.path,
                     detail: "no fixture to replay; record it with \(HTTPReplayMode.environmentVariable)=record-missing")
@@ -63,11 +63,12 @@ public final class HTTPReplaySession: Sendable {
             var existed = true
             do throws(HTTPReplayError) {
                 existing = try HTTPArchive(contentsOf: fixture)
-            } catch where error.kind == .fixtureMissing {
+            } catch let error where error.kind == .fixtureMissing {
                 existed = false
             }
             let recorder = RecordingHTTPTransport(
-                wrapping: live, file: fixture, startingWith: existing, redaction: redaction, sourceLocation: sourceLocation)
+                wrapping: live, file: fixture, startingWith: existing, redaction: redaction,
+                sourceLocation: sourceLocation)
             let replay = try ReplayHTTPTransport(
                 archive: existing, path: fixture.path, matching: matching, redaction: redaction, fallback: recorder,
                 sourceLocation: sourceLocation)

@@ -44,7 +44,8 @@ public struct HTTPReplayTrait: TestTrait, TestScoping {
     /// - Parameter test: The test the trait is applied to.
     /// - Returns: The fixture's URL.
     public func fixture(for test: Test) -> URL {
-        let folder = directory
+        let folder =
+            directory
             ?? URL(filePath: test.sourceLocation.filePath).deletingLastPathComponent().appending(path: "HTTPFixtures")
         let inSources = folder.appending(path: name + ".har")
         guard let bundle, !FileManager.default.fileExists(atPath: folder.path),
@@ -69,7 +70,10 @@ public struct HTTPReplayTrait: TestTrait, TestScoping {
     ) async throws {
         if test.isParameterized {
             Issue.record(
-                Comment(rawValue: ".httpReplay(\"\(name)\") on a parameterized test: its cases would share one fixture; use HTTPReplay.withSession with a fixture per argument"),
+                Comment(
+                    rawValue:
+                        ".httpReplay(\"\(name)\") on a parameterized test: its cases would share one fixture; use HTTPReplay.withSession with a fixture per argument"
+                ),
                 sourceLocation: sourceLocation)
             return
         }

@@ -119,7 +119,8 @@ public final class ReplayHTTPTransport: HTTPTransportProviding {
     public func verifyAllEntriesUsed(sourceLocation: SourceLocation = #_sourceLocation) {
         let unused = unusedEntries
         guard !unused.isEmpty else { return }
-        let lines = ["ReplayHTTPTransport: \(unused.count) recorded entr\(unused.count == 1 ? "y" : "ies") never used:"]
+        let lines =
+            ["ReplayHTTPTransport: \(unused.count) recorded entr\(unused.count == 1 ? "y" : "ies") never used:"]
             + unused.map { "  - \($0)" }
         Issue.record(Comment(rawValue: lines.joined(separator: "\n")), sourceLocation: sourceLocation)
     }
@@ -151,7 +152,8 @@ public final class ReplayHTTPTransport: HTTPTransportProviding {
                 incoming.shown, body: incoming.body, candidates: candidates,
                 headline: "ReplayHTTPTransport: no recorded entry matches the request",
                 noCandidates: "The fixture has no entries\(path.map { " (\($0))" } ?? "").",
-                nearestLabel: "Nearest recorded entries\(path.map { " in \(($0 as NSString).lastPathComponent)" } ?? "")")
+                nearestLabel:
+                    "Nearest recorded entries\(path.map { " in \(($0 as NSString).lastPathComponent)" } ?? "")")
             return .failure(HTTPReplayError(.unmatchedRequest, path: path, detail: message))
         }
         switch found {

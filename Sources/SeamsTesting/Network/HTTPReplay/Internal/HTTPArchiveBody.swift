@@ -5,7 +5,8 @@ import Foundation
 enum HTTPArchiveBody {
     /// Whether a body of `mimeType` is stored as text (when its bytes allow).
     static func isTextual(_ mimeType: String) -> Bool {
-        let type = mimeType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type =
+            mimeType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         if type.hasPrefix("text/") { return true }
         if type.hasSuffix("+json") || type.hasSuffix("+xml") { return true }
         return [

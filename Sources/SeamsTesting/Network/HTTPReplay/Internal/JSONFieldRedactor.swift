@@ -70,7 +70,9 @@ struct JSONFieldRedactor {
             }
             while true {
                 skipSpace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let keyRange = skipString() else { return false }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\""), let keyRange = skipString() else {
+                    return false
+                }
                 skipSpace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return false }
                 index += 1
@@ -139,7 +141,8 @@ struct JSONFieldRedactor {
             let start = index
             while index < bytes.count {
                 let byte = bytes[index]
-                let isScalarByte = (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+                let isScalarByte =
+                    (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
                     || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
                     || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".")
                     || byte == UInt8(ascii: "E")
@@ -147,7 +150,8 @@ struct JSONFieldRedactor {
                 index += 1
             }
             let word = String(decoding: bytes[start..<index], as: UTF8.self)
-            return ["true", "false", "null"].contains(word) || (Double(word) != nil && !word.contains { $0.isLetter && $0 != "e" && $0 != "E" })
+            return ["true", "false", "null"].contains(word)
+                || (Double(word) != nil && !word.contains { $0.isLetter && $0 != "e" && $0 != "E" })
         }
     }
 }

@@ -21,18 +21,25 @@ struct ReplayEntry: Sendable {
     let title: String
 
     /// Builds the entry, or explains why it cannot be replayed.
-    init(_ entry: HTTPArchive.Entry, number: Int, matching: HTTPReplayMatching, redaction: HTTPRedaction) throws(ReplayEntryProblem) {
+    init(_ entry: HTTPArchive.Entry, number: Int, matching: HTTPReplayMatching, redaction: HTTPRedaction)
+        throws(ReplayEntryProblem)
+    {
         self.number = number
         let request = entry.request
-        guard HTTPRequest.Method(request.method) != nil else { throw ReplayEntryProblem("request.method \(request.method) is not a method") }
+        guard HTTPRequest.Method(request.method) != nil else {
+            throw ReplayEntryProblem("request.method \(request.method) is not a method")
+        }
         method = request.method
-        guard let target = Self.target(of: request.url) else { throw ReplayEntryProblem("request.url \(request.url) is not an absolute URL") }
+        guard let target = Self.target(of: request.url) else {
+            throw ReplayEntryProblem("request.url \(request.url) is not an absolute URL")
+        }
         let redactedTarget = redaction.redact(target: target)
         (path, query) = Self.split(redactedTarget)
         let fields = redaction.redact(headers: request.headers)
         var headers: [String: String] = [:]
         for field in fields where matching.headers.contains(field.name.lowercased()) {
-            headers[field.name.lowercased()] = headers[field.name.lowercased()].map { $0 + ", " + field.value } ?? field.value
+            headers[field.name.lowercased()] =
+                headers[field.name.lowercased()].map { $0 + ", " + field.value } ?? field.value
         }
         self.headers = headers
         if let postData = request.postData {
@@ -91,7 +98,9 @@ struct ReplayEntry: Sendable {
         return (path, items.map { "\($0.name)=\($0.value ?? "")" }.sorted())
     }
 
-    private static func answer(_ response: HTTPArchive.Response) throws(ReplayEntryProblem) -> Result<(HTTPResponse, Data), HTTPTransportError> {
+    private static func answer(_ response: HTTPArchive.Response) throws(ReplayEntryProblem) -> Result<
+        (HTTPResponse, Data), HTTPTransportError
+    > {
         if response.status == 0 {
             return .failure(HTTPTransportError(errorKind(response.error ?? "")))
         }
@@ -106,7 +115,8 @@ struct ReplayEntry: Sendable {
             body = data
         }
         // A browser keeps the decoded body as text but the header as sent: the body is not gzip.
-        let decodedByRecorder = response.content.text != nil && response.content.encoding == nil
+        let decodedByRecorder =
+            response.content.text != nil && response.content.encoding == nil
             && response.headers.contains { $0.name.lowercased() == "content-encoding" }
         var fields = HTTPFields()
         for header in response.headers where !header.name.hasPrefix(":") {
@@ -123,7 +133,9 @@ struct ReplayEntry: Sendable {
     static func errorKind(_ text: String) -> HTTPTransportError.Kind {
         if let kind = HTTPTransportError.Kind(rawValue: text) { return kind }
         let code = text.uppercased()
-        if code.contains("CONNECTION_REFUSED") || code.contains("ADDRESS_UNREACHABLE") || code.contains("INTERNET_DISCONNECTED") {
+        if code.contains("CONNECTION_REFUSED") || code.contains("ADDRESS_UNREACHABLE")
+            || code.contains("INTERNET_DISCONNECTED")
+        {
             return .cannotConnect
         }
         if code.contains("NAME_NOT_RESOLVED") { return .hostNotFound }
