@@ -514,6 +514,14 @@ extension CrashScenario {
                 "y/two.txt": "x two, edited in the container",
             ],
             trash: ["y/two.txt": ["x two, longer"]]),
+        .init("a file renamed to different names on the two sides") { b in
+            try b.write(.local, "a.txt", "a")
+            try b.write(.local, "k.txt", "keep")
+            try b.sync()
+            try b.move(.local, "a.txt", to: "b.txt")
+            try b.move(.container, "a.txt", to: "c.txt")
+        }.expecting(
+            ["b.txt": "a", "c.txt": "a", "k.txt": "keep"]),
         .init("a file moved over another one locally", options: deleteAny) { b in
             try b.write(.local, "a.txt", "a")
             try b.write(.local, "b.txt", "bb")
