@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 extension HTTPTransportError {
-    /// Classifies an error thrown by URL loading (`URLSession`), keeping it as ``underlying``.
+    /// Classifies an error thrown by URL loading (`URLSession`), keeping it as `underlying`.
     ///
     /// ```swift
     /// HTTPTransportError(urlLoading: URLError(.timedOut)) == .timedOut          // true
@@ -13,7 +13,7 @@ extension HTTPTransportError {
     /// ```
     ///
     /// An ``HTTPTransportError`` is returned as it is, a `CancellationError` is
-    /// ``Kind/cancelled``, and an error this does not know is ``Kind/other``.
+    /// `Kind.cancelled`, and an error this does not know is `Kind.other`.
     ///
     /// - Parameter error: What URL loading threw.
     public init(urlLoading error: any Error) {

@@ -6,7 +6,7 @@ import HTTPTypesFoundation
     public import FoundationNetworking
 #endif
 
-/// The live ``HTTPTransportProviding`` on `URLSession` (FoundationNetworking on Linux).
+/// The live `HTTPTransportProviding` on `URLSession` (FoundationNetworking on Linux).
 ///
 /// ```swift
 /// let transport = URLSessionHTTPTransport.shared           // or `.live`
@@ -14,11 +14,11 @@ import HTTPTypesFoundation
 /// let (response, body) = try await transport.send(request, body: nil, timeout: .seconds(10))
 /// ```
 ///
-/// It keeps the contract of ``HTTPTransportProviding``: every status is returned, redirects are
+/// It keeps the contract of `HTTPTransportProviding`: every status is returned, redirects are
 /// returned as they came unless `followsRedirects` is `true`, the timeout is enforced by the
 /// transport, and cancellation cancels the `URLSessionTask`.
 ///
-/// Uploads from a file stream (``HTTPFileTransferProviding``): the file is read as it is sent
+/// Uploads from a file stream (`HTTPFileTransferProviding`): the file is read as it is sent
 /// and never held whole.
 public final class URLSessionHTTPTransport: HTTPFileTransferProviding, WaitingHTTPTransportProviding {
     /// A transport on an ephemeral session that does not follow redirects.
@@ -55,7 +55,7 @@ public final class URLSessionHTTPTransport: HTTPFileTransferProviding, WaitingHT
     ///   - body: The request body, or `nil`.
     ///   - timeout: How long the whole exchange may take.
     /// - Returns: The response head and its complete body.
-    /// - Throws: ``HTTPTransportError``, classified by ``HTTPTransportError/init(urlLoading:)``.
+    /// - Throws: `HTTPTransportError`, classified by `HTTPTransportError.init(urlLoading:)`.
     public func send(
         _ request: HTTPRequest,
         body: Data?,
@@ -120,7 +120,7 @@ extension URLSessionHTTPTransport {
     ///   - bodyFile: A local file.
     ///   - timeout: How long the whole exchange may take.
     /// - Returns: The response head and its complete body.
-    /// - Throws: ``HTTPTransportError``; a file that cannot be read is ``HTTPTransportError/Kind/other``.
+    /// - Throws: `HTTPTransportError`; a file that cannot be read is `HTTPTransportError.Kind.other`.
     public func send(
         _ request: HTTPRequest,
         bodyFile: URL,
@@ -149,7 +149,7 @@ extension URLSessionHTTPTransport {
     ///   - body: What the request sends; a file is read as it is sent.
     ///   - timeout: How long the whole exchange may take.
     /// - Returns: The response head and its complete body.
-    /// - Throws: ``HTTPTransportError`` when no complete response arrived.
+    /// - Throws: `HTTPTransportError` when no complete response arrived.
     @available(*, noasync, message: "it blocks its thread; use send(_:body:timeout:)")
     public func sendWaiting(
         _ request: HTTPRequest, body: HTTPRequestBody, timeout: Duration

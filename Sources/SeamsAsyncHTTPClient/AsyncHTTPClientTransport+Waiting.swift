@@ -13,14 +13,14 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
     ///
     /// A file body is read a MiB at a time on swift-nio's thread pool as it is sent
     /// (`Content-Length` is the file's size); a file that cannot be read is
-    /// ``HTTPTransportError/Kind/other`` with the file system's error underneath, and nothing is sent.
+    /// `HTTPTransportError.Kind.other` with the file system's error underneath, and nothing is sent.
     ///
     /// - Parameters:
     ///   - request: The request; its path carries the query.
     ///   - body: What the request sends.
     ///   - timeout: How long the whole exchange may take, body included (the client's deadline).
     /// - Returns: The response head and its complete body.
-    /// - Throws: ``HTTPTransportError``, classified by
+    /// - Throws: `HTTPTransportError`, classified by
     ///   ``SeamsCore/HTTPTransportError/init(asyncHTTPClient:)``.
     @available(*, noasync, message: "it blocks its thread; use send(_:body:timeout:)")
     public func sendWaiting(

@@ -5,7 +5,7 @@ import NIOCore
 import NIOHTTP1
 public import SeamsCore
 
-/// The live ``HTTPTransportProviding`` on AsyncHTTPClient (swift-nio), in its own product so that
+/// The live `HTTPTransportProviding` on AsyncHTTPClient (swift-nio), in its own product so that
 /// apps which don't want swift-nio never build it.
 ///
 /// ```swift
@@ -14,21 +14,21 @@ public import SeamsCore
 /// try await transport.shutdown()                           // before it goes away
 /// ```
 ///
-/// It keeps the contract of ``HTTPTransportProviding``: every status is returned, redirects are
+/// It keeps the contract of `HTTPTransportProviding`: every status is returned, redirects are
 /// returned as they came unless `followsRedirects` is `true`, the timeout is enforced by the
 /// transport, and cancellation stops the request.
 ///
-/// A refused connection is ``HTTPTransportError/Kind/cannotConnect`` at once, as on
+/// A refused connection is `HTTPTransportError.Kind.cannotConnect` at once, as on
 /// `Seams`'s `URLSessionHTTPTransport`: the transport's own client does not retry a failed connect
 /// (AsyncHTTPClient's default is to retry with back-off until its connect timeout, so the caller
-/// would wait that long and, with a shorter `timeout`, see ``HTTPTransportError/Kind/timedOut``).
+/// would wait that long and, with a shorter `timeout`, see `HTTPTransportError.Kind.timedOut`).
 /// A client passed to ``init(client:maximumResponseBodySize:)`` keeps its own setting; set
 /// `configuration.connectionPool.retryConnectionEstablishment = false` for the same behaviour.
 public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
     /// The client that sends the requests.
     public let client: HTTPClient
 
-    /// Responses with a longer body fail with ``HTTPTransportError/Kind/other``.
+    /// Responses with a longer body fail with `HTTPTransportError.Kind.other`.
     public let maximumResponseBodySize: Int
 
     private let ownsClient: Bool
@@ -90,7 +90,7 @@ public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
     ///   - body: The request body, or `nil`.
     ///   - timeout: How long the whole exchange may take, body included.
     /// - Returns: The response head and its complete body.
-    /// - Throws: ``HTTPTransportError``, classified by
+    /// - Throws: `HTTPTransportError`, classified by
     ///   ``SeamsCore/HTTPTransportError/init(asyncHTTPClient:)``.
     public func send(
         _ request: HTTPRequest,
@@ -108,8 +108,8 @@ public final class AsyncHTTPClientTransport: HTTPFileTransferProviding {
     ///   - bodyFile: A local file.
     ///   - timeout: How long the whole exchange may take, body included.
     /// - Returns: The response head and its complete body.
-    /// - Throws: ``HTTPTransportError``; a file that cannot be opened is
-    ///   ``HTTPTransportError/Kind/other`` with the file system's error underneath, and nothing is sent.
+    /// - Throws: `HTTPTransportError`; a file that cannot be opened is
+    ///   `HTTPTransportError.Kind.other` with the file system's error underneath, and nothing is sent.
     public func send(
         _ request: HTTPRequest,
         bodyFile: URL,

@@ -13,14 +13,14 @@ public import SeamsCore
 #endif
 
 extension HTTPTransportError {
-    /// Classifies an error thrown by AsyncHTTPClient or swift-nio, keeping it as ``underlying``.
+    /// Classifies an error thrown by AsyncHTTPClient or swift-nio, keeping it as `underlying`.
     ///
     /// ```swift
     /// HTTPTransportError(asyncHTTPClient: HTTPClientError.remoteConnectionClosed).kind  // .connectionLost
     /// ```
     ///
     /// An ``HTTPTransportError`` is returned as it is, a `CancellationError` is
-    /// ``Kind/cancelled``, and an error this does not know is ``Kind/other``.
+    /// `Kind.cancelled`, and an error this does not know is `Kind.other`.
     ///
     /// - Parameter error: What AsyncHTTPClient threw.
     public init(asyncHTTPClient error: any Error) {

@@ -89,7 +89,7 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
 
     /// Moves `source` over `destination` only while `destination` is still the file `expected`
     /// describes: `MOVE` with `Overwrite: T` and `If: <destination> (["etag"])`, the ETag whose
-    /// hash is `expected`'s ``FileMetadata/fileIdentifier``. The server itself refuses (412) when
+    /// hash is `expected`'s `FileMetadata.fileIdentifier`. The server itself refuses (412) when
     /// a change was saved at `destination` since, so that change is never replaced, however
     /// late it lands.
     ///

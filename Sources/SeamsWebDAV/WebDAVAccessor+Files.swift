@@ -40,7 +40,7 @@ extension WebDAVAccessor: FileAccessorProviding {
 
     /// Uploads the local file at `localFile` to `url`, only if nothing is there: as
     /// ``createFile(_:at:)``, with the body read from the file as it is sent when the transport
-    /// streams files (``HTTPFileTransferProviding``, as `URLSessionHTTPTransport` does) and `files`
+    /// streams files (`HTTPFileTransferProviding`, as `URLSessionHTTPTransport` does) and `files`
     /// is this machine's file system, so a file of gigabytes is never held in memory; otherwise
     /// the file is read whole through `files`.
     ///
@@ -80,7 +80,7 @@ extension WebDAVAccessor: FileAccessorProviding {
 
     /// Uploads the local file at `localFile` to a name that only this client uses, in one request,
     /// as ``upload(_:toNewName:)`` does, with the body read from the file as it is sent when the
-    /// transport streams files (``HTTPFileTransferProviding``) and `files` is this machine's file
+    /// transport streams files (`HTTPFileTransferProviding`) and `files` is this machine's file
     /// system; otherwise the file is read whole through `files`.
     ///
     /// - Parameters:
@@ -103,7 +103,7 @@ extension WebDAVAccessor: FileAccessorProviding {
 
     /// Downloads the file at `url` into a new local file at `localFile`, in ranges of
     /// ``pieceSize`` bytes (`GET` with `Range`), each written as it comes
-    /// (``FileAccessorProviding/createFile(at:pieces:)``), so a file of gigabytes is never held in
+    /// (`FileAccessorProviding.createFile(at:pieces:)`), so a file of gigabytes is never held in
     /// memory.
     ///
     /// Every range after the first is asked for with `If-Match` and the first answer's ETag: a

@@ -4,8 +4,8 @@ import HTTPTypes
 public import SeamsCore
 
 /// A folder on a WebDAV server (Apache `mod_dav`, Nextcloud, ownCloud, `rclone serve webdav`, most
-/// NAS boxes), seen through the same boundaries as a local folder: ``DirectoryAccessorProviding``
-/// and ``FileAccessorProviding``, over any ``HTTPTransportProviding``.
+/// NAS boxes), seen through the same boundaries as a local folder: `DirectoryAccessorProviding`
+/// and `FileAccessorProviding`, over any `HTTPTransportProviding`.
 ///
 /// A sync engine written against those protocols runs against a server unchanged; tests inject
 /// `InMemoryWebDAVServer` from `SeamsTesting` as the transport and no socket is opened.
@@ -30,7 +30,7 @@ public import SeamsCore
 /// - modification dates are the server's, to the second (`getlastmodified`), and cannot be set:
 ///   ``setModificationDate(_:at:)`` changes nothing;
 /// - every answered write is as durable as the server makes it: the flush calls change nothing;
-/// - a file's ``FileMetadata/fileIdentifier`` and ``FileMetadata/contentTag`` are a hash of its
+/// - a file's `FileMetadata.fileIdentifier` and `FileMetadata.contentTag` are a hash of its
 ///   ETag, so a file rewritten in place reads as another item even when its size and second are
 ///   unchanged; a collection's are 0 (its ETag changes whenever an item is added inside).
 ///
@@ -54,7 +54,7 @@ public final class WebDAVAccessor: Sendable {
     let timeout: Duration
     let retryLimit: Int
     let pause: @Sendable (Duration) -> Void
-    /// The most bytes one `GET` of ``download(_:toNewFile:)`` asks for.
+    /// The most bytes one `GET` of ``download(_:toNewFile:in:)`` asks for.
     public let pieceSize: Int
     /// How long after a request found the server unreachable (all its retries spent) later
     /// requests fail at once, without being sent.

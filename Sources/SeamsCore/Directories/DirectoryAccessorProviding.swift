@@ -11,7 +11,7 @@ public import Foundation
 /// `SeamsTesting`.
 ///
 /// Errors are Foundation's: a `CocoaError` with the `POSIXError` in `NSUnderlyingErrorKey`, the
-/// codes `FileManager` uses for the same failure (see ``CocoaError/fileSystemError(errno:path:writing:)``).
+/// codes `FileManager` uses for the same failure (see `CocoaError.fileSystemError(errno:path:writing:)`).
 /// No call creates a missing parent folder unless asked, and none follows a final symbolic link.
 public protocol DirectoryAccessorProviding: Sendable {
     /// The items of the folder at `url`, each with its metadata, sorted by name.

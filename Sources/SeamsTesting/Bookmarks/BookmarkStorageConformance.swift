@@ -1,7 +1,7 @@
 import Foundation
 import Seams
 
-/// The conformance suite of ``BookmarkStorageProviding``: keys are keys (never paths), saves
+/// The conformance suite of `BookmarkStorageProviding`: keys are keys (never paths), saves
 /// replace, and a new storage on the same store sees what was saved.
 ///
 /// ```swift

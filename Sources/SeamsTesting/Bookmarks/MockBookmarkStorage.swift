@@ -1,7 +1,7 @@
 public import Foundation
 public import Seams
 
-/// A ``BookmarkStorageProviding`` for tests: bookmarks in a dictionary, configurable errors and a
+/// A `BookmarkStorageProviding` for tests: bookmarks in a dictionary, configurable errors and a
 /// record of every call, all behind a lock (`LockedValue`).
 ///
 /// ```swift

@@ -2,7 +2,7 @@ public import Foundation
 public import Seams
 public import Testing
 
-/// A ``BookmarkStorageProviding`` that fails the test when touched: each call records a Swift
+/// A `BookmarkStorageProviding` that fails the test when touched: each call records a Swift
 /// Testing issue at the line that created it, then throws ``UnimplementedError``.
 ///
 /// ```swift

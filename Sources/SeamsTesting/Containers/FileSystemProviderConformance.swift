@@ -1,7 +1,7 @@
 import Foundation
 import Seams
 
-/// The conformance suite of ``FileSystemProviding``: a container is answered only while it
+/// The conformance suite of `FileSystemProviding`: a container is answered only while it
 /// exists as a folder, and is never created.
 ///
 /// ```swift

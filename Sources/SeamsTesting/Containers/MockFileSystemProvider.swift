@@ -1,7 +1,7 @@
 public import Foundation
 public import Seams
 
-/// A ``FileSystemProviding`` for tests that answers with a configured container (or `nil`) and
+/// A `FileSystemProviding` for tests that answers with a configured container (or `nil`) and
 /// records each purpose it was asked for. Race-free: its state is behind a lock (`LockedValue`).
 ///
 /// ```swift

@@ -2,7 +2,7 @@ public import Foundation
 public import Seams
 public import Testing
 
-/// A ``FileSystemProviding`` that fails the test when touched: it records a Swift Testing issue
+/// A `FileSystemProviding` that fails the test when touched: it records a Swift Testing issue
 /// at the line that created it and answers `nil`.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import Foundation
 import Seams
 
-/// The conformance suite of ``DirectoryAccessorProviding``: how listing, metadata, creation,
+/// The conformance suite of `DirectoryAccessorProviding`: how listing, metadata, creation,
 /// removal, moves, copies, links, flushes and permissions behave on Linux, with the errors
 /// Foundation throws. Includes every trap other fakes fell into: implicit parents, non-recursive
 /// removal of a full folder, rename onto an existing path, trailing slashes, permissions, copies

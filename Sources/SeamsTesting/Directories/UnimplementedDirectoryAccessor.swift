@@ -2,7 +2,7 @@ public import Foundation
 public import Seams
 public import Testing
 
-/// A ``DirectoryAccessorProviding`` that fails the test when touched: each call records a Swift
+/// A `DirectoryAccessorProviding` that fails the test when touched: each call records a Swift
 /// Testing issue at the line that created the double, then throws ``UnimplementedError``.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 import Foundation
 import Seams
 
-/// The conformance suite of ``FileAccessorProviding``: whole-file reads and atomic writes as
+/// The conformance suite of `FileAccessorProviding`: whole-file reads and atomic writes as
 /// `Data(contentsOf:)` and `Data.write(to:options: .atomic)` do them on Linux, with their errors.
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 public import Foundation
 public import Seams
 
-/// A ``FileAccessorProviding`` for tests: files in a dictionary, configurable errors, and a
+/// A `FileAccessorProviding` for tests: files in a dictionary, configurable errors, and a
 /// record of every call. Free of data races: all state sits behind one lock (`LockedValue`), so a test may
 /// share it with any number of tasks and threads.
 ///

@@ -2,7 +2,7 @@ public import Foundation
 public import Seams
 public import Testing
 
-/// A ``FileAccessorProviding`` that fails the test when touched: each call records a Swift
+/// A `FileAccessorProviding` that fails the test when touched: each call records a Swift
 /// Testing issue at the line that created the double, then throws ``UnimplementedError``
 /// (`fileExists(at:)` answers `false`).
 ///

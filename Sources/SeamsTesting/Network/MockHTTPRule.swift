@@ -76,7 +76,7 @@ public struct MockHTTPRule: Sendable {
     }
 
     /// Waits `delay` on the mock's clock before answering. A delay longer than the request's
-    /// timeout waits the timeout and throws ``HTTPTransportError/timedOut``.
+    /// timeout waits the timeout and throws `HTTPTransportError.timedOut`.
     ///
     /// - Parameter delay: The delay.
     /// - Returns: The rule, for chaining.

@@ -3,7 +3,7 @@ public import HTTPTypes
 public import Seams
 public import Testing
 
-/// An ``HTTPTransportProviding`` for tests that answers by rules, records every request, and
+/// An `HTTPTransportProviding` for tests that answers by rules, records every request, and
 /// never makes up an answer: a request no rule matches fails the test with a message that shows
 /// the request and the nearest rules with why each missed.
 ///
@@ -31,7 +31,7 @@ public final class MockHTTPTransport: HTTPTransportProviding {
         public let body: Data?
     }
 
-    /// What the mock throws (inside ``HTTPTransportError/underlying``, kind `.other`) when no
+    /// What the mock throws (inside `HTTPTransportError.underlying`, kind `.other`) when no
     /// rule matches; ``message`` shows the request and the nearest rules.
     public struct UnmatchedRequestError: Error, Hashable, Sendable, CustomStringConvertible {
         /// The request and the nearest rules, with why each missed.
@@ -141,8 +141,8 @@ public final class MockHTTPTransport: HTTPTransportProviding {
     /// Records the request, finds the first matching rule with an answer left, waits its delay on
     /// ``clock``, and answers.
     ///
-    /// - Throws: The rule's ``HTTPTransportError``; ``HTTPTransportError/timedOut`` when the delay
-    ///   is longer than `timeout`; ``HTTPTransportError/cancelled`` when the task is cancelled; and
+    /// - Throws: The rule's `HTTPTransportError`; `HTTPTransportError.timedOut` when the delay
+    ///   is longer than `timeout`; `HTTPTransportError.cancelled` when the task is cancelled; and
     ///   kind `.other` with an ``UnmatchedRequestError`` (after recording an issue) when no rule
     ///   matches.
     public func send(

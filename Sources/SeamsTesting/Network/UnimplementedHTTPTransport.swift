@@ -3,8 +3,8 @@ public import HTTPTypes
 public import Seams
 public import Testing
 
-/// An ``HTTPTransportProviding`` that fails the test when used: `send` records a Swift Testing
-/// issue at the line that created the double, then throws an ``HTTPTransportError`` of kind
+/// An `HTTPTransportProviding` that fails the test when used: `send` records a Swift Testing
+/// issue at the line that created the double, then throws an `HTTPTransportError` of kind
 /// `.other` whose underlying error is ``UnimplementedError``.
 ///
 /// Inject it where a test expects no network traffic, so a forgotten request fails loudly

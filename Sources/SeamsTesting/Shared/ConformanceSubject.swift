@@ -17,16 +17,16 @@ public import Seams
 public struct ConformanceSubject: Sendable {
     /// An empty folder that exists; every behaviour works inside it.
     public var root: URL
-    /// The implementation of ``FileAccessorProviding`` under test (also used to make files).
+    /// The implementation of `FileAccessorProviding` under test (also used to make files).
     public var files: any FileAccessorProviding
-    /// The implementation of ``DirectoryAccessorProviding`` under test.
+    /// The implementation of `DirectoryAccessorProviding` under test.
     public var directories: any DirectoryAccessorProviding
     /// Whether permission bits are enforced (not for root): behaviours that need it are skipped
     /// otherwise.
     public var enforcesPermissions: Bool
-    /// Makes a ``FileSystemProviding`` whose container is the given folder.
+    /// Makes a `FileSystemProviding` whose container is the given folder.
     public var makeContainerProvider: @Sendable (URL) -> any FileSystemProviding
-    /// Makes a ``BookmarkStorageProviding`` on this subject's store; two calls share the store.
+    /// Makes a `BookmarkStorageProviding` on this subject's store; two calls share the store.
     public var makeBookmarkStorage: @Sendable () -> any BookmarkStorageProviding
     /// The permission bits new files get (`0o644` under the usual umask 022).
     public var newFilePermissions: UInt16

@@ -3,7 +3,7 @@ public import HTTPTypes
 public import Seams
 public import SeamsWebDAV
 
-/// A WebDAV server without sockets: an ``HTTPTransportProviding`` that answers each request as a
+/// A WebDAV server without sockets: an `HTTPTransportProviding` that answers each request as a
 /// WebDAV server (RFC 4918, class 1 and 2) over a folder of a file system double, usually an
 /// ``InMemoryFileSystem``.
 ///

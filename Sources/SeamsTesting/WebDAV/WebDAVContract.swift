@@ -2,7 +2,7 @@ public import Foundation
 import Seams
 public import SeamsWebDAV
 
-/// The contract of the WebDAV boundary: what ``WebDAVAccessor`` needs of a server (listing,
+/// The contract of the WebDAV boundary: what `WebDAVAccessor` needs of a server (listing,
 /// metadata, atomic replace, exclusive create, move, copy, delete, names, errors), as behaviours
 /// a server either keeps or is noted to differ in.
 ///

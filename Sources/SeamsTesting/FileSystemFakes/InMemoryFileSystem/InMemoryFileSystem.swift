@@ -2,8 +2,8 @@ public import Foundation
 public import Seams
 
 /// A file system in memory with the semantics of Linux's: one fake for every file-related
-/// protocol of `Seams` (``FileSystemProviding``, ``FileAccessorProviding``,
-/// ``BookmarkStorageProviding``, ``DirectoryAccessorProviding``).
+/// protocol of `Seams` (`FileSystemProviding`, `FileAccessorProviding`,
+/// `BookmarkStorageProviding`, `DirectoryAccessorProviding`).
 ///
 /// It has folders whose parents must exist, sizes, inode numbers, hard links, permission bits
 /// (checked as for a non-root owner, unless `enforcesPermissions` is `false`), byte-exact

@@ -3,43 +3,43 @@ public import Seams
 
 /// The calls of the file-related protocols, as recorded and as matched by fault rules.
 public enum FileSystemOperation: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
-    /// ``FileAccessorProviding/read(from:)``.
+    /// `FileAccessorProviding.read(from:)`.
     case read
-    /// ``FileAccessorProviding/write(_:to:)``.
+    /// `FileAccessorProviding.write(_:to:)`.
     case write
-    /// ``FileAccessorProviding/fileExists(at:)``.
+    /// `FileAccessorProviding.fileExists(at:)`.
     case fileExists
-    /// ``DirectoryAccessorProviding/contentsOfDirectory(at:)``.
+    /// `DirectoryAccessorProviding.contentsOfDirectory(at:)`.
     case contentsOfDirectory
-    /// ``DirectoryAccessorProviding/metadata(at:)``.
+    /// `DirectoryAccessorProviding.metadata(at:)`.
     case metadata
-    /// ``DirectoryAccessorProviding/createDirectory(at:withIntermediateDirectories:)``.
+    /// `DirectoryAccessorProviding.createDirectory(at:withIntermediateDirectories:)`.
     case createDirectory
-    /// ``DirectoryAccessorProviding/removeItem(at:recursively:)``.
+    /// `DirectoryAccessorProviding.removeItem(at:recursively:)`.
     case removeItem
-    /// ``DirectoryAccessorProviding/moveItem(at:to:replacingExisting:)``.
+    /// `DirectoryAccessorProviding.moveItem(at:to:replacingExisting:)`.
     case moveItem
-    /// ``DirectoryAccessorProviding/copyItem(at:to:)``.
+    /// `DirectoryAccessorProviding.copyItem(at:to:)`.
     case copyItem
-    /// ``DirectoryAccessorProviding/linkItem(at:to:)``.
+    /// `DirectoryAccessorProviding.linkItem(at:to:)`.
     case linkItem
-    /// ``DirectoryAccessorProviding/destinationOfSymbolicLink(at:)``.
+    /// `DirectoryAccessorProviding.destinationOfSymbolicLink(at:)`.
     case destinationOfSymbolicLink
-    /// ``DirectoryAccessorProviding/createSymbolicLink(at:withDestination:)``.
+    /// `DirectoryAccessorProviding.createSymbolicLink(at:withDestination:)`.
     case createSymbolicLink
-    /// ``DirectoryAccessorProviding/synchronizeFile(at:)``.
+    /// `DirectoryAccessorProviding.synchronizeFile(at:)`.
     case synchronizeFile
-    /// ``DirectoryAccessorProviding/synchronizeDirectory(at:)``.
+    /// `DirectoryAccessorProviding.synchronizeDirectory(at:)`.
     case synchronizeDirectory
-    /// ``DirectoryAccessorProviding/setPermissions(_:at:)``.
+    /// `DirectoryAccessorProviding.setPermissions(_:at:)`.
     case setPermissions
-    /// ``DirectoryAccessorProviding/setModificationDate(_:at:)``.
+    /// `DirectoryAccessorProviding.setModificationDate(_:at:)`.
     case setModificationDate
-    /// ``FileSystemProviding/containerURL(for:)``.
+    /// `FileSystemProviding.containerURL(for:)`.
     case containerURL
-    /// ``BookmarkStorageProviding/saveBookmark(_:for:)``.
+    /// `BookmarkStorageProviding.saveBookmark(_:for:)`.
     case saveBookmark
-    /// ``BookmarkStorageProviding/loadBookmark(for:)``.
+    /// `BookmarkStorageProviding.loadBookmark(for:)`.
     case loadBookmark
 
     /// Whether the call changes the file system; it picks Foundation's read or write error codes.

@@ -204,7 +204,7 @@ extension HTTPArchive {
         public var redirectURL: String
         /// The body's length in bytes.
         public var bodySize: Int
-        /// Why no response arrived: an ``Seams/HTTPTransportError/Kind`` name such as
+        /// Why no response arrived: an `Seams.HTTPTransportError.Kind` name such as
         /// `cannotConnect` when written here, or a browser's code such as
         /// `net::ERR_CONNECTION_REFUSED`. `_error` in the file, as browsers write it.
         public var error: String?

@@ -49,7 +49,7 @@ public enum HTTPReplay {
     /// - Parameters:
     ///   - fixture: The HAR file.
     ///   - mode: The mode; `nil` (the default) for what `SEAMS_HTTP_REPLAY` says, else ``HTTPReplayMode/replay``.
-    ///   - live: The transport that records; ``URLSessionHTTPTransport/shared`` unless given.
+    ///   - live: The transport that records; `URLSessionHTTPTransport.shared` unless given.
     ///   - matching: How requests are matched to entries.
     ///   - redaction: What is replaced before writing, and in requests before matching.
     ///   - sourceLocation: Where unmatched requests and write failures are reported.

@@ -94,7 +94,7 @@ extension Trait where Self == HTTPReplayTrait {
     ///   - bundle: Where the fixture is read from in replay when the fixtures folder is not
     ///     there: pass `.module` and list the folder in the test target's resources
     ///     (`resources: [.copy("HTTPFixtures")]`), so the tests replay where the sources are not.
-    ///   - live: The transport that records; ``URLSessionHTTPTransport/shared`` unless given.
+    ///   - live: The transport that records; `URLSessionHTTPTransport.shared` unless given.
     ///   - matching: How requests are matched to entries.
     ///   - redaction: What is replaced before writing.
     ///   - sourceLocation: Where issues are reported; the trait's line by default.

@@ -3,7 +3,7 @@ public import HTTPTypes
 public import Seams
 public import Testing
 
-/// An ``HTTPTransportProviding`` that sends each request through a live transport and keeps the
+/// An `HTTPTransportProviding` that sends each request through a live transport and keeps the
 /// exchange in a HAR 1.2 archive, redacted, written to its file after every exchange.
 ///
 /// ```swift
@@ -18,7 +18,7 @@ public import Testing
 ///
 /// Bodies are kept as text when their content type is textual and as base64 otherwise; the
 /// exchange's duration is kept as its `time` (and `timings.wait`). A transport error is kept as
-/// status 0 with `_error` (the ``HTTPTransportError/Kind`` name) and thrown again by a replay;
+/// status 0 with `_error` (the `HTTPTransportError.Kind` name) and thrown again by a replay;
 /// a cancelled request is not kept. The file is written atomically, pretty-printed with sorted
 /// keys. Entries are in the order the exchanges finished.
 ///

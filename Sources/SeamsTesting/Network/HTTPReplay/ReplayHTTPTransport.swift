@@ -3,7 +3,7 @@ public import HTTPTypes
 public import Seams
 public import Testing
 
-/// An ``HTTPTransportProviding`` that answers from a HAR file and never opens a socket: each
+/// An `HTTPTransportProviding` that answers from a HAR file and never opens a socket: each
 /// request is answered by the first recorded entry that matches it and has not answered yet, so
 /// identical requests get their responses in the recorded order.
 ///
@@ -127,7 +127,7 @@ public final class ReplayHTTPTransport: HTTPTransportProviding {
 
     /// Answers from the first unused entry that matches.
     ///
-    /// - Throws: The recorded ``HTTPTransportError``; ``HTTPTransportError/cancelled`` when the
+    /// - Throws: The recorded `HTTPTransportError`; `HTTPTransportError.cancelled` when the
     ///   task is cancelled; kind `.other` with an ``HTTPReplayError`` of kind `.unmatchedRequest`
     ///   (after recording an issue) when no unused entry matches.
     public func send(
