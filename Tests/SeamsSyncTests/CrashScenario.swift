@@ -35,6 +35,10 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
     /// flush can go at once: the scenario also runs in seeded interleavings of that work.
     var copiesAtOnce = false
 
+    /// Folders the scenario's ignore rules leave out of the sync (`ignored/`): what is under them
+    /// may be on one side only, and the two sides are compared without them.
+    var ignoredFolders: [SyncPath] = []
+
     /// This scenario with the end state its rules give.
     ///
     /// - Parameters:
@@ -44,6 +48,14 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
     func expecting(_ files: [String: String], trash: [String: [String]] = [:]) -> CrashScenario {
         var scenario = self
         scenario.expected = Expected(files: files, trash: trash)
+        return scenario
+    }
+
+    /// This scenario, its sides compared without what is under `folders` (which its ignore rules
+    /// leave out of the sync).
+    func leavingOut(_ folders: String...) -> CrashScenario {
+        var scenario = self
+        scenario.ignoredFolders = folders.map(SyncPath.init)
         return scenario
     }
 
@@ -522,6 +534,35 @@ extension CrashScenario {
             try b.move(.container, "a.txt", to: "c.txt")
         }.expecting(
             ["b.txt": "a", "c.txt": "a", "k.txt": "keep"]),
+        .init("a file moved into an ignored folder locally, another moved out of it") { b in
+            try b.write(.local, ".seamsignore", "ignored/\n")
+            try b.write(.local, "a.txt", "a")
+            try b.write(.local, "k.txt", "keep")
+            try b.write(.local, "ignored/b.txt", "b, never synced")
+            try b.sync()
+            try b.move(.local, "a.txt", to: "ignored/a.txt")
+            try b.move(.local, "ignored/b.txt", to: "b.txt")
+        }.leavingOut("ignored/").expecting(
+            // Out of sync: a deletion on the other side (the version kept in its trash) and a new file.
+            [
+                ".seamsignore": "ignored/\n", "b.txt": "b, never synced", "ignored/": "", "ignored/a.txt": "a",
+                "k.txt": "keep",
+            ],
+            trash: ["a.txt": ["a"]]),
+        .init("a file moved into an ignored folder in the container, edited locally") { b in
+            try b.write(.local, ".seamsignore", "ignored/\n")
+            try b.write(.local, "a.txt", "a v1")
+            try b.write(.local, "c.txt", "c")
+            try b.write(.local, "k.txt", "keep")
+            try b.sync()
+            try b.folder(.container, "ignored")
+            try b.move(.container, "a.txt", to: "ignored/a.txt")
+            try b.move(.container, "c.txt", to: "ignored/c.txt")
+            try b.write(.local, "a.txt", "a v2 local")
+        }.leavingOut("ignored/").expecting(
+            // The edit wins over the deletion; the other file is deleted locally, kept in the trash.
+            [".seamsignore": "ignored/\n", "a.txt": "a v2 local", "k.txt": "keep"],
+            trash: ["c.txt": ["c"]]),
         .init("a file moved over another one locally", options: deleteAny) { b in
             try b.write(.local, "a.txt", "a")
             try b.write(.local, "b.txt", "bb")
