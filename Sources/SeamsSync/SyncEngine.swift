@@ -28,6 +28,9 @@ public struct SyncEngine: Sendable {
     /// an order the seed picks, so the n-th call is the same every run).
     package var interleaving: (any ConcurrentWork)?
 
+    /// The paths a pass of a first sync takes at most (tests make passes small to have many).
+    package var firstSyncPassItems = FirstSyncStage.passItems
+
     /// Creates an engine.
     ///
     /// - Parameters:
@@ -175,40 +178,55 @@ public struct SyncEngine: Sendable {
             shouldStop: { stop?.isStopRequested ?? false })
         let (prepared, loaded) = try PrepareStage(
             run: run, clock: clock, owner: owner, makeRunID: makeRunID, process: process, lockWait: lockWait)()
-        var archive = consume loaded
+        let archive = consume loaded
         defer { prepared.lock?.release() }
-        let scanned = try ScanStage(
-            run: run, concurrently: scansConcurrently, serverReaders: serverRequestsAtOnce, progress: progress)(
-                comparedWith: archive)
-        archive.entries.record(scanned.learned)
-        try prepared.lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
-        let plan = try PlanStage(options: options)(archive: archive, scanned: scanned)
+        let scan = ScanStage(
+            run: run, concurrently: scansConcurrently, serverReaders: serverRequestsAtOnce, progress: progress)
+        let apply = ApplyStage(
+            run: run, prepared: prepared, progress: progress, concurrently: scansConcurrently,
+            requestsInFlight: requestsInFlight, work: interleaving)
         var report: SyncReport
-        if options.dryRun {
-            report = SyncReport()
-            report.dryRun = true
-            report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
-            report.moves = plan.moves.filter { $0.step != .back }.map {
-                .init(from: $0.from.rawValue, to: $0.to.rawValue, madeOn: $0.madeOn)
-            }
-        } else {
-            let apply = ApplyStage(
-                run: run, prepared: prepared, progress: progress, concurrently: scansConcurrently,
-                requestsInFlight: requestsInFlight, work: interleaving)
-            let applied = try apply(
-                plan, archive: consume archive, mustCommit: prepared.mustCommit || !scanned.learned.isEmpty)
-            report = applied.report
-            if applied.commitNeeded { try CommitStage(prepared: prepared)(applied.archive) }
+        let reserved: [SyncPath]
+        let ignored: [SyncPath]
+        if archive.entries.isEmpty, !options.dryRun, !run.can(.local, .networked), !run.can(.container, .networked) {
+            // A first sync of two folders: in passes, in the memory of one.
+            let done = try FirstSyncStage(
+                run: run, scan: scan, apply: apply, progress: progress, passItems: firstSyncPassItems)(
+                    from: archive, mustCommit: prepared.mustCommit)
+            report = done.report
+            (reserved, ignored) = (done.reserved, done.ignored)
+            if done.commitNeeded { try CommitStage(prepared: prepared)(done.archive) }
             if report.interruption == nil { report.skipped += PurgeStage(run: run, start: prepared.start)() }
+        } else {
+            var archive = archive
+            let scanned = try scan(comparedWith: archive)
+            archive.entries.record(scanned.learned)
+            try prepared.lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
+            let plan = try PlanStage(options: options)(archive: archive, scanned: scanned)
+            (reserved, ignored) = (scanned.reserved, scanned.ignored)
+            if options.dryRun {
+                report = SyncReport()
+                report.dryRun = true
+                report.planned = plan.changes.map { .init(path: $0.0.rawValue, action: $0.1.description) }
+                report.moves = plan.moves.filter { $0.step != .back }.map {
+                    .init(from: $0.from.rawValue, to: $0.to.rawValue, madeOn: $0.madeOn)
+                }
+            } else {
+                let applied = try apply(
+                    plan, archive: consume archive, mustCommit: prepared.mustCommit || !scanned.learned.isEmpty)
+                report = applied.report
+                if applied.commitNeeded { try CommitStage(prepared: prepared)(applied.archive) }
+                if report.interruption == nil { report.skipped += PurgeStage(run: run, start: prepared.start)() }
+            }
         }
-        for path in scanned.reserved {
+        for path in reserved {
             report.skipped.append(
                 .init(
                     path: path.rawValue,
                     reason:
                         "its name starts with .seams, which seams-sync keeps for its own files; rename it to sync it"))
         }
-        report.ignored = scanned.ignored.map(\.rawValue)
+        report.ignored = ignored.map(\.rawValue)
         report.rebuiltState = prepared.stateRebuilt
         report.replicaMismatch = prepared.check.mismatch
         return report

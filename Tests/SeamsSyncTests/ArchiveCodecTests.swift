@@ -19,6 +19,46 @@ import Testing
         #expect(decoded.entries.count == 3)
     }
 
+    @Test("a state made an entry at a time is the file as a whole encoding makes it, and is written without a copy")
+    func streamedEncoding() throws {
+        var archive = Archive(localRoot: "/home/me/Notes", containerRoot: "/mnt/sync")
+        archive.replica = ReplicaIdentity(id: "replica", generation: 4)
+        var whole = archive
+        var streamed = ArchiveCodec.StreamedEncoding(of: archive)
+        // Enough entries for several restarts; folders, links, identities and a container tag.
+        for n in 0..<100 {
+            let path = SyncPath(String(format: "d%02d/f.txt", n))
+            let entry = Archive.Entry(
+                kind: n % 7 == 0 ? .symbolicLink : .file, local: Stamp(size: Int64(n), modified: 1_000 + Int64(n)),
+                container: Stamp(size: Int64(n), modified: 2_000), containerTag: UInt32(n % 3), localID: UInt64(n))
+            let folder = Archive.Entry(
+                kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
+            streamed.append(path.parent!, folder)
+            streamed.append(path, entry)
+            whole.entries[path.parent!] = folder
+            whole.entries[path] = entry
+        }
+        archive.entries = ArchiveEntries(table: streamed.finish())
+        let bytes = ArchiveCodec.encode(whole)
+        #expect(ArchiveCodec.encode(archive) == bytes)
+        #expect(try ArchiveCodec.decode(bytes) == whole && archive == whole)
+        // The file as it is: the very bytes the table reads.
+        let table = archive.entries.table
+        #expect(
+            table.data.withUnsafeBytes { $0.baseAddress }
+                == ArchiveCodec.encode(archive).withUnsafeBytes { $0.baseAddress })
+        // Another generation, or an entry changed since: encoded again, and right.
+        var later = archive
+        later.replica = ReplicaIdentity(id: "replica", generation: 5)
+        #expect(try ArchiveCodec.decode(ArchiveCodec.encode(later)) == later)
+        var changed = archive
+        changed.entries[SyncPath("d00")] = nil
+        changed.entries[SyncPath("a.txt")] = Archive.Entry(
+            kind: .file, local: Stamp(size: 1, modified: 1), container: Stamp(size: 1, modified: 1))
+        let decoded = try ArchiveCodec.decode(ArchiveCodec.encode(changed))
+        #expect(decoded == changed && decoded.entries.count == 200 && decoded.entries[SyncPath("d00")] == nil)
+    }
+
     @Test("the file starts with its magic and version, and the same archive always gives the same bytes")
     func header() throws {
         var archive = Archive(localRoot: "/a", containerRoot: "/b")

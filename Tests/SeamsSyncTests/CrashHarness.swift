@@ -35,6 +35,9 @@ struct CrashHarness {
     /// Folders the scenario's ignore rules leave out: the sides are compared without them.
     let ignoredFolders: [SyncPath]
 
+    /// The paths a pass of a first sync takes at most, when the scenario sets it.
+    let firstSyncPassItems: Int?
+
     /// The renames and moves of the scenario's setup (``ScenarioBuilder/move(_:_:to:)``).
     private(set) var moved: [(from: SyncPath, to: SyncPath)] = []
 
@@ -66,6 +69,7 @@ struct CrashHarness {
         duringRun = scenario.duringRun
         foldsCase = scenario.foldingContainer
         ignoredFolders = scenario.ignoredFolders
+        firstSyncPassItems = scenario.firstSyncPassItems
         for folder in [Self.local, Self.container, Self.state] {
             if folder == Self.container, scenario.foldingContainer {
                 try fileSystem.createCaseFoldingDirectory(at: folder)
@@ -93,6 +97,7 @@ struct CrashHarness {
             remote: server.map {
                 WebDAVAccessor(baseURL: $0.baseURL, transport: $0, pause: { _ in }, outageCooldown: .zero)
             })
+        if let firstSyncPassItems { engine.firstSyncPassItems = firstSyncPassItems }
         // The same order every run of a seed: each run starts the seed's sequence afresh.
         engine.interleaving = interleaving.map { SeededInterleaving(seed: $0) }
         return engine

@@ -35,6 +35,9 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
     /// flush can go at once: the scenario also runs in seeded interleavings of that work.
     var copiesAtOnce = false
 
+    /// The paths a pass of a first sync takes at most, when the scenario makes passes small.
+    var firstSyncPassItems: Int?
+
     /// Folders the scenario's ignore rules leave out of the sync (`ignored/`): what is under them
     /// may be on one side only, and the two sides are compared without them.
     var ignoredFolders: [SyncPath] = []
@@ -56,6 +59,13 @@ struct CrashScenario: Sendable, CustomTestStringConvertible {
     func leavingOut(_ folders: String...) -> CrashScenario {
         var scenario = self
         scenario.ignoredFolders = folders.map(SyncPath.init)
+        return scenario
+    }
+
+    /// This scenario with a first sync in passes of at most `items` paths.
+    func inPasses(of items: Int) -> CrashScenario {
+        var scenario = self
+        scenario.firstSyncPassItems = items
         return scenario
     }
 
@@ -190,6 +200,23 @@ extension CrashScenario {
                 "new3.txt": "new 3",
             ],
             trash: ["e1.txt": ["edit me 1"], "e2.txt": ["edit me 2"]]),
+        .init("a first sync in passes of 2: new files on both sides, one the same on both, one different") { b in
+            try b.write(.local, "a.txt", "a local")
+            try b.write(.local, "d/x.txt", "x local")
+            try b.write(.local, "d/y.txt", "y local")
+            try b.write(.local, "same.txt", "the same on both")
+            try b.write(.container, "same.txt", "the same on both")
+            try b.write(.container, "c.txt", "c in the container")
+            try b.write(.container, "d/z.txt", "z in the container")
+            try b.write(.local, "both.txt", "both, local")
+            b.tick()
+            try b.write(.container, "both.txt", "both, the container's")
+        }.inPasses(of: 2).atOnce.expecting(
+            [
+                "a.txt": "a local", "both.txt": "both, the container's", "both.txt (conflict copy)": "both, local",
+                "c.txt": "c in the container", "d/": "", "d/x.txt": "x local", "d/y.txt": "y local",
+                "d/z.txt": "z in the container", "same.txt": "the same on both",
+            ]),
         .init("a .seamsignore added that names a synced file, while another file is edited") { b in
             try b.write(.local, "a.log", "log v1")
             try b.write(.local, "b.txt", "b v1")

@@ -26,8 +26,10 @@
             do throws(Errno) {
                 let info = try Syscalls.fstat(descriptor)
                 if info.st_mode & S_IFMT == S_IFDIR { throw Errno(EISDIR) }
-                // The size is a hint: a file that grows or shrinks meanwhile is read to its end.
-                var data = Data(count: max(Int(info.st_size), 0))
+                // The size is a hint: a file that grows or shrinks meanwhile is read to its end. One
+                // byte more than the size lets the read that finds the end fit, with no buffer twice
+                // the file's size made only to learn that nothing follows.
+                var data = Data(count: max(Int(info.st_size), 0) + 1)
                 var filled = 0
                 while true {
                     if filled == data.count { data.count += max(data.count, 4096) }

@@ -112,7 +112,7 @@ struct Applier {
     }
 
     /// The bytes `entry` copies: its source file's size when it carries a file to the other side.
-    private static func plannedBytes(_ entry: SyncPlan.Entry) -> Int64 {
+    static func plannedBytes(_ entry: SyncPlan.Entry) -> Int64 {
         guard case .propagate(let from) = entry.decision, let item = entry.item(on: from), item.kind == .file else {
             return 0
         }

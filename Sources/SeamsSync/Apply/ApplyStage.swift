@@ -7,7 +7,7 @@ struct ApplyStage {
     let run: SyncRun
     let prepared: PrepareStage.Prepared
     /// Reports progress: paths and bytes done of those to do.
-    let progress: @Sendable (SyncProgress) -> Void
+    var progress: @Sendable (SyncProgress) -> Void
     /// Whether copies go several at once (off where the order of calls must not vary).
     let concurrently: Bool
     /// How many copies go to a server at once.

@@ -51,12 +51,41 @@ enum ArchiveCodec {
 
     /// The bytes of `archive`, entries sorted by path.
     ///
+    /// A table that already holds the whole file for this archive (one ``StreamedEncoding`` made,
+    /// its entries unchanged since) is the file as it is: no second copy of a million entries.
+    ///
     /// - Parameter archive: The archive.
     /// - Returns: The file's bytes.
     static func encode(_ archive: Archive) -> Data {
+        let table = archive.entries.table
+        if archive.entries.changes.isEmpty, table.start > 0, table.end + 8 == table.data.count {
+            var header = ByteWriter(capacity: 256)
+            appendHeader(of: archive, count: archive.entries.count, interval: table.interval, to: &header)
+            let matches = table.data.withUnsafeBytes { raw in
+                header.written.elementsEqual(UnsafeRawBufferPointer(rebasing: raw[..<table.start]))
+            }
+            if matches { return table.data }
+        }
         var writer = ByteWriter(
             capacity: 256 + archive.entries.table.end - archive.entries.table.start + archive.entries.changes.count * 24
         )
+        var builder = ArchiveTable.Builder()
+        appendHeader(of: archive, count: archive.entries.count, interval: builder.interval, to: &writer)
+        for (path, entry) in archive.entries {
+            builder.append(path, entry, to: &writer)
+        }
+        writer.append(Checksum.fnv1a(writer.written))
+        return writer.finish()
+    }
+
+    /// Appends the file's header: magic, version, flags, the roots, the replica, the entry count
+    /// and the table's restart interval.
+    ///
+    /// - Returns: Where the entry count is in the writer's bytes.
+    @discardableResult
+    fileprivate static func appendHeader(
+        of archive: Archive, count: Int, interval: Int, to writer: inout ByteWriter
+    ) -> Int {
         writer.append(magic)
         writer.append(UInt32(currentVersion))
         writer.append(UInt32(0))
@@ -64,20 +93,42 @@ enum ArchiveCodec {
         writer.append(string: archive.containerRoot)
         writer.append(string: archive.replica?.id ?? "")
         writer.append(archive.replica?.generation ?? 0)
-        writer.append(UInt64(archive.entries.count))
-        var table = ArchiveTable.Builder()
-        writer.append(UInt32(table.interval))
-        for (path, entry) in archive.entries {
-            table.append(path, entry, to: &writer)
-        }
-        writer.append(Checksum.fnv1a(writer.written))
-        return writer.finish()
+        let countOffset = writer.count
+        writer.append(UInt64(count))
+        writer.append(UInt32(interval))
+        return countOffset
     }
 
-    /// The version of a binary archive's bytes (`nil`: not a binary archive).
-    ///
-    /// - Parameter data: A state file's bytes.
-    /// - Returns: The version its header gives.
+    /// A state file made an entry at a time, in path order, as a first sync's passes record them:
+    /// the header first, each entry as it comes, the count and the checksum at the end. Its table
+    /// is a view into the file's bytes, which ``ArchiveCodec/encode(_:)`` then writes as they are.
+    struct StreamedEncoding: ~Copyable {
+        private var writer = ByteWriter(capacity: 1 << 16)
+        private var builder = ArchiveTable.Builder()
+        private let countOffset: Int
+        private let start: Int
+
+        /// An encoding of `archive`'s roots and replica, its entries to come.
+        init(of archive: Archive) {
+            countOffset = ArchiveCodec.appendHeader(
+                of: archive, count: 0, interval: ArchiveTable.restartInterval, to: &writer)
+            start = writer.count
+        }
+
+        /// Appends an entry after the last one in path order.
+        mutating func append(_ path: SyncPath, _ entry: Archive.Entry) {
+            builder.append(path, entry, to: &writer)
+        }
+
+        /// The entries, in a table over the whole file's bytes.
+        consuming func finish() -> ArchiveTable {
+            writer.overwrite(UInt64(builder.count), at: countOffset)
+            writer.append(Checksum.fnv1a(writer.written))
+            let data = writer.finish()
+            return ArchiveTable(data, start: start, end: data.count - 8, builder: builder)
+        }
+    }
+
     static func version(of data: Data) -> Int? {
         guard data.count >= 12, data.starts(with: magic) else { return nil }
         return Int(data.dropFirst(8).prefix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) })

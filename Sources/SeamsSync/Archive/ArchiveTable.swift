@@ -509,9 +509,13 @@ struct ArchiveTable: Sendable {
         var writer = ByteWriter(capacity: sorted.count * 16)
         var builder = Builder()
         for (path, entry) in sorted { builder.append(path, entry, to: &writer) }
-        let data = writer.finish()
+        self.init(writer.finish(), builder: builder)
+    }
+
+    /// The table `builder` wrote into `data[start..<end]` (`data` is its writer's bytes).
+    init(_ data: Data, start: Int = 0, end: Int? = nil, builder: Builder) {
         self.init(
-            data: data, start: 0, end: data.count, count: builder.count, interval: builder.interval,
+            data: data, start: start, end: end ?? data.count, count: builder.count, interval: builder.interval,
             restarts: builder.restarts)
     }
 }

@@ -43,6 +43,14 @@ struct ByteWriter: ~Copyable {
         raw.withUnsafeBytes { append($0) }
     }
 
+    /// Writes `value` over bytes already written at `offset`, as ``append(_:)-(FixedWidthInteger)`` wrote them.
+    mutating func overwrite(_ value: some FixedWidthInteger, at offset: Int) {
+        precondition(offset >= 0 && offset + MemoryLayout.size(ofValue: value) <= count, "inside what was written")
+        withUnsafeBytes(of: value.littleEndian) {
+            (base + offset).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+        }
+    }
+
     mutating func append(_ value: some FixedWidthInteger) {
         withUnsafeBytes(of: value.littleEndian) { append($0) }
     }

@@ -140,6 +140,7 @@ struct Reconciler: Sendable {
     /// must have read it first (such a path gets one row, skipped, never taken as deleted).
     static func rows(archive: Archive, local: Snapshot, container: Snapshot) -> (rows: [Row], inSync: Int) {
         var rows: [Row] = []
+        rows.reserveCapacity(local.items.count + container.items.count)  // most runs' rows: no growth to double
         var inSync = 0
         if usesBits(archive: archive, local: local, container: container) {
             archivedRowsFromBits(archive: archive, local: local, container: container, rows: &rows, inSync: &inSync)

@@ -86,9 +86,17 @@ struct ScanStage {
                 }
             }
         }
-        var (local, learnedLocal) = try scans[0].get()
-        var (container, learnedContainer) = try scans[1].get()
+        let (local, learnedLocal) = try scans[0].get()
+        let (container, learnedContainer) = try scans[1].get()
         if run.shouldStop() { throw SyncError.interrupted }
+        return try settle(local, container, learned: learnedLocal + learnedContainer)
+    }
+
+    /// The two sides' scans made one: each side's rules applied to the other, the items the plan
+    /// needs read, the reserved and ignored paths gathered.
+    func settle(_ local: consuming Snapshot, _ container: consuming Snapshot, learned: [Learned]) throws -> Scanned {
+        var local = local
+        var container = container
         // Each side's `.seamsignore` files apply to both sides: a path one side's rules leave out
         // is left out of the other too, never seen as deleted there.
         if local.rules != container.rules {
@@ -114,7 +122,7 @@ struct ScanStage {
             return true
         }
         return Scanned(
-            local: local, container: container, learned: learnedLocal + learnedContainer, reserved: reserved,
+            local: local, container: container, learned: learned, reserved: reserved,
             ignored: ignored.sorted())
     }
 

@@ -169,19 +169,7 @@ struct Scanner: Sendable {
         _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL, known: Known,
         to snapshot: inout Snapshot, learning learned: inout [Learned], pending: inout [(SyncPath?, URL)]
     ) throws {
-        let ruleFile = IgnoreRules.fileName
-        if let files, let file = entries.first(where: { $0.name == ruleFile && $0.metadata.kind == .file }) {
-            let url = (parent?.appending(file.name) ?? SyncPath(file.name)).url(in: root)
-            do {
-                try snapshot.rules.addFile(try files.read(from: url), in: parent, at: url)
-            } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.posixCode == .ENOENT {
-                // Gone since the listing: no rules there.
-            } catch let error as CocoaError where error.posixCode == .EACCES || error.posixCode == .EISDIR {
-                throw SyncError.badIgnoreRule(
-                    source: url.isFileURL ? url.path : url.absoluteString, line: 0, pattern: "",
-                    reason: "reading it failed: \(SyncError.reason(UnderlyingError(error)))")
-            }
-        }
+        try Self.readRules(in: entries, under: parent, root: root, files: files, into: &snapshot.rules)
         let rules = snapshot.rules.isEmpty ? nil : snapshot.rules.inFolder(parent)
         let unchanged = known.unchanged(entries, under: parent)
         if known.table != nil { snapshot.entryCounts[parent] = entries.count }
@@ -190,22 +178,8 @@ struct Scanner: Sendable {
             snapshot.keptItems += entries.count
         }
         for (index, entry) in entries.enumerated() {
-            if Snapshot.isOwnName(entry.name) {
-                let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
-                if Snapshot.isTemporaryName(entry.name),
-                    entry.metadata.kind == .file || entry.metadata.kind == .symbolicLink
-                {
-                    snapshot.leftovers.append(path)
-                } else if parent != nil || !Snapshot.ownRootNames.contains(entry.name) {
-                    snapshot.reserved.append(path)  // a user's item with a name like ours: left alone
-                }
-                continue
-            }
+            guard Self.isUsersItem(entry, under: parent, rules: rules, noting: &snapshot) else { continue }
             let isFolder = entry.metadata.kind == .directory
-            if let rules, rules.ignores(Substring(entry.name), isFolder: isFolder) {
-                snapshot.ignored.append(parent?.appending(entry.name) ?? SyncPath(entry.name))
-                continue
-            }
             if let (ordinal, tag, id) = index < unchanged.count ? unchanged[index] : nil {
                 snapshot.unchanged.insert(ordinal: ordinal)
                 // An unchanged file's path is not made at all, unless something of it is learned.
@@ -220,9 +194,56 @@ struct Scanner: Sendable {
             }
         }
     }
+
+    /// Adds the rules of the folder's `.seamsignore`, if its listing `entries` holds one, to `rules`.
+    ///
+    /// - Throws: ``SyncError/badIgnoreRule(source:line:pattern:reason:)`` for a file that cannot
+    ///   be read or holds a rule git would reject.
+    static func readRules(
+        in entries: [DirectoryEntry], under parent: SyncPath?, root: URL, files: (any FileAccessorProviding)?,
+        into rules: inout IgnoreRules
+    ) throws {
+        let ruleFile = IgnoreRules.fileName
+        guard let files, let file = entries.first(where: { $0.name == ruleFile && $0.metadata.kind == .file }) else {
+            return
+        }
+        let url = (parent?.appending(file.name) ?? SyncPath(file.name)).url(in: root)
+        do {
+            try rules.addFile(try files.read(from: url), in: parent, at: url)
+        } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.posixCode == .ENOENT {
+            // Gone since the listing: no rules there.
+        } catch let error as CocoaError where error.posixCode == .EACCES || error.posixCode == .EISDIR {
+            throw SyncError.badIgnoreRule(
+                source: url.isFileURL ? url.path : url.absoluteString, line: 0, pattern: "",
+                reason: "reading it failed: \(SyncError.reason(UnderlyingError(error)))")
+        }
+    }
+
+    /// Whether a listed entry is the user's item to sync; one the tool's own names or the rules
+    /// leave out goes to `snapshot`'s leftovers, reserved or ignored paths instead.
+    static func isUsersItem(
+        _ entry: DirectoryEntry, under parent: SyncPath?, rules: IgnoreRules.InFolder?,
+        noting snapshot: inout Snapshot
+    ) -> Bool {
+        func make() -> SyncPath { parent?.appending(entry.name) ?? SyncPath(entry.name) }
+        if Snapshot.isOwnName(entry.name) {
+            if Snapshot.isTemporaryName(entry.name),
+                entry.metadata.kind == .file || entry.metadata.kind == .symbolicLink
+            {
+                snapshot.leftovers.append(make())
+            } else if parent != nil || !Snapshot.ownRootNames.contains(entry.name) {
+                snapshot.reserved.append(make())  // a user's item with a name like ours: left alone
+            }
+            return false
+        }
+        if let rules, rules.ignores(Substring(entry.name), isFolder: entry.metadata.kind == .directory) {
+            snapshot.ignored.append(make())
+            return false
+        }
+        return true
+    }
 }
 
-/// A scan that ended early because it was asked to stop; it had changed nothing.
 struct ScanStopped: Error, Hashable, Sendable {
     /// Creates the error.
     init() {}
