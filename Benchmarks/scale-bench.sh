@@ -16,7 +16,10 @@
 # Phases, each run RUNS (3) times with the tools taking turns (which goes first alternates), medians
 # compared: cold copy into an
 # empty folder (seams-sync flushes every file, rsync -a does not), a re-run with no change, a re-run
-# after 100 files were rewritten. Peak RSS from /usr/bin/time -v; the largest of the runs is shown.
+# after 100 files were rewritten, and a first sync into a folder that already holds a copy of the
+# tree (`cp -a`, untimed; seams-sync has no state for the pair, so it compares every file by content
+# and records it, rsync -a compares sizes and dates). Peak RSS from /usr/bin/time -v; the largest
+# of the runs is shown.
 # Goals (issue 15): no change and 100 modified at most 0.7x rsync -a, cold copy at 100k at most 1.0x,
 # peak RSS under 64 MiB at every size.
 set -euo pipefail
@@ -108,6 +111,18 @@ both() {
     if [ $((round % 2)) = 0 ]; then run "$size" rsync "$phase" rsync -a "$WORK/src-$size/" "$WORK/dst-rsync-$size.$copy/"; fi
 }
 
+# precopied SIZE ROUND: each tool once on its own copy of the tree, made before; on odd rounds rsync goes first
+precopied() {
+    local size=$1 round=$2
+    if [ $((round % 2)) = 1 ]; then run "$size" rsync precopied rsync -a "$WORK/src-$size/" "$WORK/dst-pre-rsync-$size.$round/"; fi
+    run "$size" seams precopied "$BIN" sync "$WORK/src-$size" "$WORK/dst-pre-seams-$size.$round" \
+        --state-dir "$WORK/state-pre-$size.$round" --max-delete 100
+    if [ $((round % 2)) = 0 ]; then run "$size" rsync precopied rsync -a "$WORK/src-$size/" "$WORK/dst-pre-rsync-$size.$round/"; fi
+    # Nothing copied again: every file was found the same and recorded.
+    grep -q "0 to container, 0 to local" "$WORK/out-$size-seams-precopied.txt" 2>/dev/null \
+        || echo "$size pre-copied: seams-sync's report does not say it copied nothing; see $WORK/out-$size-seams-precopied.txt" >&2
+}
+
 median() { cut -d' ' -f1 "$1" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 peak() { cut -d' ' -f2 "$1" | sort -n | tail -1 | awk '{ printf "%.1f", $1 / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "-"; else printf "%.2f", a / b }'; }
@@ -135,6 +150,11 @@ for size in $SIZES; do
         modify_tree "$size" "$WORK/src-$size" "$i"
         both "$size" modify100 "$i" "$RUNS"
     done
+    for i in $(seq "$RUNS"); do
+        for tool in seams rsync; do cp -a "$WORK/src-$size" "$WORK/dst-pre-$tool-$size.$i"; done
+        sync
+        precopied "$size" "$i"
+    done
     if diff -r -q -x '.seams*' "$WORK/src-$size" "$WORK/dst-seams-$size.$RUNS" >/dev/null; then same=identical; else same=DIFFERS; fi
     echo "== $size: seams-sync's copy is $same to the source" >&2
     echo "$size $same" >>"$WORK/copies"
@@ -146,7 +166,7 @@ table() {
     local peer=$1 label=$2
     printf "\n| files | phase | %s | seams-sync | ratio | %s peak | seams-sync peak |\n|---|---|---|---|---|---|---|\n" "$label" "$label"
     for size in $SIZES; do
-        for phase in cold nochange modify100; do
+        for phase in cold nochange modify100 precopied; do
             local s="$WORK/result-$size-seams-$phase" p="$WORK/result-$size-$peer-$phase"
             printf "| %s | %s | %.3f s | %.3f s | %sx | %s MiB | %s MiB |\n" "$size" "$phase" "$(median "$p")" "$(median "$s")" \
                 "$(ratio "$(median "$s")" "$(median "$p")")" "$(peak "$p")" "$(peak "$s")"
