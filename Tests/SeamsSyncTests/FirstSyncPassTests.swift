@@ -18,7 +18,9 @@ import Testing
     /// `.seamsignore` files at the root and below, an ignored folder, the tool's own names, a link.
     func tree() throws -> InMemoryFileSystem {
         let fileSystem = InMemoryFileSystem()
-        for folder in [local, container] { try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false) }
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
         func write(_ text: String, _ path: String, in root: URL) throws {
             let url = root.appending(path: path)
             try fileSystem.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -81,18 +83,25 @@ import Testing
         return result
     }
 
-    @Test("a first sync in passes of any size ends where one pass ends: the same folders, state and counts", arguments: [1, 2, 3, 7])
+    @Test(
+        "a first sync in passes of any size ends where one pass ends: the same folders, state and counts",
+        arguments: [1, 2, 3, 7])
     func passesEndAlike(passItems: Int) throws {
         let whole = try tree()
-        let wholeReport = try engine(whole, passItems: 1_000).run(local: local, container: container, stateDirectory: state)
+        let wholeReport = try engine(whole, passItems: 1_000).run(
+            local: local, container: container, stateDirectory: state)
         let passed = try tree()
-        let report = try engine(passed, passItems: passItems).run(local: local, container: container, stateDirectory: state)
+        let report = try engine(passed, passItems: passItems).run(
+            local: local, container: container, stateDirectory: state)
 
         #expect(report.failures == wholeReport.failures)
         #expect(report.conflicts.count == 3 && report.conflicts == wholeReport.conflicts)
-        #expect(report.copiedToLocal == wholeReport.copiedToLocal && report.copiedToContainer == wholeReport.copiedToContainer)
+        #expect(
+            report.copiedToLocal == wholeReport.copiedToLocal
+                && report.copiedToContainer == wholeReport.copiedToContainer)
         #expect(report.inSync == wholeReport.inSync && report.foldersCreated == wholeReport.foldersCreated)
-        #expect(Set(report.skipped) == Set(wholeReport.skipped) && report.skipped.contains { $0.path == "b/.seams-mine" })
+        #expect(
+            Set(report.skipped) == Set(wholeReport.skipped) && report.skipped.contains { $0.path == "b/.seams-mine" })
         #expect(report.ignored.sorted() == wholeReport.ignored.sorted())
         #expect(report.ignored.contains("node_modules") && report.ignored.contains("b/skip.log"))
         // The container's marker names a new replica each time: the rest is the same.

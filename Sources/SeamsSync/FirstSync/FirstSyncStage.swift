@@ -74,7 +74,8 @@ struct FirstSyncStage {
                 }
                 taken += 1
                 if firstPass, taken % 256 == 0 {
-                    progress(.init(phase: .scanning, completed: walkers[0].listedCount + walkers[1].listedCount, total: 0))
+                    progress(
+                        .init(phase: .scanning, completed: walkers[0].listedCount + walkers[1].listedCount, total: 0))
                 }
             }
             if firstPass {
