@@ -148,4 +148,60 @@ import Testing
         #expect(again.copiedToLocal == 0 && again.copiedToContainer == 0 && again.conflicts.isEmpty)
         #expect(again.failures.isEmpty && again.inSync == synced.count)
     }
+
+    @Test("a first sync stopped between two passes records what the passes before did")
+    func stoppedBetweenPasses() throws {
+        let fileSystem = InMemoryFileSystem()
+        for folder in [local, container] {
+            try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+        }
+        for n in 1...6 { try fileSystem.write(Data("file \(n)".utf8), to: local.appending(path: "f\(n).txt")) }
+        let stop = SyncStopToken()
+        // The end of the first pass's apply: its last progress says every path of it is done.
+        let report = try engine(fileSystem, passItems: 2).run(
+            local: local, container: container, stateDirectory: state, stop: stop,
+            progress: { progress in
+                if progress.phase == .applying, progress.completed == 2, progress.total == 2 { stop.requestStop() }
+            })
+        #expect(report.interruption == SyncReport.Interruption(done: 2, total: 2))
+        #expect(report.copiedToContainer == 2)
+        let stateFile = try #require(
+            try fileSystem.contentsOfDirectory(at: state).first { $0.name.hasSuffix(".archive") })
+        let recorded = try ArchiveCodec.decode(fileSystem.read(from: state.appending(path: stateFile.name))).entries
+        #expect(Array(recorded.keys) == [SyncPath("f1.txt"), SyncPath("f2.txt")])
+        let rest = try engine(fileSystem, passItems: 2).run(local: local, container: container, stateDirectory: state)
+        #expect(rest.copiedToContainer == 4 && rest.inSync == 2 && rest.interruption == nil)
+    }
+
+    @Test("an unreadable folder holds back the other side's items under it in every pass, as in one")
+    func unreadableFolderAcrossPasses() throws {
+        var outcomes: [[String]] = []
+        for passItems in [1_000, 2] {
+            let fileSystem = InMemoryFileSystem()
+            for folder in [local, container] {
+                try fileSystem.createDirectory(at: folder, withIntermediateDirectories: false)
+            }
+            try fileSystem.createDirectory(at: local.appending(path: "u"), withIntermediateDirectories: false)
+            try fileSystem.createDirectory(at: container.appending(path: "u"), withIntermediateDirectories: false)
+            for n in 1...5 {
+                try fileSystem.write(Data("in u \(n)".utf8), to: container.appending(path: "u/f\(n).txt"))
+            }
+            try fileSystem.write(Data("after".utf8), to: container.appending(path: "v.txt"))
+            let boundary = FaultInjectingFileSystem(wrapping: fileSystem)
+            boundary.addRule(.operation(.contentsOfDirectory, at: local.appending(path: "u"), fails: .permissionDenied))
+            var engine = SyncEngine(
+                directories: boundary, files: boundary, clock: { fileSystem.now }, owner: "test", runID: { "r" },
+                scansConcurrently: false)
+            engine.firstSyncPassItems = passItems
+            let report = try engine.run(local: local, container: container, stateDirectory: state)
+            // Nothing written into the folder this side cannot read; the file after it synced.
+            #expect(try fileSystem.contentsOfDirectory(at: local.appending(path: "u")).isEmpty, "\(passItems)")
+            #expect(try fileSystem.read(from: local.appending(path: "v.txt")) == Data("after".utf8))
+            outcomes.append(
+                (report.skipped + report.failures).map { "\($0.path): \($0.reason)" }.sorted()
+                    + ["copied \(report.copiedToLocal)"])
+        }
+        #expect(outcomes[0] == outcomes[1])
+        #expect(outcomes[0].last == "copied 1")
+    }
 }

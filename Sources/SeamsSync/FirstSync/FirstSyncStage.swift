@@ -57,7 +57,12 @@ struct FirstSyncStage {
         var (pathsBefore, bytesBefore): (Int, Int64) = (0, 0)
         var firstPass = true
         while true {
-            if run.shouldStop() { throw SyncError.interrupted }
+            if run.shouldStop() {
+                // Before anything was done, as a scan stops; after a pass, with what the passes did.
+                guard !firstPass else { throw SyncError.interrupted }
+                done.report.interruption = .init(done: pathsBefore, total: pathsBefore)
+                break
+            }
             var sides = [Snapshot(), Snapshot()]
             var taken = 0
             var next: SyncPath?

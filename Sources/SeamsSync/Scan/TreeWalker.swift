@@ -86,7 +86,8 @@ struct TreeWalker {
     }
 
     /// What the walk set aside at paths before `end` (all of it when `nil`), kept out of the walk's
-    /// notes: leftovers, reserved and ignored paths, unreadable folders. The rules are the walk's.
+    /// notes: leftovers, reserved and ignored paths. The unreadable folders are every one met so
+    /// far, as the other side's items under them may come in any later pass. The rules are the walk's.
     mutating func takeNoted(before end: SyncPath?) -> Snapshot {
         var taken = Snapshot()
         taken.rules = rules
@@ -100,8 +101,6 @@ struct TreeWalker {
         taken.reserved = split(&noted.reserved)
         taken.ignored = split(&noted.ignored)
         taken.unreadableFolders = noted.unreadableFolders
-        noted.unreadableFolders = [:]
-        if end == nil { noted = Snapshot() }
         return taken
     }
 
