@@ -59,6 +59,43 @@ import Testing
         #expect(decoded == changed && decoded.entries.count == 200 && decoded.entries[SyncPath("d00")] == nil)
     }
 
+    @Test(
+        "the file in pieces is the whole file, each piece but the last at least the size asked",
+        arguments: [1, 7, 64, 1 << 20])
+    func pieces(size: Int) throws {
+        var archive = Archive(localRoot: "/home/me/Notes", containerRoot: "/mnt/sync")
+        archive.replica = ReplicaIdentity(id: "replica", generation: 4)
+        var streamed = ArchiveCodec.StreamedEncoding(of: archive)
+        for n in 0..<100 {
+            let entry = Archive.Entry(
+                kind: .file, local: Stamp(size: Int64(n), modified: 1_000 + Int64(n)),
+                container: Stamp(size: Int64(n), modified: 2_000), containerTag: UInt32(n % 3), localID: UInt64(n))
+            streamed.append(SyncPath(String(format: "f%03d.txt", n)), entry)
+        }
+        archive.entries = ArchiveEntries(table: streamed.finish())
+        var changed = archive
+        changed.entries[SyncPath("f050.txt")] = nil
+        changed.entries[SyncPath("a.txt")] = Archive.Entry(
+            kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
+        for whole in [archive, changed] {
+            var pieces = ArchiveCodec.Pieces(whole, pieceSize: size)
+            var collected: [Data] = []
+            while let piece = pieces.next() { collected.append(piece) }
+            #expect(pieces.next() == nil)
+            let joined = collected.reduce(into: Data()) { $0.append($1) }
+            #expect(joined == ArchiveCodec.encode(whole))
+            #expect(try ArchiveCodec.decode(joined) == whole)
+            // The header, then pieces of at least `size` bytes; the last may be shorter.
+            #expect(collected.dropFirst().dropLast().allSatisfy { $0.count >= size })
+            if whole == archive {
+                // Unchanged since it was streamed: the file as it is, one piece.
+                #expect(collected.count == 1)
+            } else {
+                #expect(collected.count >= min(3, joined.count / size))
+            }
+        }
+    }
+
     @Test("the file starts with its magic and version, and the same archive always gives the same bytes")
     func header() throws {
         var archive = Archive(localRoot: "/a", containerRoot: "/b")

@@ -97,6 +97,41 @@ extension DefaultDirectoryAccessor {
         }
     }
 
+    /// Copies the regular file at `source` as ``copyTree(_:_:)`` does, reading both files with
+    /// `fstat` once the copy is made; `nil`, with nothing done, when `source` is not a regular
+    /// file (a link, which is not followed, a folder, anything else) or on Apple platforms.
+    ///
+    /// - Returns: The source's `stat` after the copy and the copy's.
+    static func copyRegularFile(_ source: String, _ destination: String) throws(Errno) -> (stat, stat)? {
+        #if canImport(Darwin)
+            return nil
+        #else
+            let parent = try Syscalls.lstat(parentPath(destination))
+            if parent.st_mode & S_IFMT != S_IFDIR { throw Errno(ENOTDIR) }
+            let input: Int32
+            do {
+                // O_NONBLOCK: a FIFO's open would wait for a writer; it changes nothing for a file.
+                input = try Syscalls.open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
+            } catch let error where error.rawValue == ELOOP {
+                return nil
+            }
+            defer { Syscalls.close(input) }
+            let info = try Syscalls.fstat(input)
+            guard info.st_mode & S_IFMT == S_IFREG else { return nil }
+            let output = try Syscalls.open(destination, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+            defer { Syscalls.close(output) }
+            do {
+                try copyContent(from: input, to: output, size: Int(info.st_size))
+                try Syscalls.fchmod(output, info.st_mode & 0o7777)
+                try Syscalls.setTimes(output, access: info.accessTime, modification: info.modificationTime)
+                return (try Syscalls.fstat(input), try Syscalls.fstat(output))
+            } catch {
+                try? Syscalls.unlink(destination)
+                throw error
+            }
+        #endif
+    }
+
     private static func copyFile(_ source: String, _ destination: String, info: stat) throws(Errno) {
         if try Syscalls.cloneFile(source, destination) { return }  // Apple platforms, where the volume can
         let input = try Syscalls.open(source, O_RDONLY)

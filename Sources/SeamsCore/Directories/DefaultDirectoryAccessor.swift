@@ -131,12 +131,39 @@ public struct DefaultDirectoryAccessor: DirectoryAccessorProviding {
         do {
             try Self.copyTree(from, to)
         } catch {
-            // Foundation's copyItem reports a missing source as a read error (260).
-            if error.rawValue == ENOENT && !Self.exists(from) {
-                throw CocoaError.fileSystemError(errno: ENOENT, path: from, writing: false)
-            }
-            throw Self.moveError(error, source: from, destination: to)
+            throw Self.copyError(error, source: from, destination: to)
         }
+    }
+
+    /// ``copyItem(at:to:)`` with the metadata read from the open files where the source is a
+    /// regular file: it is opened (a link is never followed), copied into a new file made with
+    /// `O_EXCL`, and both are read with `fstat` before they are closed, so no path is looked up
+    /// again. Anything else, and every file on Apple platforms (where `clonefile` takes paths), is
+    /// copied by ``copyItem(at:to:)`` and read by path.
+    public func copyItemReadingMetadata(at source: URL, to destination: URL) throws -> (
+        source: FileMetadata, copy: FileMetadata
+    ) {
+        let from = source.path
+        let to = destination.path
+        do {
+            if let (source, copy) = try Self.copyRegularFile(from, to) {
+                return (Self.metadata(from: source), Self.metadata(from: copy))
+            }
+        } catch {
+            throw Self.copyError(error, source: from, destination: to)
+        }
+        try copyItem(at: source, to: destination)
+        let copy = try metadata(at: destination)
+        return (try metadata(at: source), copy)
+    }
+
+    /// A failed copy's error as `FileManager.copyItem` reports it: a missing source as a read
+    /// error (260), the rest as a move's.
+    private static func copyError(_ error: Errno, source: String, destination: String) -> CocoaError {
+        if error.rawValue == ENOENT && !exists(source) {
+            return CocoaError.fileSystemError(errno: ENOENT, path: source, writing: false)
+        }
+        return moveError(error, source: source, destination: destination)
     }
 
     /// `linkat` without `AT_SYMLINK_FOLLOW`: a symbolic link is linked itself, not its target.

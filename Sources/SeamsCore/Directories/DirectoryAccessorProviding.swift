@@ -73,6 +73,24 @@ public protocol DirectoryAccessorProviding: Sendable {
     ///   folder copied into itself.
     func copyItem(at source: URL, to destination: URL) throws
 
+    /// ``copyItem(at:to:)``, then the source's metadata and the copy's, read once the copy is made:
+    /// what a caller needs to check that what it copied is the item it expected, unchanged while
+    /// it was copied.
+    ///
+    /// The default implementation is exactly that: ``copyItem(at:to:)``, then
+    /// ``metadata(at:)`` of the destination, then of the source. A live file system may read both
+    /// from the files it holds open for a regular file's copy, with no lookup by path (the source
+    /// read is then the file that was copied, even if another took its name since).
+    ///
+    /// - Parameters:
+    ///   - source: The item to copy.
+    ///   - destination: A path where nothing exists; the parent must exist.
+    /// - Returns: The source's metadata after the copy, and the copy's.
+    /// - Throws: What ``copyItem(at:to:)`` and ``metadata(at:)`` throw.
+    func copyItemReadingMetadata(at source: URL, to destination: URL) throws -> (
+        source: FileMetadata, copy: FileMetadata
+    )
+
     /// Gives a file a second name (a hard link): both names share one content.
     ///
     /// - Parameters:
@@ -177,6 +195,15 @@ extension DirectoryAccessorProviding {
     /// Cannot swap: answers `false` and changes nothing, so callers use their plain-rename path.
     public func exchangeItems(at first: URL, and second: URL) throws -> Bool {
         false
+    }
+
+    /// ``copyItem(at:to:)``, then ``metadata(at:)`` of the copy, then of the source.
+    public func copyItemReadingMetadata(at source: URL, to destination: URL) throws -> (
+        source: FileMetadata, copy: FileMetadata
+    ) {
+        try copyItem(at: source, to: destination)
+        let copy = try metadata(at: destination)
+        return (try metadata(at: source), copy)
     }
 
     /// Flushes each file, then each folder, one call per item.

@@ -326,9 +326,19 @@ extension Applier {
         try context.requireRealFolders(above: destination, on: source.other)
         let sourceURL = context.url(sourcePath, on: source)
         let target = source.other
+        // A file copied by its own store is read as it is copied (from the open files, on this
+        // machine's file systems); any other copy is read by path once made.
+        let inStore = item.kind == .file && context.replicas.copiesInStore(from: source, to: target)
+        var readWhileCopying: (source: FileMetadata, copy: FileMetadata)?
         do {
-            try context.replicas.copy(sourceURL, from: source, to: temp, on: target)
+            if inStore {
+                readWhileCopying = try context.directories(source).copyItemReadingMetadata(at: sourceURL, to: temp)
+            } else {
+                try context.replicas.copy(sourceURL, from: source, to: temp, on: target)
+            }
         } catch let error as CocoaError where error.posixCode == .ENOENT {
+            // A store that reads by path may have made the copy before the source went.
+            if inStore { try? context.directories(target).removeItem(at: temp, recursively: false) }
             if try context.currentMetadata(sourceURL, on: source) == nil { throw ApplyIssue.vanishedDuringSync }
             throw error
         } catch let error as CocoaError
@@ -338,13 +348,12 @@ extension Applier {
             throw ApplyIssue.linksUnsupported(source.other)
         }
         do {
-            let copied = try context.directories(target).metadata(at: temp)
+            let copied = try readWhileCopying?.copy ?? context.directories(target).metadata(at: temp)
+            let sourceAfter = try readWhileCopying?.source ?? context.currentMetadata(sourceURL, on: source)
             // The source is what is checked against the scan, after the copy: a change made while
             // it was copied counts too, and the copy's own date may be coarser than the source's
             // (exFAT keeps 10 ms, FAT 2 s), so it is not compared.
-            guard copied.size == item.size,
-                ApplyContext.sameItem(try context.currentMetadata(sourceURL, on: source), item)
-            else {
+            guard copied.size == item.size, ApplyContext.sameItem(sourceAfter, item) else {
                 throw ApplyIssue.changedDuringSync
             }
             return copied

@@ -57,25 +57,65 @@ enum ArchiveCodec {
     /// - Parameter archive: The archive.
     /// - Returns: The file's bytes.
     static func encode(_ archive: Archive) -> Data {
-        let table = archive.entries.table
-        if archive.entries.changes.isEmpty, table.start > 0, table.end + 8 == table.data.count {
-            var header = ByteWriter(capacity: 256)
-            appendHeader(of: archive, count: archive.entries.count, interval: table.interval, to: &header)
-            let matches = table.data.withUnsafeBytes { raw in
-                header.written.elementsEqual(UnsafeRawBufferPointer(rebasing: raw[..<table.start]))
+        var pieces = Pieces(archive, pieceSize: Int.max)
+        var data = pieces.next() ?? Data()
+        while let piece = pieces.next() { data.append(piece) }
+        return data
+    }
+
+    /// The bytes of an archive in pieces of about `pieceSize` bytes, for a commit that writes each
+    /// as it comes: a million entries then never stand in memory twice (the archive read, and the
+    /// file being written).
+    ///
+    /// A table that already holds the whole file for this archive (one ``StreamedEncoding`` made,
+    /// its entries unchanged since) is the file as it is, in one piece.
+    struct Pieces {
+        /// The archive's entries, with the bytes of the table it was read from.
+        private var entries: ArchiveEntries.Iterator
+        private var builder = ArchiveTable.Builder()
+        private var hash = Checksum.fnv1aSeed
+        private var header: Data?
+        private var done = false
+        private let pieceSize: Int
+
+        /// The pieces of `archive`'s file.
+        init(_ archive: Archive, pieceSize: Int = 1 << 20) {
+            self.pieceSize = max(pieceSize, 1)
+            entries = archive.entries.makeIterator()
+            var writer = ByteWriter(capacity: 256)
+            appendHeader(of: archive, count: archive.entries.count, interval: builder.interval, to: &writer)
+            let table = archive.entries.table
+            if archive.entries.changes.isEmpty, table.start > 0, table.end + 8 == table.data.count,
+                table.data.withUnsafeBytes({
+                    writer.written.elementsEqual(UnsafeRawBufferPointer(rebasing: $0[..<table.start]))
+                })
+            {
+                header = table.data
+                done = true
+                return
             }
-            if matches { return table.data }
+            hash = Checksum.fnv1a(writer.written, from: hash)
+            header = writer.finish()
         }
-        var writer = ByteWriter(
-            capacity: 256 + archive.entries.table.end - archive.entries.table.start + archive.entries.changes.count * 24
-        )
-        var builder = ArchiveTable.Builder()
-        appendHeader(of: archive, count: archive.entries.count, interval: builder.interval, to: &writer)
-        for (path, entry) in archive.entries {
-            builder.append(path, entry, to: &writer)
+
+        /// The next piece, or `nil` after the last.
+        mutating func next() -> Data? {
+            if let first = header {
+                header = nil
+                return first
+            }
+            guard !done else { return nil }
+            var writer = ByteWriter(capacity: min(pieceSize, 1 << 20) + 512)
+            while writer.count < pieceSize, let (path, entry) = entries.next() {
+                builder.append(path, entry, to: &writer)
+            }
+            hash = Checksum.fnv1a(writer.written, from: hash)
+            if writer.count < pieceSize {
+                writer.append(hash)
+                done = true
+            }
+            return writer.finish()
         }
-        writer.append(Checksum.fnv1a(writer.written))
-        return writer.finish()
     }
 
     /// Appends the file's header: magic, version, flags, the roots, the replica, the entry count
@@ -233,16 +273,20 @@ enum ArchiveCodec {
 
 /// FNV-1a, 64 bits: cheap, and enough to tell a torn or altered archive from a whole one.
 enum Checksum {
-    static func fnv1a(_ bytes: some Collection<UInt8>) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// The hash of no bytes, where a hash computed in pieces starts.
+    static let fnv1aSeed: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    static func fnv1a(_ bytes: some Collection<UInt8>, from seed: UInt64 = fnv1aSeed) -> UInt64 {
+        var hash = seed
         for byte in bytes {
             hash = (hash ^ UInt64(byte)) &* 0x0100_0000_01b3
         }
         return hash
     }
 
-    static func fnv1a(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
-        fnv1a(bytes.bindMemory(to: UInt8.self))
+    /// The hash of `bytes`, continued from `seed` (the hash of the bytes before them).
+    static func fnv1a(_ bytes: UnsafeRawBufferPointer, from seed: UInt64 = fnv1aSeed) -> UInt64 {
+        fnv1a(bytes.bindMemory(to: UInt8.self), from: seed)
     }
 }
 

@@ -110,9 +110,12 @@ struct ArchiveStore: Sendable {
     func commit(_ archive: Archive, runID: String, removingLegacyFile: Bool = false) throws {
         let temp = temporaryURL(runID: runID)
         do {
-            // Made and flushed in one call (`open(O_EXCL)`, `write`, `fsync`): an atomic write
-            // would flush a temp of its own, rename it, and leave this one to flush again.
-            try files.createFile(ArchiveCodec.encode(archive), at: temp)
+            // Made with `open(O_EXCL)` and written a piece at a time (an atomic write would make a
+            // temp of its own, and the whole file would stand in memory beside the archive read),
+            // then flushed before it replaces the old one.
+            var pieces = ArchiveCodec.Pieces(archive)
+            try files.createFile(at: temp) { pieces.next() }
+            try directories.synchronizeFile(at: temp)
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
             if removingLegacyFile { try directories.removeItem(at: legacyURL, recursively: false) }
             try directories.synchronizeDirectory(at: stateDirectory)

@@ -43,6 +43,17 @@ struct ReplicaTransfers: Sendable {
         }
     }
 
+    /// Whether ``copy(_:from:to:on:)`` from `from` to `to` is the source store's own copy, which
+    /// can read both files as it copies (``DirectoryAccessorProviding/copyItemReadingMetadata(at:to:)``):
+    /// two replicas of this machine's file systems, the source's able to copy by itself.
+    func copiesInStore(from: Side, to: Side) -> Bool {
+        let origin = replica(from)
+        let target = replica(to)
+        guard !(origin is any RemoteReplica), !(target is any RemoteReplica) else { return false }
+        return origin.can(.storeSideCopyAndMove)
+            && (from == to || (origin.can(.localIdentities) && target.can(.localIdentities)))
+    }
+
     /// A copy within a replica that cannot copy by itself: each file read and written again
     /// through its boundaries.
     private func copyThroughMemory(_ source: URL, in replica: any Replica, to destination: URL) throws {

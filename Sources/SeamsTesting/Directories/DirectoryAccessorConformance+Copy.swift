@@ -97,6 +97,56 @@ extension DirectoryAccessorConformance {
         },
     ]
 
+    /// ``DirectoryAccessorProviding/copyItemReadingMetadata(at:to:)``: the copy, and both items read.
+    static let copiesReadingMetadata: [ConformanceBehaviour] = [
+        behaviour("a copy that reads as it copies gives the source's metadata and the copy's") { s in
+            let url = try s.makeFile("a", "bytes")
+            let date = Date(timeIntervalSince1970: 1_500_000_000.25)
+            try s.directories.setPermissions(0o640, at: url)
+            try s.directories.setModificationDate(date, at: url)
+            let (source, copy) = try s.directories.copyItemReadingMetadata(at: url, to: s.url("b"))
+            try Check.equal(try s.text("b"), "bytes", "content")
+            try Check.equal(source, try s.directories.metadata(at: url), "source")
+            try Check.equal(copy, try s.directories.metadata(at: s.url("b")), "copy")
+            try Check.equal(copy.size, 5, "size")
+            try Check.equal(copy.permissions, 0o640, "permissions")
+            try Check.equal(copy.modificationDate, date, "date")
+            try Check.that(copy.fileIdentifier != source.fileIdentifier, "copy shares the inode")
+        },
+        behaviour("a copy that reads as it copies takes a folder and a link as copyItem does") { s in
+            try s.makeFolder("d")
+            try s.makeFile("d/f", "deep")
+            let (folder, folderCopy) = try s.directories.copyItemReadingMetadata(at: s.url("d"), to: s.url("c"))
+            try Check.equal(folder.kind, .directory, "source kind")
+            try Check.equal(folderCopy.kind, .directory, "copy kind")
+            try Check.equal(try s.text("c/f"), "deep", "deep file")
+            guard (try? s.directories.createSymbolicLink(at: s.url("l"), withDestination: "d/f")) != nil else { return }
+            let (link, linkCopy) = try s.directories.copyItemReadingMetadata(at: s.url("l"), to: s.url("m"))
+            try Check.equal(link.kind, .symbolicLink, "link kind")
+            try Check.equal(linkCopy.kind, .symbolicLink, "link copy kind")
+            try Check.equal(try s.directories.destinationOfSymbolicLink(at: s.url("m")), "d/f", "target")
+        },
+        behaviour("a copy that reads as it copies fails as copyItem does, and leaves nothing") { s in
+            try s.makeFile("a", "a")
+            try s.makeFile("b", "b")
+            try s.makeFile("f")
+            try Check.fails(.fileWriteFileExists, EEXIST, "onto a file") {
+                _ = try s.directories.copyItemReadingMetadata(at: s.url("a"), to: s.url("b"))
+            }
+            try Check.equal(try s.text("b"), "b", "destination")
+            try Check.fails(.fileReadNoSuchFile, ENOENT, "missing source") {
+                _ = try s.directories.copyItemReadingMetadata(at: s.url("nope"), to: s.url("c"))
+            }
+            try Check.fails(.fileNoSuchFile, ENOENT, "missing folder") {
+                _ = try s.directories.copyItemReadingMetadata(at: s.url("a"), to: s.url("missing/a"))
+            }
+            try Check.fails(.fileWriteUnknown, ENOTDIR, "through a file") {
+                _ = try s.directories.copyItemReadingMetadata(at: s.url("a"), to: s.url("f/a"))
+            }
+            try Check.equal(try s.names("").sorted(), ["a", "b", "f"], "names")
+        },
+    ]
+
     static let links: [ConformanceBehaviour] = [
         behaviour("a hard link is a second name for one file") { s in
             try s.makeFile("a", "x")

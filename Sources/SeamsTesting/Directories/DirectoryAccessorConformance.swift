@@ -21,7 +21,8 @@ import Seams
 public enum DirectoryAccessorConformance {
     /// Every behaviour of the suite.
     public static var behaviours: [ConformanceBehaviour] {
-        listing + metadata + creation + removal + moves + copies + links + symbolicLinks + flushes + permissions + paths
+        listing + metadata + creation + removal + moves + copies + copiesReadingMetadata + links + symbolicLinks
+            + flushes + permissions + paths
     }
 
     static func behaviour(

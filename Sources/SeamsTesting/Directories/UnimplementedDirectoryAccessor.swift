@@ -56,6 +56,13 @@ public struct UnimplementedDirectoryAccessor: DirectoryAccessorProviding {
     }
 
     /// Records an issue and throws ``UnimplementedError``.
+    public func copyItemReadingMetadata(at source: URL, to destination: URL) throws -> (
+        source: FileMetadata, copy: FileMetadata
+    ) {
+        throw fail("copyItemReadingMetadata(at:to:)", source)
+    }
+
+    /// Records an issue and throws ``UnimplementedError``.
     public func linkItem(at source: URL, to destination: URL) throws {
         throw fail("linkItem(at:to:)", source)
     }
