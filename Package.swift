@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SeamsCore", targets: ["SeamsCore"]),
         .library(name: "SeamsTesting", targets: ["SeamsTesting"]),
         .library(name: "SeamsWebDAV", targets: ["SeamsWebDAV"]),
+        .library(name: "SeamsS3", targets: ["SeamsS3"]),
         .library(name: "SeamsSync", targets: ["SeamsSync"]),
         .library(name: "SeamsMacros", targets: ["SeamsMacros"]),
         .plugin(name: "SeamsMockNames", targets: ["SeamsMockNames"]),
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
         // `swift package generate-documentation` (CI builds every library module's DocC catalog).
@@ -53,6 +55,14 @@ let package = Package(
         .target(
             name: "SeamsTesting",
             dependencies: ["Seams", "SeamsWebDAV", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
+        // An S3 client: requests signed with AWS Signature Version 4 (SHA-256 and HMAC from swift-crypto).
+        .target(
+            name: "SeamsS3",
+            dependencies: [
+                "SeamsCore", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .target(name: "SeamsSync", dependencies: ["SeamsCore", "SeamsWebDAV"]),
         .target(
@@ -135,6 +145,7 @@ let package = Package(
         .executableTarget(name: "seams-mock-probe", dependencies: ["SeamsMacros"], path: "Tests/MockProbe"),
         .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting", "seams-live-probe"]),
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
+        .testTarget(name: "SeamsS3Tests", dependencies: ["SeamsS3"]),
         // The test process's environment, set when the binary loads (before any thread): the seed
         // fixture's XDG folders, and no runtime backtracer in the processes the tests start.
         .target(name: "TestProcessEnvironment", path: "Tests/TestProcessEnvironment"),
