@@ -145,7 +145,7 @@ let package = Package(
         .executableTarget(name: "seams-mock-probe", dependencies: ["SeamsMacros"], path: "Tests/MockProbe"),
         .testTarget(name: "SeamsTests", dependencies: ["Seams", "SeamsTesting", "seams-live-probe"]),
         .testTarget(name: "SeamsTestingTests", dependencies: ["Seams", "SeamsTesting"]),
-        .testTarget(name: "SeamsS3Tests", dependencies: ["SeamsS3"]),
+        .testTarget(name: "SeamsS3Tests", dependencies: ["SeamsS3", "Seams", "SeamsTesting", "SeamsSync"]),
         // The test process's environment, set when the binary loads (before any thread): the seed
         // fixture's XDG folders, and no runtime backtracer in the processes the tests start.
         .target(name: "TestProcessEnvironment", path: "Tests/TestProcessEnvironment"),

@@ -170,7 +170,8 @@ public struct SigV4Signer: Sendable {
     /// Steps 3 and 4: the signing key for the string's day, region and service, and the
     /// signature over the string, as hex.
     public func signature(stringToSign: String) -> String {
-        let day = stringToSign.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).first?
+        let day =
+            stringToSign.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).first?
             .prefix(8) ?? ""
         var key = SymmetricKey(data: Data(("AWS4" + credentials.secretAccessKey).utf8))
         for part in [String(day), region, service, "aws4_request"] {

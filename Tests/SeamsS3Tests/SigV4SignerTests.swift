@@ -15,7 +15,8 @@ import Testing
         let (path, rawQuery) =
             target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[target.index(after: $0)...])) }
             ?? (target, "")
-        let query = rawQuery.isEmpty
+        let query =
+            rawQuery.isEmpty
             ? []
             : rawQuery.split(separator: "&").map { item -> SigV4Signer.Request.QueryItem in
                 let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -67,8 +68,11 @@ import Testing
                 sessionToken: SuiteConstants.sessionToken2),
             region: SuiteConstants.region, service: SuiteConstants.service)
         var (request, _) = Self.parse(vector.request)
-        request.headers.removeAll { $0.name.lowercased() == "x-amz-date" || $0.name.lowercased() == "x-amz-security-token" }
-        signer.sign(&request, payloadHash: SigV4Signer.emptyPayloadHash, date: Date(timeIntervalSince1970: 1_440_938_160))
+        request.headers.removeAll {
+            $0.name.lowercased() == "x-amz-date" || $0.name.lowercased() == "x-amz-security-token"
+        }
+        signer.sign(
+            &request, payloadHash: SigV4Signer.emptyPayloadHash, date: Date(timeIntervalSince1970: 1_440_938_160))
         #expect(request.header("x-amz-security-token") == SuiteConstants.sessionToken2)
         #expect(request.header("authorization") == vector.authorization)
     }
@@ -141,9 +145,10 @@ import Testing
             ])
         #expect(request.target == "/test%24file.text")
         Self.s3Signer.sign(&request, payloadHash: hash, date: Self.s3Date)
-        #expect(request.header("authorization")?.hasSuffix(
-            "SignedHeaders=date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class, "
-                + "Signature=98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd") == true)
+        #expect(
+            request.header("authorization")?.hasSuffix(
+                "SignedHeaders=date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class, "
+                    + "Signature=98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd") == true)
     }
 
     @Test("the S3 reference's lifecycle example: a query item with no value is signed as 'lifecycle='")
@@ -153,8 +158,9 @@ import Testing
             headers: [("Host", "examplebucket.s3.amazonaws.com")])
         #expect(request.target == "/?lifecycle=")
         Self.s3Signer.sign(&request, payloadHash: SigV4Signer.emptyPayloadHash, date: Self.s3Date)
-        #expect(request.header("authorization")?.hasSuffix(
-            "Signature=fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543") == true)
+        #expect(
+            request.header("authorization")?.hasSuffix(
+                "Signature=fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543") == true)
     }
 
     @Test("the S3 reference's list example: query items signed sorted, whatever their order")
@@ -164,8 +170,9 @@ import Testing
             headers: [("Host", "examplebucket.s3.amazonaws.com")])
         #expect(request.target == "/?max-keys=2&prefix=J")
         Self.s3Signer.sign(&request, payloadHash: SigV4Signer.emptyPayloadHash, date: Self.s3Date)
-        #expect(request.header("authorization")?.hasSuffix(
-            "Signature=34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7") == true)
+        #expect(
+            request.header("authorization")?.hasSuffix(
+                "Signature=34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7") == true)
     }
 
     @Test("names are encoded once, as S3 wants: every byte but the unreserved, '/' kept in paths only")
@@ -177,10 +184,12 @@ import Testing
         #expect(SigV4Signer.encode("e\u{301}", keepingSlashes: true) == "e%CC%81")
     }
 
-    @Test("timestamps are UTC, to the second, across days, leap years and centuries", arguments: [
-        (0.0, "19700101T000000Z"), (951_782_400, "20000229T000000Z"), (1_440_938_160.999, "20150830T123600Z"),
-        (4_102_444_799, "20991231T235959Z"), (4_107_542_400, "21000301T000000Z"), (-1, "19691231T235959Z"),
-    ])
+    @Test(
+        "timestamps are UTC, to the second, across days, leap years and centuries",
+        arguments: [
+            (0.0, "19700101T000000Z"), (951_782_400, "20000229T000000Z"), (1_440_938_160.999, "20150830T123600Z"),
+            (4_102_444_799, "20991231T235959Z"), (4_107_542_400, "21000301T000000Z"), (-1, "19691231T235959Z"),
+        ])
     func timestamps(seconds: Double, expected: String) {
         #expect(SigV4Signer.timestamp(Date(timeIntervalSince1970: seconds)) == expected)
     }

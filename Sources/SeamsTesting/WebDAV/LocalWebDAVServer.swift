@@ -196,18 +196,16 @@ public final class LocalWebDAVServer: Sendable {
 
 /// One started server process and its private folder (config, password file, logs).
 private struct ServerLaunch: Sendable {
-    static let setpriv = "/usr/bin/setpriv"
+    static let setpriv = LoopbackProcess.setpriv
 
     let kind: LocalWebDAVServer.Kind
-    let port: Int
-    let process: Process
-    let workFolder: URL
-    /// Signalled when the process has ended: lets the thread that started it finish.
-    let release: DispatchSemaphore
+    let loopback: LoopbackProcess
 
-    /// Writes the server's files into a new private folder, starts it on a free port and waits
-    /// until it accepts connections: a minute at most (the full test suite once saw an rclone
-    /// start fail the 10 s this waited before, having printed nothing).
+    var port: Int { loopback.port }
+    var process: Process { loopback.process }
+
+    /// Writes the server's configuration into a new private folder, starts it on `chosen` (or a
+    /// free port), and waits until it answers there.
     static func start(
         _ kind: LocalWebDAVServer.Kind, serving folder: URL, user: String, password: String, port chosen: Int? = nil
     ) throws(LocalWebDAVServer.StartError) -> ServerLaunch {
@@ -231,106 +229,33 @@ private struct ServerLaunch: Sendable {
                 command = try RcloneConfiguration.command(
                     workFolder: workFolder, serving: folder, port: port, user: user, password: password)
             }
-            launch = try spawn(kind, command: command, port: port, workFolder: workFolder)
+            do throws(LoopbackProcess.Failure) {
+                // Apache will not serve as root: it runs as nobody, with the two capabilities that
+                // let it read and write every file the tests (root) make in the served folder.
+                launch = ServerLaunch(
+                    kind: kind,
+                    loopback: try LoopbackProcess.spawn(
+                        label: "LocalWebDAVServer \(kind.rawValue)", command: command, port: port,
+                        workFolder: workFolder, asNobodyWithFileCapabilities: kind == .apache,
+                        environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": workFolder.path, "LANG": "C"]))
+            } catch {
+                throw .didNotStart(kind, output: error.output)
+            }
         } catch {
             try? FileManager.default.removeItem(at: workFolder)
             throw error
         }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline {
-            // Still running once the port answers: a process that took our port answers too.
-            if System.canConnect(port: launch.port), launch.process.isRunning { return launch }
-            if !launch.process.isRunning { break }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        if launch.loopback.waitUntilListening(within: .seconds(60)) { return launch }
         let output = launch.output()
         launch.stop()
         throw .didNotStart(kind, output: output)
     }
 
-    /// Starts `command` from a thread of its own that lives until the process has ended: the
-    /// kernel sends the parent-death signal (`setpriv --pdeathsig`) when the *thread* that
-    /// started the child ends, and the threads of Swift's pools come and go.
-    private static func spawn(
-        _ kind: LocalWebDAVServer.Kind, command: [String], port: Int, workFolder: URL
-    ) throws(LocalWebDAVServer.StartError) -> ServerLaunch {
-        var command = command
-        if FileManager.default.isExecutableFile(atPath: setpriv) {
-            var wrapper = [setpriv]
-            if kind == .apache, System.isRoot {
-                // Apache will not serve as root. Run it as nobody, with the two capabilities that
-                // let it read and write every file the tests (root) make in the served folder.
-                wrapper += [
-                    "--reuid=65534", "--regid=65534", "--clear-groups",
-                    "--inh-caps=+dac_override,+fowner", "--ambient-caps=+dac_override,+fowner",
-                ]
-            }
-            command = wrapper + ["--pdeathsig", "KILL", "--"] + command
-        }
-        let outputURL = workFolder.appending(path: "output.log")
-        guard FileManager.default.createFile(atPath: outputURL.path, contents: nil),
-            let output = try? FileHandle(forWritingTo: outputURL)
-        else { throw .couldNotPrepare("cannot write \(outputURL.path)") }
-        defer { try? output.close() }
-
-        let process = Process()
-        process.executableURL = URL(filePath: command[0])
-        process.arguments = Array(command.dropFirst())
-        process.currentDirectoryURL = workFolder
-        // No variable of the test process reaches the server (RCLONE_*, HOME's config files).
-        process.environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": workFolder.path, "LANG": "C"]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = output
-        process.standardError = output
-
-        let release = DispatchSemaphore(value: 0)
-        let started = DispatchSemaphore(value: 0)
-        let failure = SpawnFailure()
-        let thread = Thread {
-            do {
-                try process.run()
-            } catch {
-                failure.message.withLock { $0 = "\(error)" }
-                started.signal()
-                return
-            }
-            started.signal()
-            release.wait()
-        }
-        thread.name = "LocalWebDAVServer \(kind.rawValue)"
-        thread.start()
-        started.wait()
-        if let message = failure.message.withLock({ $0 }) {
-            throw .didNotStart(kind, output: "\(command.joined(separator: " ")): \(message)")
-        }
-        return ServerLaunch(kind: kind, port: port, process: process, workFolder: workFolder, release: release)
-    }
-
     /// What the server wrote: its standard output and error, then Apache's error log.
-    func output() -> String {
-        ["output.log", "error.log"]
-            .compactMap { try? String(contentsOf: workFolder.appending(path: $0), encoding: .utf8) }
-            .filter { !$0.isEmpty }
-            .joined(separator: "\n")
-    }
+    func output() -> String { loopback.output(logs: ["output.log", "error.log"]) }
 
-    /// `SIGTERM`, `SIGKILL` after 3 s, waits for the exit, then removes the private folder.
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            let deadline = ContinuousClock.now + .seconds(3)
-            while process.isRunning, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            if process.isRunning { System.forceKill(process.processIdentifier) }
-            while process.isRunning { Thread.sleep(forTimeInterval: 0.01) }
-        }
-        release.signal()
-        try? FileManager.default.removeItem(at: workFolder)
-    }
-}
-
-/// The error of `Process.run()` on the starting thread, read by the caller.
-private final class SpawnFailure: Sendable {
-    let message = LockedValue<String?>(nil)
+    /// Stops the server and removes its private folder.
+    func stop() { loopback.stop() }
 }
 
 // MARK: - Apache
@@ -445,13 +370,9 @@ private enum RcloneConfiguration {
 
 // MARK: - System calls
 
-/// The few system calls of this file, in one place.
+/// The few system calls of this file, with this server's errors.
 private enum System {
-    static var isRoot: Bool { geteuid() == 0 }
-
-    static func forceKill(_ pid: Int32) {
-        _ = kill(pid, SIGKILL)
-    }
+    static var isRoot: Bool { LoopbackProcess.isRoot }
 
     /// A TCP port of 127.0.0.1 free right now: bound with port 0, read back, released.
     static func freePort() throws(LocalWebDAVServer.StartError) -> Int {
@@ -462,32 +383,12 @@ private enum System {
         }
     }
 
-    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
-    static func canConnect(port: Int) -> Bool {
-        Loopback.acceptsConnections(port: port)
-    }
-
     /// Runs a tool to its end, its output into `output`; throws when it fails.
     static func run(_ tool: String, _ arguments: [String], output: URL) throws(LocalWebDAVServer.StartError) {
-        let process = Process()
-        process.executableURL = URL(filePath: tool)
-        process.arguments = arguments
-        do {
-            guard FileManager.default.createFile(atPath: output.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-            let handle = try FileHandle(forWritingTo: output)
-            defer { try? handle.close() }
-            process.standardOutput = handle
-            process.standardError = handle
-            try process.run()
-            process.waitUntilExit()
+        do throws(LoopbackProcess.Failure) {
+            try LoopbackProcess.run(tool, arguments, output: output)
         } catch {
-            throw .couldNotPrepare("\(tool): \(error)")
-        }
-        guard process.terminationStatus == 0 else {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            throw .couldNotPrepare("\(tool) exited with \(process.terminationStatus): \(text)")
+            throw .couldNotPrepare(error.output)
         }
     }
 }

@@ -1,0 +1,399 @@
+public import Foundation
+import HTTPTypes
+public import SeamsCore
+
+/// An object as a listing or a `HEAD` shows it.
+public struct S3Object: Hashable, Sendable {
+    /// The key, decoded (`notes/a b.txt`).
+    public var key: String
+    /// The size in bytes.
+    public var size: Int64
+    /// The ETag as the server sent it, quotes included (`"9a0364b9e99bb480dd25e1f0284c8555"`).
+    public var etag: String
+    /// When the object was last written, as the server keeps it (to the second on most servers).
+    public var lastModified: Date
+    /// The user metadata (`x-amz-meta-*`, names lowercased without the prefix); empty in a listing.
+    public var metadata: [String: String]
+
+    /// An object from its parts.
+    public init(key: String, size: Int64, etag: String, lastModified: Date, metadata: [String: String] = [:]) {
+        self.key = key
+        self.size = size
+        self.etag = etag
+        self.lastModified = lastModified
+        self.metadata = metadata
+    }
+}
+
+/// One page of a `ListObjectsV2` answer.
+public struct S3ListPage: Hashable, Sendable {
+    /// The objects of the page, in key order.
+    public var objects: [S3Object]
+    /// The common prefixes (with a delimiter): the "folders" of the page, each ending with it.
+    public var commonPrefixes: [String]
+    /// The token that asks for the next page; `nil` on the last.
+    public var nextContinuationToken: String?
+}
+
+/// When a write may happen.
+public enum S3WriteCondition: Hashable, Sendable {
+    /// Always.
+    case always
+    /// Only when no object has the key (`If-None-Match: *`): a create that never replaces.
+    case ifAbsent
+    /// Only while the object's ETag is this one (`If-Match`): a replace that never overwrites
+    /// another device's write.
+    case ifMatch(String)
+}
+
+/// Why an S3 request did not do what it asked.
+public enum S3Error: Error, Hashable, Sendable {
+    /// The server answered with an error status: the status, the S3 error code (`NoSuchKey`,
+    /// `PreconditionFailed`, `AccessDenied`, `SignatureDoesNotMatch`…; empty when the answer has
+    /// no body, as a `HEAD`'s), and its message.
+    case refused(status: Int, code: String, message: String)
+    /// No complete answer arrived.
+    case transport(HTTPTransportError)
+    /// An answer that could not be read.
+    case malformedAnswer(String)
+
+    /// Whether a write's condition did not hold (412).
+    public var isPreconditionFailed: Bool {
+        if case .refused(412, _, _) = self { return true }
+        return false
+    }
+
+    /// Whether the object or the bucket does not exist (404).
+    public var isNotFound: Bool {
+        if case .refused(404, _, _) = self { return true }
+        return false
+    }
+}
+
+/// A client for one bucket of S3 or a server that speaks its API (MinIO, Ceph, Garage, R2, B2),
+/// over any transport that can be waited for.
+///
+/// Every call is synchronous and blocks its thread for the exchange, as the file boundaries'
+/// calls do; call them from a thread of your own, never from a task (the compiler refuses it:
+/// they are `noasync`). Requests are signed with ``SigV4Signer``; a body's SHA-256 is signed.
+public struct S3Client: Sendable {
+    /// How the bucket is named in a request.
+    public enum Addressing: Hashable, Sendable {
+        /// `https://endpoint/bucket/key`: what local servers (moto, MinIO) answer by default.
+        case path
+        /// `https://bucket.endpoint/key`: what AWS prefers.
+        case virtualHosted
+    }
+
+    /// The server: scheme, host and port (`https://s3.eu-west-1.amazonaws.com`).
+    public let endpoint: URL
+    /// The bucket.
+    public let bucket: String
+    /// How the bucket is named.
+    public let addressing: Addressing
+    /// Signs every request.
+    public let signer: SigV4Signer
+    /// Sends the requests.
+    public let transport: any WaitingHTTPTransportProviding
+    /// How long one exchange may take.
+    public let timeout: Duration
+    /// The time a request is signed with.
+    let now: @Sendable () -> Date
+
+    /// A client for `bucket` at `endpoint`.
+    ///
+    /// - Parameters:
+    ///   - endpoint: The server's scheme, host and port.
+    ///   - bucket: The bucket.
+    ///   - region: The region requests are signed for (`us-east-1` where the server has none).
+    ///   - credentials: The keys.
+    ///   - addressing: Path-style (default) or virtual-hosted.
+    ///   - transport: Sends the requests.
+    ///   - timeout: How long one exchange may take.
+    ///   - now: The time requests are signed with.
+    public init(
+        endpoint: URL, bucket: String, region: String, credentials: S3Credentials, addressing: Addressing = .path,
+        transport: any WaitingHTTPTransportProviding, timeout: Duration = .seconds(60),
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.endpoint = endpoint
+        self.bucket = bucket
+        self.addressing = addressing
+        self.signer = SigV4Signer(credentials: credentials, region: region)
+        self.transport = transport
+        self.timeout = timeout
+        self.now = now
+    }
+
+    // MARK: Operations
+
+    /// Creates the bucket (`PUT /bucket`).
+    ///
+    /// - Throws: ``S3Error``; `BucketAlreadyOwnedByYou` (409) when it is yours already.
+    @available(*, noasync, message: "it blocks its thread")
+    public func createBucket() throws(S3Error) {
+        _ = try send("PUT", key: nil)
+    }
+
+    /// Writes `body` as the object `key` when `condition` holds.
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - body: The whole content.
+    ///   - condition: ``S3WriteCondition/ifAbsent`` to create only, ``S3WriteCondition/ifMatch(_:)``
+    ///     to replace only the version last seen.
+    ///   - metadata: User metadata, sent as `x-amz-meta-<name>`.
+    /// - Returns: The new object's ETag, quotes included.
+    /// - Throws: ``S3Error``: 412 when the condition does not hold; 404 for ``S3WriteCondition/ifMatch(_:)``
+    ///   when there is no object.
+    @available(*, noasync, message: "it blocks its thread")
+    @discardableResult
+    public func putObject(
+        _ key: String, body: Data, condition: S3WriteCondition = .always, metadata: [String: String] = [:]
+    ) throws(S3Error) -> String {
+        var headers = Self.headers(for: condition)
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { headers.append(("x-amz-meta-" + name, value)) }
+        let (response, _) = try send("PUT", key: key, headers: headers, body: body)
+        return response.headerFields[.eTag] ?? ""
+    }
+
+    /// The object `key`'s metadata (`HEAD`), or `nil` when there is none.
+    @available(*, noasync, message: "it blocks its thread")
+    public func headObject(_ key: String) throws(S3Error) -> S3Object? {
+        do {
+            let (response, _) = try send("HEAD", key: key)
+            return try Self.object(key, response)
+        } catch let error where error.isNotFound {
+            return nil
+        }
+    }
+
+    /// The object `key` and its content, or the bytes of `range` (`0...9`) only.
+    ///
+    /// - Throws: ``S3Error``: 404 `NoSuchKey` when there is no object.
+    @available(*, noasync, message: "it blocks its thread")
+    public func getObject(_ key: String, range: ClosedRange<Int64>? = nil) throws(S3Error) -> (S3Object, Data) {
+        let headers = range.map { [(name: "Range", value: "bytes=\($0.lowerBound)-\($0.upperBound)")] } ?? []
+        let (response, body) = try send("GET", key: key, headers: headers)
+        var object = try Self.object(key, response)
+        if range != nil, let total = response.headerFields[.contentRange]?.split(separator: "/").last.flatMap({ Int64($0) }) {
+            object.size = total
+        }
+        return (object, body)
+    }
+
+    /// One page of the objects whose keys start with `prefix` (`ListObjectsV2`), at most
+    /// `maxKeys` (the server's limit is 1,000).
+    ///
+    /// - Parameters:
+    ///   - prefix: The keys' start; `""` for the whole bucket.
+    ///   - delimiter: Groups keys by what follows the prefix up to this (`/`), or `nil` for a flat listing.
+    ///   - continuationToken: The previous page's ``S3ListPage/nextContinuationToken``.
+    ///   - maxKeys: The most objects in the page.
+    @available(*, noasync, message: "it blocks its thread")
+    public func listObjects(
+        prefix: String = "", delimiter: String? = nil, continuationToken: String? = nil, maxKeys: Int = 1_000
+    ) throws(S3Error) -> S3ListPage {
+        var query: [SigV4Signer.Request.QueryItem] = [
+            .init("list-type", "2"), .init("prefix", prefix), .init("max-keys", String(maxKeys)),
+            .init("encoding-type", "url"),
+        ]
+        if let delimiter { query.append(.init("delimiter", delimiter)) }
+        if let continuationToken { query.append(.init("continuation-token", continuationToken)) }
+        let (_, body) = try send("GET", key: nil, query: query)
+        return try Self.listPage(body)
+    }
+
+    /// Every object under `prefix`, page after page.
+    @available(*, noasync, message: "it blocks its thread")
+    public func listAllObjects(prefix: String = "", pageSize: Int = 1_000) throws(S3Error) -> [S3Object] {
+        var objects: [S3Object] = []
+        var token: String?
+        repeat {
+            let page = try listObjects(prefix: prefix, continuationToken: token, maxKeys: pageSize)
+            objects += page.objects
+            token = page.nextContinuationToken
+        } while token != nil
+        return objects
+    }
+
+    /// Copies the object `source` to `destination` on the server (`CopyObject`): no bytes
+    /// through this machine.
+    ///
+    /// - Parameters:
+    ///   - source: The key to copy.
+    ///   - destination: The new key.
+    ///   - sourceETag: The source's ETag: the copy is made only while the source is still that
+    ///     version (`x-amz-copy-source-if-match`), or `nil`.
+    /// - Returns: The copy's ETag.
+    @available(*, noasync, message: "it blocks its thread")
+    @discardableResult
+    public func copyObject(_ source: String, to destination: String, sourceETag: String? = nil) throws(S3Error)
+        -> String
+    {
+        var headers: [(name: String, value: String)] = [
+            ("x-amz-copy-source", "/" + SigV4Signer.encode(bucket + "/" + source, keepingSlashes: true))
+        ]
+        if let sourceETag { headers.append(("x-amz-copy-source-if-match", sourceETag)) }
+        let (_, body) = try send("PUT", key: destination, headers: headers)
+        do {
+            let result = try S3XMLElement.parse(body)
+            // A copy can fail after its 200 has started: the error is then the body.
+            if result.name == "Error" { throw Self.refusal(status: 200, body) }
+            return result.text(of: "ETag") ?? ""
+        } catch let error as S3XMLElement.Malformed {
+            throw .malformedAnswer("CopyObject: \(error.reason)")
+        } catch let error as S3Error {
+            throw error
+        } catch {
+            throw .malformedAnswer("CopyObject: \(error)")
+        }
+    }
+
+    /// Deletes the object `key`; a missing object is no error (S3 answers 204 either way).
+    ///
+    /// - Parameter ifMatch: Deletes only while the object's ETag is this one, or `nil`.
+    @available(*, noasync, message: "it blocks its thread")
+    public func deleteObject(_ key: String, ifMatch: String? = nil) throws(S3Error) {
+        _ = try send("DELETE", key: key, headers: ifMatch.map { [("If-Match", $0)] } ?? [])
+    }
+
+    // MARK: Requests
+
+    private static func headers(for condition: S3WriteCondition) -> [(name: String, value: String)] {
+        switch condition {
+        case .always: []
+        case .ifAbsent: [("If-None-Match", "*")]
+        case .ifMatch(let etag): [("If-Match", etag)]
+        }
+    }
+
+    /// The host and path of `key` (the bucket itself for `nil`), as the addressing names them.
+    private func location(_ key: String?) -> (authority: String, path: String) {
+        let host = endpoint.host ?? ""
+        let port = endpoint.port.map { ":\($0)" } ?? ""
+        switch addressing {
+        case .path: return (host + port, "/" + bucket + (key.map { "/" + $0 } ?? ""))
+        case .virtualHosted: return (bucket + "." + host + port, "/" + (key ?? ""))
+        }
+    }
+
+    /// Signs and sends one request; any status but 2xx is an ``S3Error/refused(status:code:message:)``.
+    @available(*, noasync, message: "it blocks its thread")
+    func send(
+        _ method: String, key: String?, query: [SigV4Signer.Request.QueryItem] = [],
+        headers: [(name: String, value: String)] = [], body: Data? = nil
+    ) throws(S3Error) -> (HTTPResponse, Data) {
+        let (authority, path) = location(key)
+        var signed = SigV4Signer.Request(method: method, path: path, query: query, headers: [("Host", authority)] + headers)
+        if let body, !body.isEmpty { signed.headers.append(("Content-Length", String(body.count))) }
+        signer.sign(&signed, payloadHash: body.map(SigV4Signer.payloadHash) ?? SigV4Signer.emptyPayloadHash, date: now())
+        var request = HTTPRequest(
+            method: HTTPRequest.Method(method) ?? .get, scheme: endpoint.scheme, authority: authority, path: signed.target)
+        for header in signed.headers.dropFirst() {
+            guard let name = HTTPField.Name(header.name) else { continue }
+            request.headerFields.append(HTTPField(name: name, value: header.value))
+        }
+        let response: HTTPResponse
+        let data: Data
+        do {
+            (response, data) = try transport.sendWaiting(request, body: body.map(HTTPRequestBody.data) ?? .none, timeout: timeout)
+        } catch {
+            throw .transport(error)
+        }
+        guard (200..<300).contains(response.status.code) else {
+            throw Self.refusal(status: response.status.code, data)
+        }
+        return (response, data)
+    }
+
+    /// An error answer: its status, and the code and message of its `Error` body when it has one.
+    static func refusal(status: Int, _ body: Data) -> S3Error {
+        guard !body.isEmpty, let error = try? S3XMLElement.parse(body), error.name == "Error" else {
+            return .refused(status: status, code: "", message: "")
+        }
+        return .refused(status: status, code: error.text(of: "Code") ?? "", message: error.text(of: "Message") ?? "")
+    }
+
+    /// The object a `HEAD` or `GET` answer describes.
+    static func object(_ key: String, _ response: HTTPResponse) throws(S3Error) -> S3Object {
+        let fields = response.headerFields
+        guard let modified = fields[.lastModified].flatMap(S3Dates.httpDate) else {
+            throw .malformedAnswer("no readable Last-Modified for \(key)")
+        }
+        var metadata: [String: String] = [:]
+        for field in fields where field.name.canonicalName.hasPrefix("x-amz-meta-") {
+            metadata[String(field.name.canonicalName.dropFirst("x-amz-meta-".count))] = field.value
+        }
+        return S3Object(
+            key: key, size: fields[.contentLength].flatMap { Int64($0) } ?? 0, etag: fields[.eTag] ?? "",
+            lastModified: modified, metadata: metadata)
+    }
+
+    /// A `ListBucketResult` body (asked with `encoding-type=url`: keys and prefixes are decoded here).
+    static func listPage(_ body: Data) throws(S3Error) -> S3ListPage {
+        let result: S3XMLElement
+        do {
+            result = try S3XMLElement.parse(body)
+        } catch {
+            throw .malformedAnswer("ListObjectsV2: \(error.reason)")
+        }
+        guard result.name == "ListBucketResult" else { throw .malformedAnswer("ListObjectsV2: <\(result.name)>") }
+        let encoded = result.text(of: "EncodingType") == "url"
+        func decoded(_ text: String) -> String {
+            // AWS writes a space as '+', some servers as %20; '+' itself comes as %2B.
+            encoded ? (text.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? text) : text
+        }
+        var objects: [S3Object] = []
+        for content in result.children("Contents") {
+            guard let key = content.text(of: "Key"), let size = content.text(of: "Size").flatMap({ Int64($0) }),
+                let modified = content.text(of: "LastModified").flatMap(S3Dates.isoDate)
+            else {
+                throw .malformedAnswer("ListObjectsV2: an entry without key, size or date")
+            }
+            objects.append(S3Object(key: decoded(key), size: size, etag: content.text(of: "ETag") ?? "", lastModified: modified))
+        }
+        let truncated = result.text(of: "IsTruncated") == "true"
+        return S3ListPage(
+            objects: objects,
+            commonPrefixes: result.children("CommonPrefixes").compactMap { $0.text(of: "Prefix").map(decoded) },
+            nextContinuationToken: truncated ? result.text(of: "NextContinuationToken") : nil)
+    }
+}
+
+/// The two date forms S3 answers in.
+enum S3Dates {
+    /// `2026-11-27T08:00:00.000Z` (listings), fractions optional.
+    static func isoDate(_ text: String) -> Date? {
+        let parts = text.split(whereSeparator: { "-T:Z.".contains($0) }).map(String.init)
+        guard parts.count >= 6, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+            let hour = Int(parts[3]), let minute = Int(parts[4]), let second = Int(parts[5])
+        else { return nil }
+        let fraction = parts.count > 6 ? Double("0." + parts[6]) ?? 0 : 0
+        return date(year, month, day, hour, minute, second).map { $0.addingTimeInterval(fraction) }
+    }
+
+    /// `Fri, 27 Nov 2026 08:00:00 GMT` (headers).
+    static func httpDate(_ text: String) -> Date? {
+        let parts = text.split(whereSeparator: { " :,".contains($0) }).map(String.init)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        guard parts.count >= 7, let day = Int(parts[1]), let month = months.firstIndex(of: parts[2]),
+            let year = Int(parts[3]), let hour = Int(parts[4]), let minute = Int(parts[5]), let second = Int(parts[6])
+        else { return nil }
+        return date(year, month + 1, day, hour, minute, second)
+    }
+
+    /// A UTC date from its fields (days from the civil date, Howard Hinnant's algorithm).
+    private static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int) -> Date? {
+        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
+            (0...60).contains(second)
+        else { return nil }
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
+    }
+}
