@@ -54,7 +54,10 @@ let package = Package(
         ),
         .target(
             name: "SeamsTesting",
-            dependencies: ["Seams", "SeamsWebDAV", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                "Seams", "SeamsWebDAV", "SeamsS3", .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // An S3 client: requests signed with AWS Signature Version 4 (SHA-256 and HMAC from swift-crypto).
         .target(

@@ -176,7 +176,9 @@ public struct S3Client: Sendable {
         let headers = range.map { [(name: "Range", value: "bytes=\($0.lowerBound)-\($0.upperBound)")] } ?? []
         let (response, body) = try send("GET", key: key, headers: headers)
         var object = try Self.object(key, response)
-        if range != nil, let total = response.headerFields[.contentRange]?.split(separator: "/").last.flatMap({ Int64($0) }) {
+        if range != nil,
+            let total = response.headerFields[.contentRange]?.split(separator: "/").last.flatMap({ Int64($0) })
+        {
             object.size = total
         }
         return (object, body)
@@ -285,11 +287,14 @@ public struct S3Client: Sendable {
         headers: [(name: String, value: String)] = [], body: Data? = nil
     ) throws(S3Error) -> (HTTPResponse, Data) {
         let (authority, path) = location(key)
-        var signed = SigV4Signer.Request(method: method, path: path, query: query, headers: [("Host", authority)] + headers)
+        var signed = SigV4Signer.Request(
+            method: method, path: path, query: query, headers: [("Host", authority)] + headers)
         if let body, !body.isEmpty { signed.headers.append(("Content-Length", String(body.count))) }
-        signer.sign(&signed, payloadHash: body.map(SigV4Signer.payloadHash) ?? SigV4Signer.emptyPayloadHash, date: now())
+        signer.sign(
+            &signed, payloadHash: body.map(SigV4Signer.payloadHash) ?? SigV4Signer.emptyPayloadHash, date: now())
         var request = HTTPRequest(
-            method: HTTPRequest.Method(method) ?? .get, scheme: endpoint.scheme, authority: authority, path: signed.target)
+            method: HTTPRequest.Method(method) ?? .get, scheme: endpoint.scheme, authority: authority,
+            path: signed.target)
         for header in signed.headers.dropFirst() {
             guard let name = HTTPField.Name(header.name) else { continue }
             request.headerFields.append(HTTPField(name: name, value: header.value))
@@ -297,7 +302,8 @@ public struct S3Client: Sendable {
         let response: HTTPResponse
         let data: Data
         do {
-            (response, data) = try transport.sendWaiting(request, body: body.map(HTTPRequestBody.data) ?? .none, timeout: timeout)
+            (response, data) = try transport.sendWaiting(
+                request, body: body.map(HTTPRequestBody.data) ?? .none, timeout: timeout)
         } catch {
             throw .transport(error)
         }
@@ -351,7 +357,8 @@ public struct S3Client: Sendable {
             else {
                 throw .malformedAnswer("ListObjectsV2: an entry without key, size or date")
             }
-            objects.append(S3Object(key: decoded(key), size: size, etag: content.text(of: "ETag") ?? "", lastModified: modified))
+            objects.append(
+                S3Object(key: decoded(key), size: size, etag: content.text(of: "ETag") ?? "", lastModified: modified))
         }
         let truncated = result.text(of: "IsTruncated") == "true"
         return S3ListPage(
@@ -384,7 +391,8 @@ enum S3Dates {
     }
 
     /// A UTC date from its fields (days from the civil date, Howard Hinnant's algorithm).
-    private static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int) -> Date? {
+    private static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int) -> Date?
+    {
         guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
             (0...60).contains(second)
         else { return nil }

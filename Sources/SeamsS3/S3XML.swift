@@ -75,7 +75,9 @@ struct S3XMLElement: Hashable, Sendable {
 
     /// The tag's name without attributes or namespace prefix.
     private static func localName(_ tag: ArraySlice<UInt8>) -> String {
-        let name = tag.prefix { ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains($0) }
+        let name = tag.prefix {
+            ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r")].contains($0)
+        }
         let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
         return String(decoding: local, as: UTF8.self)
     }
@@ -88,7 +90,9 @@ struct S3XMLElement: Hashable, Sendable {
         var rest = Substring(text)
         while let amp = rest.firstIndex(of: "&") {
             out += rest[..<amp]
-            guard let semicolon = rest[amp...].firstIndex(of: ";") else { throw Malformed(reason: "an entity is not closed") }
+            guard let semicolon = rest[amp...].firstIndex(of: ";") else {
+                throw Malformed(reason: "an entity is not closed")
+            }
             let entity = rest[rest.index(after: amp)..<semicolon]
             switch entity {
             case "amp": out += "&"

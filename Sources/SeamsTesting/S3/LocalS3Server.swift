@@ -81,7 +81,8 @@ public final class LocalS3Server: Sendable {
             let launch: LoopbackProcess
             do throws(LoopbackProcess.Failure) {
                 launch = try LoopbackProcess.spawn(
-                    label: "LocalS3Server moto", command: [python, "-m", "moto.server", "-H", "127.0.0.1", "-p", "\(port)"],
+                    label: "LocalS3Server moto",
+                    command: [python, "-m", "moto.server", "-H", "127.0.0.1", "-p", "\(port)"],
                     port: port, workFolder: workFolder,
                     environment: ["PATH": "/usr/bin:/bin", "HOME": workFolder.path, "LANG": "C.UTF-8"])
             } catch {

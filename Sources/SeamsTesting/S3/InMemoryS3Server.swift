@@ -1,0 +1,379 @@
+import Crypto
+public import Foundation
+public import HTTPTypes
+public import SeamsCore
+public import SeamsS3
+
+/// An S3 server in memory, as the transport of an `S3Client`: no socket is opened, and every
+/// request is answered as AWS S3 documents it.
+///
+/// It checks each request's Signature Version 4 signature against the keys it was made with
+/// (403 `SignatureDoesNotMatch`, `InvalidAccessKeyId`), so a request whose wire form differs from
+/// what was signed fails here as on AWS. It honours `If-None-Match: *` and `If-Match` on `PUT`
+/// and `DELETE`, and `x-amz-copy-source-if-match` on a copy (moto ignores the last: the contract
+/// suite says so). ETags are quoted MD5s of the content, as S3's for a single `PUT`; dates are
+/// the injected clock's, to the second in headers.
+///
+/// Buckets: `PUT /bucket` (path-style; `bucket.host` virtual-hosted works too). Objects: `PUT`,
+/// `GET` (with `Range`), `HEAD`, `DELETE`, `PUT` with `x-amz-copy-source`; `GET ?list-type=2`
+/// with `prefix`, `delimiter`, `max-keys`, `continuation-token` and `encoding-type=url`.
+public final class InMemoryS3Server: WaitingHTTPTransportProviding {
+    /// `http://s3.test`: the endpoint to give the client.
+    public let endpoint: URL
+    private let credentials: S3Credentials
+    private let region: String
+    private let now: @Sendable () -> Date
+    private let state = LockedValue(State())
+
+    private struct Object {
+        var content: Data
+        var etag: String
+        var modified: Date
+        var metadata: [String: String]
+    }
+
+    /// A key as its bytes: Swift's `String` equality would make NFC and NFD names one key, and
+    /// S3 keeps them apart.
+    private struct Key: Hashable, Comparable {
+        let bytes: [UInt8]
+        init(_ text: String) { bytes = Array(text.utf8) }
+        var text: String { String(decoding: bytes, as: UTF8.self) }
+        func hasPrefix(_ prefix: Key) -> Bool { bytes.starts(with: prefix.bytes) }
+        static func < (lhs: Key, rhs: Key) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+    }
+
+    private struct State {
+        var buckets: [String: [Key: Object]] = [:]
+        var requests: [String] = []
+    }
+
+    /// A server that accepts requests signed with `credentials` for `region`.
+    ///
+    /// - Parameters:
+    ///   - credentials: The only keys it accepts.
+    ///   - region: The region requests must be signed for.
+    ///   - now: Its clock (the objects' dates).
+    public init(
+        credentials: S3Credentials, region: String = "us-east-1", now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.endpoint = URL(string: "http://s3.test")!
+        self.credentials = credentials
+        self.region = region
+        self.now = now
+    }
+
+    /// Every request answered so far, as `METHOD target`.
+    public var requests: [String] { state.withLock { $0.requests } }
+
+    /// The keys of `bucket`'s objects, sorted.
+    public func keys(in bucket: String) -> [String] {
+        state.withLock { ($0.buckets[bucket] ?? [:]).keys.sorted().map(\.text) }
+    }
+
+    public func send(
+        _ request: HTTPRequest, body: Data?, timeout: Duration
+    ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        answer(request, body: body ?? Data())
+    }
+
+    public func sendWaiting(
+        _ request: HTTPRequest, body: HTTPRequestBody, timeout: Duration
+    ) throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        switch body {
+        case .none: return answer(request, body: Data())
+        case .data(let data): return answer(request, body: data)
+        case .file(let url):
+            do {
+                return answer(request, body: try Data(contentsOf: url))
+            } catch {
+                throw HTTPTransportError(.other, underlying: error)
+            }
+        }
+    }
+
+    // MARK: Answers
+
+    private func answer(_ request: HTTPRequest, body: Data) -> (HTTPResponse, Data) {
+        let target = request.path ?? "/"
+        state.withLock { $0.requests.append("\(request.method.rawValue) \(target)") }
+        let (rawPath, rawQuery) =
+            target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[target.index(after: $0)...])) }
+            ?? (target, "")
+        let path = rawPath.removingPercentEncoding ?? rawPath
+        let query: [SigV4Signer.Request.QueryItem] = rawQuery.isEmpty
+            ? []
+            : rawQuery.split(separator: "&").map { item in
+                let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                return .init(
+                    String(pair[0]).removingPercentEncoding ?? String(pair[0]),
+                    pair.count > 1 ? (String(pair[1]).removingPercentEncoding ?? String(pair[1])) : nil)
+            }
+        if let refusal = checkSignature(request, path: path, query: query, body: body) { return refusal }
+
+        // The bucket: the host's first label (virtual-hosted), else the path's first part.
+        let host = request.authority ?? ""
+        let endpointHost = endpoint.host ?? ""
+        let bucket: String
+        let name: String
+        if host != endpointHost, host.hasSuffix("." + endpointHost) {
+            bucket = String(host.dropLast(endpointHost.count + 1))
+            name = String(path.dropFirst())
+        } else {
+            let parts = path.dropFirst().split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+            bucket = parts.first.map(String.init) ?? ""
+            name = parts.count > 1 ? String(parts[1]) : ""
+        }
+        let key = Key(name)
+        let method = request.method.rawValue
+        let fields = request.headerFields
+        return state.withLock { state -> (HTTPResponse, Data) in
+            if name.isEmpty {
+                switch method {
+                case "PUT":
+                    if state.buckets[bucket] == nil { state.buckets[bucket] = [:] }
+                    return Self.reply(200)
+                case "GET" where query.contains(where: { $0.name == "list-type" && $0.value == "2" }):
+                    guard let objects = state.buckets[bucket] else { return Self.error(404, "NoSuchBucket", bucket) }
+                    return Self.list(objects, query)
+                default:
+                    return Self.error(405, "MethodNotAllowed", "\(method) on a bucket")
+                }
+            }
+            guard var objects = state.buckets[bucket] else { return Self.error(404, "NoSuchBucket", bucket) }
+            defer { state.buckets[bucket] = objects }
+            let existing = objects[key]
+            switch method {
+            case "PUT":
+                if let source = fields[HTTPField.Name("x-amz-copy-source")!] {
+                    return copy(source, to: key, in: bucket, objects: &objects, buckets: state.buckets, fields: fields)
+                }
+                if let refusal = Self.refusal(ofWriteTo: existing, fields) { return refusal }
+                let object = Object(
+                    content: body, etag: Self.etag(body), modified: now(), metadata: Self.metadata(fields))
+                objects[key] = object
+                return Self.reply(200, headers: [(.eTag, object.etag)])
+            case "GET", "HEAD":
+                guard let object = existing else {
+                    return method == "HEAD" ? Self.reply(404) : Self.error(404, "NoSuchKey", name)
+                }
+                var headers = Self.headers(of: object)
+                var content = object.content
+                var status = 200
+                if let range = fields[.range], let (first, last) = Self.range(range, size: object.content.count) {
+                    content = object.content.subdata(in: first..<(last + 1))
+                    status = 206
+                    headers.append((.contentRange, "bytes \(first)-\(last)/\(object.content.count)"))
+                }
+                headers.append((.contentLength, String(method == "HEAD" ? object.content.count : content.count)))
+                return Self.reply(status, headers: headers, body: method == "HEAD" ? Data() : content)
+            case "DELETE":
+                if let expected = fields[.ifMatch], let object = existing, object.etag != expected {
+                    return Self.error(412, "PreconditionFailed", "If-Match")
+                }
+                objects[key] = nil
+                return Self.reply(204)
+            default:
+                return Self.error(405, "MethodNotAllowed", method)
+            }
+        }
+    }
+
+    private func copy(
+        _ source: String, to key: Key, in bucket: String, objects: inout [Key: Object],
+        buckets: [String: [Key: Object]], fields: HTTPFields
+    ) -> (HTTPResponse, Data) {
+        let decoded = source.removingPercentEncoding ?? source
+        let parts = decoded.drop(while: { $0 == "/" }).split(separator: "/", maxSplits: 1).map(String.init)
+        guard parts.count == 2, bucket == parts[0] || buckets[parts[0]] != nil else {
+            return Self.error(404, "NoSuchBucket", decoded)
+        }
+        // Within this bucket, the objects as this request sees them.
+        let sourceKey = Key(parts[1])
+        guard let original = bucket == parts[0] ? objects[sourceKey] : buckets[parts[0]]?[sourceKey] else {
+            return Self.error(404, "NoSuchKey", parts[1])
+        }
+        if let expected = fields[HTTPField.Name("x-amz-copy-source-if-match")!], expected != original.etag {
+            return Self.error(412, "PreconditionFailed", "x-amz-copy-source-if-match")
+        }
+        if let refusal = Self.refusal(ofWriteTo: objects[key], fields) { return refusal }
+        let copied = Object(content: original.content, etag: original.etag, modified: now(), metadata: original.metadata)
+        objects[key] = copied
+        let body = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <CopyObjectResult><LastModified>\(Self.isoDate(copied.modified))</LastModified>\
+            <ETag>\(Self.escaped(copied.etag))</ETag></CopyObjectResult>
+            """
+        return Self.reply(200, body: Data(body.utf8))
+    }
+
+    /// 412 when a write's condition does not hold; 404 for `If-Match` with nothing there.
+    private static func refusal(ofWriteTo existing: Object?, _ fields: HTTPFields) -> (HTTPResponse, Data)? {
+        if fields[.ifNoneMatch] == "*", existing != nil { return error(412, "PreconditionFailed", "If-None-Match") }
+        if let expected = fields[.ifMatch] {
+            guard let existing else { return error(404, "NoSuchKey", "If-Match") }
+            if existing.etag != expected { return error(412, "PreconditionFailed", "If-Match") }
+        }
+        return nil
+    }
+
+    private static func list(_ objects: [Key: Object], _ query: [SigV4Signer.Request.QueryItem]) -> (HTTPResponse, Data) {
+        func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
+        let prefix = value("prefix") ?? ""
+        let delimiter = value("delimiter").flatMap { $0.isEmpty ? nil : $0 }
+        let maxKeys = min(1_000, max(0, Int(value("max-keys") ?? "") ?? 1_000))
+        let after = value("continuation-token") ?? ""
+        let encode = value("encoding-type") == "url"
+        func text(_ key: String) -> String {
+            escaped(encode ? SigV4Signer.encode(key, keepingSlashes: true) : key)
+        }
+        // Keys in UTF-8 byte order, as S3 lists them; a delimiter folds keys into prefixes.
+        let start = Key(prefix)
+        let keys = objects.keys.filter { $0.hasPrefix(start) }.sorted()
+        var entries: [(key: Key, isPrefix: Bool)] = []
+        for key in keys {
+            let rest = key.text.utf8.dropFirst(start.bytes.count)
+            if let delimiter, let found = String(decoding: rest, as: UTF8.self).range(of: delimiter) {
+                let folded = Key(prefix + String(decoding: rest, as: UTF8.self)[..<found.upperBound])
+                if entries.last?.key != folded { entries.append((folded, true)) }
+            } else {
+                entries.append((key, false))
+            }
+        }
+        // The token is the last key (or prefix) of the page before: the next page starts after it.
+        let token = Key(after)
+        let remaining = entries.filter { after.isEmpty || token < $0.key }
+        let page = remaining.prefix(maxKeys)
+        let truncated = remaining.count > page.count
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+        xml += "<Prefix>\(text(prefix))</Prefix><KeyCount>\(page.count)</KeyCount><MaxKeys>\(maxKeys)</MaxKeys>"
+        if encode { xml += "<EncodingType>url</EncodingType>" }
+        xml += "<IsTruncated>\(truncated)</IsTruncated>"
+        if truncated, let last = page.last {
+            xml += "<NextContinuationToken>\(escaped(last.key.text))</NextContinuationToken>"
+        }
+        for entry in page {
+            if entry.isPrefix {
+                xml += "<CommonPrefixes><Prefix>\(text(entry.key.text))</Prefix></CommonPrefixes>"
+            } else if let object = objects[entry.key] {
+                xml += "<Contents><Key>\(text(entry.key.text))</Key><LastModified>\(isoDate(object.modified))</LastModified>"
+                xml += "<ETag>\(escaped(object.etag))</ETag><Size>\(object.content.count)</Size>"
+                xml += "<StorageClass>STANDARD</StorageClass></Contents>"
+            }
+        }
+        xml += "</ListBucketResult>"
+        return reply(200, body: Data(xml.utf8))
+    }
+
+    // MARK: Signatures
+
+    private func checkSignature(
+        _ request: HTTPRequest, path: String, query: [SigV4Signer.Request.QueryItem], body: Data
+    ) -> (HTTPResponse, Data)? {
+        let fields = request.headerFields
+        guard let authorization = fields[.authorization], authorization.hasPrefix("AWS4-HMAC-SHA256 ") else {
+            return Self.error(403, "AccessDenied", "no Signature Version 4 authorization")
+        }
+        var parts: [String: String] = [:]
+        for part in authorization.dropFirst("AWS4-HMAC-SHA256 ".count).split(separator: ",") {
+            let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+            if pair.count == 2 { parts[String(pair[0])] = String(pair[1]) }
+        }
+        guard let credential = parts["Credential"], let signed = parts["SignedHeaders"], let signature = parts["Signature"]
+        else { return Self.error(400, "AuthorizationHeaderMalformed", authorization) }
+        let scope = credential.split(separator: "/")
+        guard scope.count == 5, String(scope[0]) == credentials.accessKeyID else {
+            return Self.error(403, "InvalidAccessKeyId", String(scope.first ?? ""))
+        }
+        guard String(scope[2]) == region, scope[3] == "s3" else {
+            return Self.error(400, "AuthorizationHeaderMalformed", "signed for \(scope[2])/\(scope[3])")
+        }
+        let payloadHash = fields[HTTPField.Name("x-amz-content-sha256")!] ?? ""
+        if payloadHash != SigV4Signer.unsignedPayload, payloadHash != SigV4Signer.payloadHash(body) {
+            return Self.error(400, "XAmzContentSHA256Mismatch", "the body is not what was signed")
+        }
+        var headers: [(name: String, value: String)] = []
+        for name in signed.split(separator: ";").map(String.init) {
+            if name == "host" {
+                headers.append((name, request.authority ?? ""))
+                continue
+            }
+            let values = fields[values: HTTPField.Name(name)!]
+            guard !values.isEmpty else { return Self.error(403, "SignatureDoesNotMatch", "\(name) was signed, not sent") }
+            for value in values { headers.append((name, value)) }
+        }
+        let signer = SigV4Signer(credentials: credentials, region: region)
+        let expected = signer.authorization(
+            SigV4Signer.Request(method: request.method.rawValue, path: path, query: query, headers: headers),
+            payloadHash: payloadHash)
+        guard expected.hasSuffix("Signature=" + signature) else {
+            return Self.error(403, "SignatureDoesNotMatch", "the signature does not match")
+        }
+        return nil
+    }
+
+    // MARK: Replies
+
+    private static func reply(
+        _ status: Int, headers: [(HTTPField.Name, String)] = [], body: Data = Data()
+    ) -> (HTTPResponse, Data) {
+        var response = HTTPResponse(status: .init(code: status))
+        for (name, value) in headers { response.headerFields.append(HTTPField(name: name, value: value)) }
+        return (response, body)
+    }
+
+    private static func error(_ status: Int, _ code: String, _ message: String) -> (HTTPResponse, Data) {
+        let body = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <Error><Code>\(code)</Code><Message>\(escaped(message))</Message><RequestId>in-memory</RequestId></Error>
+            """
+        return reply(status, headers: [(.contentType, "application/xml")], body: Data(body.utf8))
+    }
+
+    private static func headers(of object: Object) -> [(HTTPField.Name, String)] {
+        var headers: [(HTTPField.Name, String)] = [(.eTag, object.etag), (.lastModified, httpDate(object.modified))]
+        for (name, value) in object.metadata.sorted(by: { $0.key < $1.key }) {
+            headers.append((HTTPField.Name("x-amz-meta-" + name)!, value))
+        }
+        return headers
+    }
+
+    private static func metadata(_ fields: HTTPFields) -> [String: String] {
+        var metadata: [String: String] = [:]
+        for field in fields where field.name.canonicalName.hasPrefix("x-amz-meta-") {
+            metadata[String(field.name.canonicalName.dropFirst("x-amz-meta-".count))] = field.value
+        }
+        return metadata
+    }
+
+    /// `bytes=first-last` (or `first-`) within `size`.
+    private static func range(_ text: String, size: Int) -> (Int, Int)? {
+        guard text.hasPrefix("bytes=") else { return nil }
+        let bounds = text.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false)
+        guard bounds.count == 2, let first = Int(bounds[0]), first < size else { return nil }
+        let last = bounds[1].isEmpty ? size - 1 : min(size - 1, Int(bounds[1]) ?? size - 1)
+        return last >= first ? (first, last) : nil
+    }
+
+    private static func etag(_ content: Data) -> String {
+        "\"" + Insecure.MD5.hash(data: content).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+
+    private static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    private static func isoDate(_ date: Date) -> String {
+        let stamp = SigV4Signer.timestamp(date)  // yyyyMMddTHHmmssZ
+        let d = Array(stamp)
+        return "\(String(d[0..<4]))-\(String(d[4..<6]))-\(String(d[6..<8]))T\(String(d[9..<11])):\(String(d[11..<13])):\(String(d[13..<15])).000Z"
+    }
+
+    private static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import Seams
+import SeamsS3
+import SeamsTesting
+import Testing
+
+@testable import SeamsSync
+
+/// An S3 server the contract runs against: moto, started on loopback for the test, or the
+/// in-memory double of `SeamsTesting`, which must answer as it does where the contract says so.
+enum S3ServerUnderTest: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case moto
+    case inMemory
+
+    var testDescription: String { rawValue }
+
+    static let credentials = S3Credentials(
+        accessKeyID: LocalS3Server.credentials.accessKeyID, secretAccessKey: LocalS3Server.credentials.secretAccessKey)
+
+    /// The servers that can run here; the others are named with their reason.
+    static var available: [S3ServerUnderTest] {
+        allCases.filter { $0 != .moto || LocalS3Server.unavailableReason == nil }
+    }
+
+    /// Whether a copy is refused when its source is no longer the version named
+    /// (`x-amz-copy-source-if-match`). AWS refuses it; moto 5.2 copies anyway.
+    var honoursCopySourceCondition: Bool { self == .inMemory }
+
+    /// Whether a request signed with the wrong secret is refused. AWS and the double refuse it;
+    /// moto checks no signature unless set up with IAM users.
+    var checksSignatures: Bool { self == .inMemory }
+
+    /// Runs `body` with a client on a new bucket of a new server, with `credentials` (the
+    /// server's own by default), on the engine's executor (the client blocks its thread, which
+    /// must not be one of Swift's cooperative pool).
+    func withBucket(
+        credentials: S3Credentials = S3ServerUnderTest.credentials,
+        _ body: @escaping @Sendable (S3Client) throws -> Void
+    ) async throws {
+        let endpoint: URL
+        let transport: any WaitingHTTPTransportProviding
+        var stop: @Sendable () -> Void = {}
+        switch self {
+        case .moto:
+            let server = try LocalS3Server.start()
+            endpoint = server.endpoint
+            transport = URLSessionHTTPTransport()
+            stop = { server.stop() }
+        case .inMemory:
+            let server = InMemoryS3Server(credentials: Self.credentials)
+            endpoint = server.endpoint
+            transport = server
+        }
+        defer { stop() }
+        let bucket = "seams-\(UInt32.random(in: 0...UInt32.max))"
+        let owner = S3Client(
+            endpoint: endpoint, bucket: bucket, region: "us-east-1", credentials: Self.credentials,
+            transport: transport, timeout: .seconds(20))
+        let client = S3Client(
+            endpoint: endpoint, bucket: bucket, region: "us-east-1", credentials: credentials, transport: transport,
+            timeout: .seconds(20))
+        try await BlockingExecutor.shared.run {
+            try owner.createBucket()
+            try body(client)
+        }
+    }
+}
+
+/// The client against each server: conditional writes, listings page by page with odd names,
+/// ranges, server-side copies, deletes, signatures, and errors as values.
+@Suite struct S3ContractTests {
+    @Test("moto runs here, or the reason it does not is said")
+    func motoAvailability() {
+        if let reason = LocalS3Server.unavailableReason {
+            withKnownIssue("the contract runs on the in-memory double only: \(reason)") { Issue.record("\(reason)") }
+        }
+    }
+
+    @Test("a create only creates, a replace only replaces the version it saw", arguments: S3ServerUnderTest.available)
+    func conditionalWrites(_ server: S3ServerUnderTest) async throws {
+        try await server.withBucket { s3 in
+            let first = try s3.putObject(
+                "notes/a.txt", body: Data("one".utf8), condition: .ifAbsent, metadata: ["mtime": "1700000000.25"])
+            #expect(first.hasPrefix("\"") && first.count > 2)
+            #expect(throws: S3Error.self) {
+                try s3.putObject("notes/a.txt", body: Data("two".utf8), condition: .ifAbsent)
+            }
+            do throws(S3Error) {
+                try s3.putObject("notes/a.txt", body: Data("two".utf8), condition: .ifAbsent)
+            } catch {
+                #expect(error.isPreconditionFailed)
+                #expect(error == .refused(status: 412, code: "PreconditionFailed", message: error.message))
+            }
+            let head = try #require(try s3.headObject("notes/a.txt"))
+            #expect(head.size == 3 && head.etag == first && head.metadata["mtime"] == "1700000000.25")
+            let second = try s3.putObject("notes/a.txt", body: Data("three".utf8), condition: .ifMatch(first))
+            #expect(second != first)
+            // Another device's write since: the stale tag is refused, nothing is overwritten.
+            #expect(
+                performing: { try s3.putObject("notes/a.txt", body: Data("four".utf8), condition: .ifMatch(first)) },
+                throws: { ($0 as? S3Error)?.isPreconditionFailed == true })
+            #expect(try s3.getObject("notes/a.txt").1 == Data("three".utf8))
+            // A replace of an object that is gone is refused too (404 here, as AWS documents).
+            #expect(
+                performing: { try s3.putObject("notes/gone.txt", body: Data(), condition: .ifMatch(first)) },
+                throws: { ($0 as? S3Error)?.isNotFound == true })
+        }
+    }
+
+    @Test(
+        "a listing comes page by page, every odd name back exactly as written", arguments: S3ServerUnderTest.available)
+    func listing(_ server: S3ServerUnderTest) async throws {
+        let names = [
+            "a b.txt", "c+d.txt", "e%f.txt", "q?.txt", "\u{E9}.txt", "e\u{301}.txt", "deep/er/x.txt", "z&=.txt",
+        ]
+        try await server.withBucket { s3 in
+            for name in names { try s3.putObject("root/" + name, body: Data(name.utf8)) }
+            try s3.putObject("other/outside.txt", body: Data())
+            var pages = 0
+            var keys: [String] = []
+            var token: String?
+            repeat {
+                let page = try s3.listObjects(prefix: "root/", continuationToken: token, maxKeys: 3)
+                #expect(page.objects.count <= 3)
+                keys += page.objects.map(\.key)
+                token = page.nextContinuationToken
+                pages += 1
+            } while token != nil
+            #expect(pages == 3)
+            #expect(Set(keys) == Set(names.map { "root/" + $0 }))
+            #expect(keys.count == names.count)
+            #expect(try s3.listAllObjects(prefix: "root/", pageSize: 2).map(\.key).sorted() == keys.sorted())
+            let folders = try s3.listObjects(prefix: "root/", delimiter: "/")
+            #expect(folders.commonPrefixes == ["root/deep/"])
+            #expect(folders.objects.count == names.count - 1)
+            #expect(try s3.getObject("root/e\u{301}.txt").1 == Data("e\u{301}.txt".utf8))
+        }
+    }
+
+    @Test("a range reads part of an object and knows the whole size", arguments: S3ServerUnderTest.available)
+    func range(_ server: S3ServerUnderTest) async throws {
+        try await server.withBucket { s3 in
+            try s3.putObject("r.bin", body: Data("0123456789abcdef".utf8))
+            let (object, bytes) = try s3.getObject("r.bin", range: 4...9)
+            #expect(bytes == Data("456789".utf8))
+            #expect(object.size == 16)
+        }
+    }
+
+    @Test(
+        "a copy is made on the server; a delete of a missing object is no error", arguments: S3ServerUnderTest.available
+    )
+    func copyAndDelete(_ server: S3ServerUnderTest) async throws {
+        try await server.withBucket { s3 in
+            let tag = try s3.putObject("from name.txt", body: Data("moved".utf8))
+            let copied = try s3.copyObject("from name.txt", to: "to/é name.txt", sourceETag: tag)
+            #expect(copied == tag)
+            #expect(try s3.getObject("to/é name.txt").1 == Data("moved".utf8))
+            try s3.deleteObject("from name.txt")
+            #expect(try s3.headObject("from name.txt") == nil)
+            try s3.deleteObject("from name.txt")
+            #expect(
+                performing: { try s3.getObject("from name.txt") },
+                throws: {
+                    ($0 as? S3Error)
+                        == .refused(status: 404, code: "NoSuchKey", message: ($0 as? S3Error)?.message ?? "")
+                })
+        }
+    }
+
+    @Test(
+        "a copy whose source changed since is refused where the server honours the condition",
+        arguments: S3ServerUnderTest.available)
+    func copySourceCondition(_ server: S3ServerUnderTest) async throws {
+        try await server.withBucket { s3 in
+            let stale = try s3.putObject("a.txt", body: Data("one".utf8))
+            try s3.putObject("a.txt", body: Data("two".utf8))
+            do throws(S3Error) {
+                try s3.copyObject("a.txt", to: "b.txt", sourceETag: stale)
+                #expect(!server.honoursCopySourceCondition, "copied a source that changed")
+                #expect(try s3.getObject("b.txt").1 == Data("two".utf8))
+            } catch {
+                #expect(server.honoursCopySourceCondition && error.isPreconditionFailed, "\(error)")
+                #expect(try s3.headObject("b.txt") == nil)
+            }
+        }
+    }
+
+    @Test(
+        "a request signed with the wrong secret is refused where the server checks",
+        arguments: S3ServerUnderTest.available)
+    func wrongSecret(_ server: S3ServerUnderTest) async throws {
+        let wrong = S3Credentials(
+            accessKeyID: S3ServerUnderTest.credentials.accessKeyID, secretAccessKey: "not-the-secret")
+        try await server.withBucket(credentials: wrong) { s3 in
+            do throws(S3Error) {
+                try s3.putObject("a.txt", body: Data("x".utf8))
+                #expect(!server.checksSignatures, "a wrong signature was accepted")
+            } catch {
+                #expect(server.checksSignatures)
+                #expect(error == .refused(status: 403, code: "SignatureDoesNotMatch", message: error.message))
+            }
+        }
+    }
+
+    @Test(
+        "a server that is gone is a transport error, not an answer",
+        .enabled(if: LocalS3Server.unavailableReason == nil, "moto is not installed (PyPI moto[server])"))
+    func serverGone() async throws {
+        let server = try LocalS3Server.start()
+        let endpoint = server.endpoint
+        server.stop()
+        let client = S3Client(
+            endpoint: endpoint, bucket: "b", region: "us-east-1",
+            credentials: S3Credentials(accessKeyID: "a", secretAccessKey: "b"), transport: URLSessionHTTPTransport(),
+            timeout: .seconds(5))
+        let error = try await BlockingExecutor.shared.run { () -> S3Error? in
+            do throws(S3Error) {
+                _ = try client.headObject("x")
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard case .transport(let failure) = error else {
+            Issue.record("expected a transport error, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.kind == .cannotConnect)
+    }
+}
+
+extension S3Error {
+    /// The message of a refusal, for comparing the rest of it.
+    var message: String {
+        if case .refused(_, _, let message) = self { return message }
+        return ""
+    }
+}
