@@ -254,7 +254,9 @@ public struct S3Client: Sendable {
 
     /// Deletes the object `key`; a missing object is no error (S3 answers 204 either way).
     ///
-    /// - Parameter ifMatch: Deletes only while the object's ETag is this one, or `nil`.
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - ifMatch: Deletes only while the object's ETag is this one, or `nil`.
     @available(*, noasync, message: "it blocks its thread")
     public func deleteObject(_ key: String, ifMatch: String? = nil) throws(S3Error) {
         _ = try send("DELETE", key: key, headers: ifMatch.map { [("If-Match", $0)] } ?? [])

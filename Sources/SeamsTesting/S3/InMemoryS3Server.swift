@@ -100,7 +100,8 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             target.firstIndex(of: "?").map { (String(target[..<$0]), String(target[target.index(after: $0)...])) }
             ?? (target, "")
         let path = rawPath.removingPercentEncoding ?? rawPath
-        let query: [SigV4Signer.Request.QueryItem] = rawQuery.isEmpty
+        let query: [SigV4Signer.Request.QueryItem] =
+            rawQuery.isEmpty
             ? []
             : rawQuery.split(separator: "&").map { item in
                 let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -196,7 +197,8 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             return Self.error(412, "PreconditionFailed", "x-amz-copy-source-if-match")
         }
         if let refusal = Self.refusal(ofWriteTo: objects[key], fields) { return refusal }
-        let copied = Object(content: original.content, etag: original.etag, modified: now(), metadata: original.metadata)
+        let copied = Object(
+            content: original.content, etag: original.etag, modified: now(), metadata: original.metadata)
         objects[key] = copied
         let body = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -216,7 +218,8 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         return nil
     }
 
-    private static func list(_ objects: [Key: Object], _ query: [SigV4Signer.Request.QueryItem]) -> (HTTPResponse, Data) {
+    private static func list(_ objects: [Key: Object], _ query: [SigV4Signer.Request.QueryItem]) -> (HTTPResponse, Data)
+    {
         func value(_ name: String) -> String? { query.first { $0.name == name }?.value }
         let prefix = value("prefix") ?? ""
         let delimiter = value("delimiter").flatMap { $0.isEmpty ? nil : $0 }
@@ -244,7 +247,8 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         let remaining = entries.filter { after.isEmpty || token < $0.key }
         let page = remaining.prefix(maxKeys)
         let truncated = remaining.count > page.count
-        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+        var xml =
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
         xml += "<Prefix>\(text(prefix))</Prefix><KeyCount>\(page.count)</KeyCount><MaxKeys>\(maxKeys)</MaxKeys>"
         if encode { xml += "<EncodingType>url</EncodingType>" }
         xml += "<IsTruncated>\(truncated)</IsTruncated>"
@@ -255,7 +259,8 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             if entry.isPrefix {
                 xml += "<CommonPrefixes><Prefix>\(text(entry.key.text))</Prefix></CommonPrefixes>"
             } else if let object = objects[entry.key] {
-                xml += "<Contents><Key>\(text(entry.key.text))</Key><LastModified>\(isoDate(object.modified))</LastModified>"
+                xml +=
+                    "<Contents><Key>\(text(entry.key.text))</Key><LastModified>\(isoDate(object.modified))</LastModified>"
                 xml += "<ETag>\(escaped(object.etag))</ETag><Size>\(object.content.count)</Size>"
                 xml += "<StorageClass>STANDARD</StorageClass></Contents>"
             }
@@ -278,7 +283,8 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             let pair = part.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
             if pair.count == 2 { parts[String(pair[0])] = String(pair[1]) }
         }
-        guard let credential = parts["Credential"], let signed = parts["SignedHeaders"], let signature = parts["Signature"]
+        guard let credential = parts["Credential"], let signed = parts["SignedHeaders"],
+            let signature = parts["Signature"]
         else { return Self.error(400, "AuthorizationHeaderMalformed", authorization) }
         let scope = credential.split(separator: "/")
         guard scope.count == 5, String(scope[0]) == credentials.accessKeyID else {
@@ -298,7 +304,9 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
                 continue
             }
             let values = fields[values: HTTPField.Name(name)!]
-            guard !values.isEmpty else { return Self.error(403, "SignatureDoesNotMatch", "\(name) was signed, not sent") }
+            guard !values.isEmpty else {
+                return Self.error(403, "SignatureDoesNotMatch", "\(name) was signed, not sent")
+            }
             for value in values { headers.append((name, value)) }
         }
         let signer = SigV4Signer(credentials: credentials, region: region)
@@ -366,7 +374,8 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
     private static func isoDate(_ date: Date) -> String {
         let stamp = SigV4Signer.timestamp(date)  // yyyyMMddTHHmmssZ
         let d = Array(stamp)
-        return "\(String(d[0..<4]))-\(String(d[4..<6]))-\(String(d[6..<8]))T\(String(d[9..<11])):\(String(d[11..<13])):\(String(d[13..<15])).000Z"
+        return
+            "\(String(d[0..<4]))-\(String(d[4..<6]))-\(String(d[6..<8]))T\(String(d[9..<11])):\(String(d[11..<13])):\(String(d[13..<15])).000Z"
     }
 
     private static func httpDate(_ date: Date) -> String {
