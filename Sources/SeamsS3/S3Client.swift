@@ -262,6 +262,134 @@ public struct S3Client: Sendable {
         _ = try send("DELETE", key: key, headers: ifMatch.map { [("If-Match", $0)] } ?? [])
     }
 
+    /// Writes the object `key` from `nextPart`'s pieces with a multipart upload: each piece (at
+    /// least 5 MiB but the last; S3 refuses smaller) a part, the object appearing whole when the
+    /// upload completes under `condition`, never in part. A failure aborts the upload, so no
+    /// parts are left behind (a killed run's are: ``listMultipartUploads(prefix:)`` finds them).
+    ///
+    /// - Parameters:
+    ///   - key: The key.
+    ///   - condition: As ``putObject(_:body:condition:metadata:)``'s, checked when the upload completes.
+    ///   - metadata: User metadata.
+    ///   - nextPart: The next part's bytes, or `nil` after the last; at least one part is sent.
+    /// - Returns: The object's ETag (`"…-<parts>"`).
+    /// - Throws: ``S3Error``; what `nextPart` throws, as ``S3Error/malformedAnswer(_:)`` never: it is rethrown as is.
+    @available(*, noasync, message: "it blocks its thread")
+    @discardableResult
+    public func putObjectInParts(
+        _ key: String, condition: S3WriteCondition = .always, metadata: [String: String] = [:],
+        nextPart: () throws -> Data?
+    ) throws -> String {
+        var headers: [(name: String, value: String)] = []
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { headers.append(("x-amz-meta-" + name, value)) }
+        let (_, started) = try send("POST", key: key, query: [.init("uploads")], headers: headers)
+        guard let upload = (try? S3XMLElement.parse(started))?.text(of: "UploadId"), !upload.isEmpty else {
+            throw S3Error.malformedAnswer("CreateMultipartUpload: no UploadId")
+        }
+        do {
+            var parts: [(number: Int, etag: String)] = []
+            var piece = try nextPart()
+            repeat {
+                let number = parts.count + 1
+                let (response, _) = try send(
+                    "PUT", key: key, query: [.init("partNumber", String(number)), .init("uploadId", upload)],
+                    body: piece ?? Data())
+                parts.append((number, response.headerFields[.eTag] ?? ""))
+                piece = try nextPart()
+            } while piece != nil
+            var xml = "<CompleteMultipartUpload>"
+            for part in parts { xml += "<Part><PartNumber>\(part.number)</PartNumber><ETag>\(part.etag)</ETag></Part>" }
+            xml += "</CompleteMultipartUpload>"
+            // The type said, or a transport may call the body a form (URLSession does on Linux),
+            // and a server may read it as one (moto's does, and answers 500).
+            let (response, body) = try send(
+                "POST", key: key, query: [.init("uploadId", upload)],
+                headers: [("Content-Type", "application/xml")] + Self.headers(for: condition), body: Data(xml.utf8))
+            // A completion can fail after its 200 has started: the error is then the body.
+            let result = try? S3XMLElement.parse(body)
+            if result?.name == "Error" { throw Self.refusal(status: 200, body) }
+            return result?.text(of: "ETag") ?? response.headerFields[.eTag] ?? ""
+        } catch {
+            try? abortMultipartUpload(key, uploadID: upload)
+            throw error
+        }
+    }
+
+    /// An upload begun and not completed: its key and id.
+    public struct MultipartUpload: Hashable, Sendable {
+        /// The key it was for.
+        public var key: String
+        /// Its id.
+        public var uploadID: String
+    }
+
+    /// The multipart uploads under `prefix` that were begun and neither completed nor aborted (a
+    /// run killed mid-upload leaves one; its parts take space until it is aborted).
+    @available(*, noasync, message: "it blocks its thread")
+    public func listMultipartUploads(prefix: String = "") throws(S3Error) -> [MultipartUpload] {
+        let (_, body) = try send("GET", key: nil, query: [.init("uploads"), .init("prefix", prefix)])
+        guard let result = try? S3XMLElement.parse(body), result.name == "ListMultipartUploadsResult" else {
+            throw .malformedAnswer("ListMultipartUploads")
+        }
+        return result.children("Upload").compactMap { upload in
+            guard let key = upload.text(of: "Key"), let id = upload.text(of: "UploadId") else { return nil }
+            return MultipartUpload(key: key, uploadID: id)
+        }
+    }
+
+    /// Aborts the multipart upload `uploadID` of `key`: its parts are freed.
+    @available(*, noasync, message: "it blocks its thread")
+    public func abortMultipartUpload(_ key: String, uploadID: String) throws(S3Error) {
+        _ = try send("DELETE", key: key, query: [.init("uploadId", uploadID)])
+    }
+
+    /// Makes the new file `destination` (through `files`, piece by piece:
+    /// `FileAccessorProviding.createFile(at:pieces:)`) from the object `key`, with ranged `GET`s
+    /// of at most `pieceSize` bytes, each asking for the version the first one read (`If-Match`):
+    /// an object rewritten during the download fails it (412), never mixes two versions.
+    ///
+    /// - Returns: The object as the download read it.
+    /// - Throws: ``S3Error``, or what `files` throws; the half-made file is removed by `files`.
+    @available(*, noasync, message: "it blocks its thread")
+    @discardableResult
+    public func download(
+        _ key: String, toNewFile destination: URL, in files: any FileAccessorProviding, pieceSize: Int = 8 << 20
+    ) throws -> S3Object {
+        var object: S3Object?
+        var offset: Int64 = 0
+        var finished = false
+        try files.createFile(at: destination) { () throws -> Data? in
+            if finished { return nil }
+            var headers: [(name: String, value: String)] = [
+                ("Range", "bytes=\(offset)-\(offset + Int64(max(1, pieceSize)) - 1)")
+            ]
+            if let etag = object?.etag { headers.append(("If-Match", etag)) }
+            let response: HTTPResponse
+            let body: Data
+            do throws(S3Error) {
+                (response, body) = try send("GET", key: key, headers: headers)
+            } catch {
+                // An empty object has no byte to range over (416).
+                guard case .refused(416, _, _) = error, object == nil else { throw error }
+                object = try headObject(key)
+                guard object != nil else { throw S3Error.refused(status: 404, code: "NoSuchKey", message: key) }
+                finished = true
+                return nil
+            }
+            var read = try Self.object(key, response)
+            let total =
+                response.headerFields[.contentRange]?.split(separator: "/").last.flatMap { Int64($0) }
+                ?? Int64(body.count)
+            read.size = total
+            if object == nil { object = read }
+            offset += Int64(body.count)
+            if offset >= total || body.isEmpty { finished = true }
+            return body
+        }
+        guard let object else { throw S3Error.malformedAnswer("download of \(key): no answer") }
+        return object
+    }
+
     // MARK: Requests
 
     private static func headers(for condition: S3WriteCondition) -> [(name: String, value: String)] {

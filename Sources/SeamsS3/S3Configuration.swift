@@ -45,7 +45,8 @@ public struct S3Configuration: Hashable, Sendable {
                 "no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or give the profile '\(profile)' "
                     + "an aws_access_key_id and aws_secret_access_key in ~/.aws/credentials"
             case .incompleteEnvironment(let missing): "\(missing) is not set (the other half of the key pair is)"
-            case .incompleteProfile(let profile, let file): "the profile '\(profile)' in \(file) has only half of a key pair"
+            case .incompleteProfile(let profile, let file):
+                "the profile '\(profile)' in \(file) has only half of a key pair"
             case .unreadable(let file, let reason): "cannot read \(file): \(reason)"
             case .invalidEndpoint(let text): "'\(text)' is not an http or https URL with a host"
             }
@@ -64,7 +65,8 @@ public struct S3Configuration: Hashable, Sendable {
     ) throws(Failure) -> S3Configuration {
         func variable(_ name: String) -> String? { environment[name].flatMap { $0.isEmpty ? nil : $0 } }
         let profile = variable("AWS_PROFILE") ?? "default"
-        let credentialsPath = variable("AWS_SHARED_CREDENTIALS_FILE").map { URL(filePath: $0) }
+        let credentialsPath =
+            variable("AWS_SHARED_CREDENTIALS_FILE").map { URL(filePath: $0) }
             ?? home.appending(path: ".aws/credentials")
         let configPath = variable("AWS_CONFIG_FILE").map { URL(filePath: $0) } ?? home.appending(path: ".aws/config")
         let config = try sections(of: configPath, files: files)
@@ -80,7 +82,8 @@ public struct S3Configuration: Hashable, Sendable {
         case (nil, nil):
             // The credentials file first, then the config file's profile, as the AWS CLI reads them.
             for (values, file) in [
-                (try sections(of: credentialsPath, files: files)[profile] ?? [:], credentialsPath), (configProfile, configPath),
+                (try sections(of: credentialsPath, files: files)[profile] ?? [:], credentialsPath),
+                (configProfile, configPath),
             ] {
                 switch (values["aws_access_key_id"], values["aws_secret_access_key"]) {
                 case (let id?, let secret?):
@@ -95,7 +98,8 @@ public struct S3Configuration: Hashable, Sendable {
         guard let credentials else { throw .noCredentials(profile: profile) }
 
         let region = variable("AWS_REGION") ?? variable("AWS_DEFAULT_REGION") ?? configProfile["region"]
-        let endpointText = variable("AWS_ENDPOINT_URL_S3") ?? variable("AWS_ENDPOINT_URL")
+        let endpointText =
+            variable("AWS_ENDPOINT_URL_S3") ?? variable("AWS_ENDPOINT_URL")
             ?? configProfile["s3.endpoint_url"] ?? configProfile["endpoint_url"]
         var endpoint: URL?
         if let endpointText {
@@ -122,7 +126,9 @@ public struct S3Configuration: Hashable, Sendable {
         var sections: [String: [String: String]] = [:]
         var current: String?
         var nested: String?
-        for rawLine in String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+        for rawLine in String(decoding: data, as: UTF8.self).split(
+            omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        {
             let indented = rawLine.first == " " || rawLine.first == "\t"
             let line = rawLine.trimmingCharacters(in: .whitespaces)
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }

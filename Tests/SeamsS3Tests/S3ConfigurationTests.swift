@@ -108,12 +108,16 @@ import Testing
             try S3Configuration.resolve(environment: ["AWS_PROFILE": "nobody"], home: Self.home, files: files)
         }
         let half = try Self.fileSystem([".aws/credentials": "[default]\naws_access_key_id = ONLY\n"])
-        #expect(throws: S3Configuration.Failure.incompleteProfile(profile: "default", file: "/home/me/.aws/credentials")) {
+        #expect(
+            throws: S3Configuration.Failure.incompleteProfile(profile: "default", file: "/home/me/.aws/credentials")
+        ) {
             try S3Configuration.resolve(environment: [:], home: Self.home, files: half)
         }
         #expect(throws: S3Configuration.Failure.invalidEndpoint("s3.example.com")) {
             try S3Configuration.resolve(
-                environment: ["AWS_ACCESS_KEY_ID": "A", "AWS_SECRET_ACCESS_KEY": "S", "AWS_ENDPOINT_URL": "s3.example.com"],
+                environment: [
+                    "AWS_ACCESS_KEY_ID": "A", "AWS_SECRET_ACCESS_KEY": "S", "AWS_ENDPOINT_URL": "s3.example.com",
+                ],
                 home: Self.home, files: empty)
         }
         // No error message carries a secret.
@@ -124,7 +128,8 @@ import Testing
     func unreadable() throws {
         let files = MockFileAccessor()
         files.readError = CocoaError(.fileReadNoPermission)
-        #expect(performing: { try S3Configuration.resolve(environment: [:], home: Self.home, files: files) },
+        #expect(
+            performing: { try S3Configuration.resolve(environment: [:], home: Self.home, files: files) },
             throws: { error in
                 guard case .unreadable(let file, _) = error as? S3Configuration.Failure else { return false }
                 return file == "/home/me/.aws/config"

@@ -203,6 +203,97 @@ enum S3ServerUnderTest: String, CaseIterable, CustomTestStringConvertible, Senda
         }
     }
 
+    @Test("a multipart upload appears whole or not at all, under its condition", arguments: S3ServerUnderTest.available)
+    func multipart(_ server: S3ServerUnderTest) async throws {
+        try await server.withBucket { s3 in
+            let big = Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            var parts = [big, Data("tail".utf8)]
+            let tag = try s3.putObjectInParts("big.bin", condition: .ifAbsent, metadata: ["mtime": "7"]) {
+                parts.isEmpty ? nil : parts.removeFirst()
+            }
+            #expect(tag.hasSuffix("-2\""))
+            let head = try #require(try s3.headObject("big.bin"))
+            #expect(head.size == Int64(big.count + 4) && head.etag == tag && head.metadata["mtime"] == "7")
+            // The same again under If-None-Match: * is refused when it completes, and aborted.
+            parts = [big, Data("other".utf8)]
+            #expect(
+                performing: {
+                    try s3.putObjectInParts("big.bin", condition: .ifAbsent) {
+                        parts.isEmpty ? nil : parts.removeFirst()
+                    }
+                }, throws: { ($0 as? S3Error)?.isPreconditionFailed == true })
+            #expect(try s3.listMultipartUploads().isEmpty)
+            #expect(try s3.headObject("big.bin")?.etag == tag)
+            // A part under 5 MiB but the last is refused when the upload completes; nothing is left.
+            parts = [Data("small".utf8), Data("tail".utf8)]
+            #expect(
+                performing: {
+                    try s3.putObjectInParts("small.bin") { parts.isEmpty ? nil : parts.removeFirst() }
+                },
+                throws: { error in
+                    guard case .refused(400, "EntityTooSmall", _) = error as? S3Error else { return false }
+                    return true
+                })
+            #expect(try s3.headObject("small.bin") == nil)
+            #expect(try s3.listMultipartUploads().isEmpty)
+            // A part that cannot be read aborts the upload too.
+            struct Unreadable: Error {}
+            var sent = 0
+            #expect(throws: Unreadable.self) {
+                try s3.putObjectInParts("broken.bin") { () throws -> Data? in
+                    sent += 1
+                    if sent > 1 { throw Unreadable() }
+                    return big
+                }
+            }
+            #expect(try s3.listMultipartUploads().isEmpty)
+        }
+    }
+
+    @Test(
+        "a download comes in ranged pieces into a new file, an empty object included",
+        arguments: S3ServerUnderTest.available)
+    func download(_ server: S3ServerUnderTest) async throws {
+        try await server.withBucket { s3 in
+            let content = Data((0..<(2_500_000)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+            let tag = try s3.putObject("d/file.bin", body: content)
+            try s3.putObject("d/empty", body: Data())
+            let files = InMemoryFileSystem()
+            try files.createDirectory(at: URL(filePath: "/local"), withIntermediateDirectories: false)
+            let object = try s3.download(
+                "d/file.bin", toNewFile: URL(filePath: "/local/file.bin"), in: files, pieceSize: 1 << 20)
+            #expect(object.etag == tag && object.size == Int64(content.count))
+            #expect(try files.read(from: URL(filePath: "/local/file.bin")) == content)
+            let empty = try s3.download("d/empty", toNewFile: URL(filePath: "/local/empty"), in: files)
+            #expect(empty.size == 0)
+            #expect(try files.read(from: URL(filePath: "/local/empty")).isEmpty)
+            #expect(
+                performing: { try s3.download("d/none", toNewFile: URL(filePath: "/local/none"), in: files) },
+                throws: { ($0 as? S3Error)?.isNotFound == true })
+            #expect(!files.fileExists(at: URL(filePath: "/local/none")))
+        }
+    }
+
+    @Test(
+        "an object rewritten during its download fails it, never mixing two versions",
+        arguments: S3ServerUnderTest.available)
+    func downloadOfAChangingObject(_ server: S3ServerUnderTest) async throws {
+        try await server.withBucket { s3 in
+            let first = Data(repeating: 1, count: 3 << 20)
+            try s3.putObject("f.bin", body: first)
+            let files = InMemoryFileSystem()
+            try files.createDirectory(at: URL(filePath: "/local"), withIntermediateDirectories: false)
+            let local = URL(filePath: "/local/f.bin")
+            let writer = PiecesThen(files: files) {
+                try s3.putObject("f.bin", body: Data(repeating: 2, count: 3 << 20))
+            }
+            #expect(
+                performing: { try s3.download("f.bin", toNewFile: local, in: writer, pieceSize: 1 << 20) },
+                throws: { ($0 as? S3Error)?.isPreconditionFailed == true })
+            #expect(!files.fileExists(at: local))
+        }
+    }
+
     @Test(
         "a server that is gone is a transport error, not an answer",
         .enabled(if: LocalS3Server.unavailableReason == nil, "moto is not installed (PyPI moto[server])"))
@@ -235,5 +326,29 @@ extension S3Error {
     var message: String {
         if case .refused(_, _, let message) = self { return message }
         return ""
+    }
+}
+
+/// A file boundary whose piecewise create runs `between` after the first piece: another device's
+/// write in the middle of a download.
+final class PiecesThen: FileAccessorProviding {
+    let files: InMemoryFileSystem
+    let between: @Sendable () throws -> Void
+
+    init(files: InMemoryFileSystem, between: @escaping @Sendable () throws -> Void) {
+        self.files = files
+        self.between = between
+    }
+
+    func read(from url: URL) throws -> Data { try files.read(from: url) }
+    func write(_ data: Data, to url: URL) throws { try files.write(data, to: url) }
+    func fileExists(at url: URL) -> Bool { files.fileExists(at: url) }
+    func createFile(at url: URL, pieces nextPiece: () throws -> Data?) throws {
+        var count = 0
+        try files.createFile(at: url) { () throws -> Data? in
+            count += 1
+            if count == 2 { try between() }
+            return try nextPiece()
+        }
     }
 }

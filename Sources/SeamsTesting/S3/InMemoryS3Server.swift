@@ -42,8 +42,17 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         static func < (lhs: Key, rhs: Key) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
     }
 
+    private struct Upload {
+        var bucket: String
+        var key: Key
+        var metadata: [String: String]
+        var parts: [Int: Data] = [:]
+    }
+
     private struct State {
         var buckets: [String: [Key: Object]] = [:]
+        var uploads: [String: Upload] = [:]
+        var uploadCounter = 0
         var requests: [String] = []
     }
 
@@ -133,6 +142,16 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
                 case "PUT":
                     if state.buckets[bucket] == nil { state.buckets[bucket] = [:] }
                     return Self.reply(200)
+                case "GET" where query.contains(where: { $0.name == "uploads" }):
+                    guard state.buckets[bucket] != nil else { return Self.error(404, "NoSuchBucket", bucket) }
+                    let prefix = Key(query.first { $0.name == "prefix" }?.value ?? "")
+                    var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<ListMultipartUploadsResult>"
+                    for (id, upload) in state.uploads.sorted(by: { $0.key < $1.key })
+                    where upload.bucket == bucket && upload.key.hasPrefix(prefix) {
+                        xml += "<Upload><Key>\(Self.escaped(upload.key.text))</Key><UploadId>\(id)</UploadId></Upload>"
+                    }
+                    xml += "</ListMultipartUploadsResult>"
+                    return Self.reply(200, body: Data(xml.utf8))
                 case "GET" where query.contains(where: { $0.name == "list-type" && $0.value == "2" }):
                     guard let objects = state.buckets[bucket] else { return Self.error(404, "NoSuchBucket", bucket) }
                     return Self.list(objects, query)
@@ -143,6 +162,21 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             guard var objects = state.buckets[bucket] else { return Self.error(404, "NoSuchBucket", bucket) }
             defer { state.buckets[bucket] = objects }
             let existing = objects[key]
+            func item(_ name: String) -> String? { query.first { $0.name == name }.map { $0.value ?? "" } }
+            if let id = item("uploadId") {
+                return Self.multipart(
+                    method, id: id, part: item("partNumber"), key: key, existing: existing, body: body,
+                    fields: fields, state: &state, objects: &objects, now: now())
+            }
+            if method == "POST", item("uploads") != nil {
+                state.uploadCounter += 1
+                let id = "upload-\(state.uploadCounter)"
+                state.uploads[id] = Upload(bucket: bucket, key: key, metadata: Self.metadata(fields))
+                let xml =
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<InitiateMultipartUploadResult><Bucket>\(bucket)</Bucket>"
+                    + "<Key>\(Self.escaped(name))</Key><UploadId>\(id)</UploadId></InitiateMultipartUploadResult>"
+                return Self.reply(200, body: Data(xml.utf8))
+            }
             switch method {
             case "PUT":
                 if let source = fields[HTTPField.Name("x-amz-copy-source")!] {
@@ -157,9 +191,15 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
                 guard let object = existing else {
                     return method == "HEAD" ? Self.reply(404) : Self.error(404, "NoSuchKey", name)
                 }
+                if let expected = fields[.ifMatch], expected != object.etag {
+                    return Self.error(412, "PreconditionFailed", "If-Match")
+                }
                 var headers = Self.headers(of: object)
                 var content = object.content
                 var status = 200
+                if fields[.range] != nil, object.content.isEmpty {
+                    return Self.error(416, "InvalidRange", "The requested range is not satisfiable")
+                }
                 if let range = fields[.range], let (first, last) = Self.range(range, size: object.content.count) {
                     content = object.content.subdata(in: first..<(last + 1))
                     status = 206
@@ -206,6 +246,54 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             <ETag>\(Self.escaped(copied.etag))</ETag></CopyObjectResult>
             """
         return Self.reply(200, body: Data(body.utf8))
+    }
+
+    /// A part's upload (`PUT ?partNumber&uploadId`), the completion (`POST ?uploadId`: parts of
+    /// at least 5 MiB but the last, the write's condition checked now), or an abort (`DELETE`).
+    private static func multipart(
+        _ method: String, id: String, part: String?, key: Key, existing: Object?, body: Data, fields: HTTPFields,
+        state: inout State, objects: inout [Key: Object], now: Date
+    ) -> (HTTPResponse, Data) {
+        guard var upload = state.uploads[id], upload.key == key else { return error(404, "NoSuchUpload", id) }
+        switch method {
+        case "PUT":
+            guard let number = part.flatMap({ Int($0) }), (1...10_000).contains(number) else {
+                return error(400, "InvalidArgument", "partNumber")
+            }
+            upload.parts[number] = body
+            state.uploads[id] = upload
+            return reply(200, headers: [(.eTag, etag(body))])
+        case "POST":
+            guard let list = try? S3XMLElementReader.parts(body), !list.isEmpty else {
+                return error(400, "MalformedXML", "CompleteMultipartUpload")
+            }
+            var content = Data()
+            var digests = Data()
+            for (index, (number, tag)) in list.enumerated() {
+                guard let data = upload.parts[number], etag(data) == tag else {
+                    return error(400, "InvalidPart", "\(number)")
+                }
+                if index < list.count - 1, data.count < 5 << 20 {
+                    return error(400, "EntityTooSmall", "part \(number)")
+                }
+                content.append(data)
+                digests.append(contentsOf: Insecure.MD5.hash(data: data))
+            }
+            if let refusal = refusal(ofWriteTo: existing, fields) { return refusal }
+            let tag =
+                "\"" + Insecure.MD5.hash(data: digests).map { String(format: "%02x", $0) }.joined() + "-\(list.count)\""
+            objects[key] = Object(content: content, etag: tag, modified: now, metadata: upload.metadata)
+            state.uploads[id] = nil
+            let xml =
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<CompleteMultipartUploadResult><Key>"
+                + escaped(key.text) + "</Key><ETag>\(escaped(tag))</ETag></CompleteMultipartUploadResult>"
+            return reply(200, body: Data(xml.utf8))
+        case "DELETE":
+            state.uploads[id] = nil
+            return reply(204)
+        default:
+            return error(405, "MethodNotAllowed", method)
+        }
     }
 
     /// 412 when a write's condition does not hold; 404 for `If-Match` with nothing there.
@@ -384,5 +472,29 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         return formatter.string(from: date)
+    }
+}
+
+/// Reads the parts of a `CompleteMultipartUpload` body: `<Part><PartNumber>…</PartNumber><ETag>…</ETag></Part>`.
+private enum S3XMLElementReader {
+    struct Malformed: Error {}
+
+    static func parts(_ body: Data) throws -> [(Int, String)] {
+        let text = String(decoding: body, as: UTF8.self)
+        var parts: [(Int, String)] = []
+        for chunk in text.components(separatedBy: "<Part>").dropFirst() {
+            guard let number = value(of: "PartNumber", in: chunk).flatMap({ Int($0) }),
+                let tag = value(of: "ETag", in: chunk)
+            else { throw Malformed() }
+            parts.append((number, tag.replacingOccurrences(of: "&quot;", with: "\"")))
+        }
+        return parts
+    }
+
+    private static func value(of name: String, in text: String) -> String? {
+        guard let start = text.range(of: "<\(name)>"),
+            let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex)
+        else { return nil }
+        return String(text[start.upperBound..<end.lowerBound])
     }
 }
