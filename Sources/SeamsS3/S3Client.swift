@@ -99,6 +99,10 @@ public struct S3Client: Sendable {
     public let timeout: Duration
     /// The time a request is signed with.
     let now: @Sendable () -> Date
+    /// How many times a transient failure is retried.
+    public let retryLimit: Int
+    /// Waits between retries (real time by default; tests record instead).
+    let pause: @Sendable (Duration) -> Void
 
     /// A client for `bucket` at `endpoint`.
     ///
@@ -111,10 +115,16 @@ public struct S3Client: Sendable {
     ///   - transport: Sends the requests.
     ///   - timeout: How long one exchange may take.
     ///   - now: The time requests are signed with.
+    ///   - retryLimit: How many times a transient failure is retried: 500, 502, 503 and 429 for every
+    ///     request and a refused connection; a lost connection, a timeout and 504 for `GET` and `HEAD` only.
+    ///   - pause: Waits between retries.
     public init(
         endpoint: URL, bucket: String, region: String, credentials: S3Credentials, addressing: Addressing = .path,
         transport: any WaitingHTTPTransportProviding, timeout: Duration = .seconds(60),
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, retryLimit: Int = 4,
+        pause: @escaping @Sendable (Duration) -> Void = {
+            Thread.sleep(forTimeInterval: Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18)
+        }
     ) {
         self.endpoint = endpoint
         self.bucket = bucket
@@ -123,6 +133,8 @@ public struct S3Client: Sendable {
         self.transport = transport
         self.timeout = timeout
         self.now = now
+        self.retryLimit = retryLimit
+        self.pause = pause
     }
 
     // MARK: Operations
@@ -410,12 +422,58 @@ public struct S3Client: Sendable {
         }
     }
 
-    /// Signs and sends one request; any status but 2xx is an ``S3Error/refused(status:code:message:)``.
+    /// Signs and sends one request, retrying transient failures; any status but 2xx is an
+    /// ``S3Error/refused(status:code:message:)``.
+    ///
+    /// Retried, after 0.2 s, 0.4 s, 0.8 s… (at most 5 s, ``retryLimit`` times), each time signed
+    /// anew: 500, 502, 503 (`SlowDown`) and 429 for every request, and a connection refused (the
+    /// request never left); a lost connection, a timeout and 504 only for `GET` and `HEAD`. A write
+    /// whose answer was lost is never assumed to have failed or succeeded: it throws
+    /// ``S3Error/transport(_:)``, and the caller looks at the server again.
     @available(*, noasync, message: "it blocks its thread")
     func send(
         _ method: String, key: String?, query: [SigV4Signer.Request.QueryItem] = [],
         headers: [(name: String, value: String)] = [], body: Data? = nil
     ) throws(S3Error) -> (HTTPResponse, Data) {
+        let safe = method == "GET" || method == "HEAD"
+        var attempt = 0
+        while true {
+            attempt += 1
+            let retry = attempt <= retryLimit
+            let response: HTTPResponse
+            let data: Data
+            do {
+                (response, data) = try transport.sendWaiting(
+                    signedRequest(method, key: key, query: query, headers: headers, body: body),
+                    body: body.map(HTTPRequestBody.data) ?? .none, timeout: timeout)
+            } catch {
+                if retry, error.kind == .cannotConnect || (safe && error.isTransient) {
+                    pause(Self.delay(attempt))
+                    continue
+                }
+                throw .transport(error)
+            }
+            let status = response.status.code
+            if (200..<300).contains(status) { return (response, data) }
+            if retry, [500, 502, 503, 429].contains(status) || (safe && status == 504) {
+                pause(Self.delay(attempt))
+                continue
+            }
+            throw Self.refusal(status: status, data)
+        }
+    }
+
+    /// The pause before retry `attempt`: 0.2 s doubled each time, at most 5 s.
+    static func delay(_ attempt: Int) -> Duration {
+        .milliseconds(min(5_000, 200 << min(attempt - 1, 10)))
+    }
+
+    /// The request, signed now.
+    private func signedRequest(
+        _ method: String, key: String?, query: [SigV4Signer.Request.QueryItem],
+        headers: [(name: String, value: String)],
+        body: Data?
+    ) -> HTTPRequest {
         let (authority, path) = location(key)
         var signed = SigV4Signer.Request(
             method: method, path: path, query: query, headers: [("Host", authority)] + headers)
@@ -429,18 +487,7 @@ public struct S3Client: Sendable {
             guard let name = HTTPField.Name(header.name) else { continue }
             request.headerFields.append(HTTPField(name: name, value: header.value))
         }
-        let response: HTTPResponse
-        let data: Data
-        do {
-            (response, data) = try transport.sendWaiting(
-                request, body: body.map(HTTPRequestBody.data) ?? .none, timeout: timeout)
-        } catch {
-            throw .transport(error)
-        }
-        guard (200..<300).contains(response.status.code) else {
-            throw Self.refusal(status: response.status.code, data)
-        }
-        return (response, data)
+        return request
     }
 
     /// An error answer: its status, and the code and message of its `Error` body when it has one.

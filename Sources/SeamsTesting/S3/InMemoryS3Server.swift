@@ -50,6 +50,7 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
     }
 
     private struct State {
+        var faults: [S3Fault] = []
         var buckets: [String: [Key: Object]] = [:]
         var uploads: [String: Upload] = [:]
         var uploadCounter = 0
@@ -79,24 +80,58 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         state.withLock { ($0.buckets[bucket] ?? [:]).keys.sorted().map(\.text) }
     }
 
+    /// A fault the double shows on demand, as a real server cannot be made to.
+    public enum S3Fault: Hashable, Sendable {
+        /// An error answer instead of the request's, nothing applied: its status and S3 code
+        /// (503 `SlowDown`, 500 `InternalError`).
+        case respond(status: Int, code: String)
+        /// The request is applied, then its answer is lost (the connection drops).
+        case loseAnswer
+        /// The connection is refused: the request never arrives.
+        case refuseConnection
+    }
+
+    /// Shows `fault` on each of the next `times` requests, after those already injected.
+    public func inject(_ fault: S3Fault, times: Int = 1) {
+        state.withLock { $0.faults += Array(repeating: fault, count: times) }
+    }
+
     public func send(
         _ request: HTTPRequest, body: Data?, timeout: Duration
     ) async throws(HTTPTransportError) -> (HTTPResponse, Data) {
-        answer(request, body: body ?? Data())
+        try exchange(request, body: body ?? Data())
+    }
+
+    /// The answer, or the next injected fault.
+    private func exchange(_ request: HTTPRequest, body: Data) throws(HTTPTransportError) -> (HTTPResponse, Data) {
+        let fault = state.withLock { $0.faults.isEmpty ? nil : $0.faults.removeFirst() }
+        switch fault {
+        case nil: return answer(request, body: body)
+        case .respond(let status, let code)?:
+            state.withLock { $0.requests.append("\(request.method.rawValue) \(request.path ?? "/")") }
+            return Self.error(status, code, "injected")
+        case .loseAnswer?:
+            _ = answer(request, body: body)
+            throw HTTPTransportError(.connectionLost)
+        case .refuseConnection?:
+            throw HTTPTransportError(.cannotConnect)
+        }
     }
 
     public func sendWaiting(
         _ request: HTTPRequest, body: HTTPRequestBody, timeout: Duration
     ) throws(HTTPTransportError) -> (HTTPResponse, Data) {
         switch body {
-        case .none: return answer(request, body: Data())
-        case .data(let data): return answer(request, body: data)
+        case .none: return try exchange(request, body: Data())
+        case .data(let data): return try exchange(request, body: data)
         case .file(let url):
+            let data: Data
             do {
-                return answer(request, body: try Data(contentsOf: url))
+                data = try Data(contentsOf: url)
             } catch {
                 throw HTTPTransportError(.other, underlying: error)
             }
+            return try exchange(request, body: data)
         }
     }
 
