@@ -554,31 +554,10 @@ enum S3Dates {
             let hour = Int(parts[3]), let minute = Int(parts[4]), let second = Int(parts[5])
         else { return nil }
         let fraction = parts.count > 6 ? Double("0." + parts[6]) ?? 0 : 0
-        return date(year, month, day, hour, minute, second).map { $0.addingTimeInterval(fraction) }
+        return HTTPDate.date(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+            .map { $0.addingTimeInterval(fraction) }
     }
 
     /// `Fri, 27 Nov 2026 08:00:00 GMT` (headers).
-    static func httpDate(_ text: String) -> Date? {
-        let parts = text.split(whereSeparator: { " :,".contains($0) }).map(String.init)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        guard parts.count >= 7, let day = Int(parts[1]), let month = months.firstIndex(of: parts[2]),
-            let year = Int(parts[3]), let hour = Int(parts[4]), let minute = Int(parts[5]), let second = Int(parts[6])
-        else { return nil }
-        return date(year, month + 1, day, hour, minute, second)
-    }
-
-    /// A UTC date from its fields (days from the civil date, Howard Hinnant's algorithm).
-    private static func date(_ year: Int, _ month: Int, _ day: Int, _ hour: Int, _ minute: Int, _ second: Int) -> Date?
-    {
-        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
-            (0...60).contains(second)
-        else { return nil }
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
-    }
+    static func httpDate(_ text: String) -> Date? { HTTPDate.parse(text) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SeamsCore
 
 /// An element of an S3 answer's XML body: its local name (any namespace prefix dropped), its
 /// text, and its child elements in order.
@@ -84,38 +85,10 @@ struct S3XMLElement: Hashable, Sendable {
 
     /// The text with its entities and character references replaced.
     private static func decode(_ raw: [UInt8]) throws(Malformed) -> String {
-        let text = String(decoding: raw, as: UTF8.self)
-        guard text.contains("&") else { return text }
-        var out = ""
-        var rest = Substring(text)
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            guard let semicolon = rest[amp...].firstIndex(of: ";") else {
-                throw Malformed(reason: "an entity is not closed")
-            }
-            let entity = rest[rest.index(after: amp)..<semicolon]
-            switch entity {
-            case "amp": out += "&"
-            case "lt": out += "<"
-            case "gt": out += ">"
-            case "quot": out += "\""
-            case "apos": out += "'"
-            default:
-                let number: UInt32?
-                if entity.hasPrefix("#x") || entity.hasPrefix("#X") {
-                    number = UInt32(entity.dropFirst(2), radix: 16)
-                } else if entity.hasPrefix("#") {
-                    number = UInt32(entity.dropFirst())
-                } else {
-                    number = nil
-                }
-                guard let number, let scalar = Unicode.Scalar(number) else {
-                    throw Malformed(reason: "an unknown entity &\(entity);")
-                }
-                out.unicodeScalars.append(scalar)
-            }
-            rest = rest[rest.index(after: semicolon)...]
+        do throws(XMLEntities.Failure) {
+            return try XMLEntities.decode(String(decoding: raw, as: UTF8.self))
+        } catch {
+            throw Malformed(reason: error.reason)
         }
-        return out + rest
     }
 }

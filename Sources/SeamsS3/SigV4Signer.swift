@@ -1,5 +1,6 @@
 import Crypto
 public import Foundation
+import SeamsCore
 
 /// Signs requests with AWS Signature Version 4, as S3 and every server that speaks its API check
 /// them.
@@ -187,21 +188,9 @@ public struct SigV4Signer: Sendable {
 
     /// `yyyyMMdd'T'HHmmss'Z'` in UTC.
     public static func timestamp(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let rest = seconds - days * 86_400
-        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)\(two(month))\(two(day))T\(two(rest / 3_600))\(two(rest % 3_600 / 60))\(two(rest % 60))Z"
+        let utc = HTTPDate.fields(date)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(utc.year)\(two(utc.month))\(two(utc.day))T\(two(utc.hour))\(two(utc.minute))\(two(utc.second))Z"
     }
 
     /// The query sorted by encoded name, then encoded value, as `name=value` joined by `&` (an

@@ -139,33 +139,10 @@ enum WebDAVMultistatus {
     }
 
     private static func decodeEntities(_ text: String) throws(Malformed) -> String {
-        guard text.contains("&") else { return text }
-        var result = ""
-        var rest = text[...]
-        while let amp = rest.firstIndex(of: "&") {
-            result += rest[..<amp]
-            guard let semicolon = rest[amp...].firstIndex(of: ";") else {
-                throw Malformed(reason: "an entity is not closed")
-            }
-            let entity = rest[rest.index(after: amp)..<semicolon]
-            switch entity {
-            case "amp": result += "&"
-            case "lt": result += "<"
-            case "gt": result += ">"
-            case "quot": result += "\""
-            case "apos": result += "'"
-            default:
-                let number: UInt32? =
-                    entity.hasPrefix("#x")
-                    ? UInt32(entity.dropFirst(2), radix: 16)
-                    : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
-                guard let number, let scalar = Unicode.Scalar(number) else {
-                    throw Malformed(reason: "unknown entity &\(entity);")
-                }
-                result.unicodeScalars.append(scalar)
-            }
-            rest = rest[rest.index(after: semicolon)...]
+        do throws(XMLEntities.Failure) {
+            return try XMLEntities.decode(text)
+        } catch {
+            throw Malformed(reason: error.reason)
         }
-        return result + rest
     }
 }

@@ -63,7 +63,8 @@ import Testing
         server.inject(.loseAnswer)
         #expect(try s3.getObject("a.txt").1 == Data("a".utf8))
         server.inject(.loseAnswer)
-        #expect(performing: { try s3.putObject("b.txt", body: Data("b".utf8), condition: .ifAbsent) },
+        #expect(
+            performing: { try s3.putObject("b.txt", body: Data("b".utf8), condition: .ifAbsent) },
             throws: { error in
                 guard case .transport(let failure) = error as? S3Error else { return false }
                 return failure.kind == .connectionLost

@@ -501,13 +501,7 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             "\(String(d[0..<4]))-\(String(d[4..<6]))-\(String(d[6..<8]))T\(String(d[9..<11])):\(String(d[11..<13])):\(String(d[13..<15])).000Z"
     }
 
-    private static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
-    }
+    private static func httpDate(_ date: Date) -> String { HTTPDate.format(date) }
 }
 
 /// Reads the parts of a `CompleteMultipartUpload` body: `<Part><PartNumber>…</PartNumber><ETag>…</ETag></Part>`.

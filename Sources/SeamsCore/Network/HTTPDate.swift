@@ -1,9 +1,8 @@
 package import Foundation
-import SeamsCore
 
 /// HTTP dates (RFC 9110's IMF-fixdate, `Sat, 21 Nov 2026 10:00:00 GMT`), read and written without
 /// a `DateFormatter`: WebDAV listings carry one per item, and a formatter costs more than the
-/// rest of the parse.
+/// rest of the parse. The calendar arithmetic is shared with the S3 client's timestamps.
 package enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
@@ -24,6 +23,24 @@ package enum HTTPDate {
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 
+    /// The UTC fields of `date`, whole seconds (the fraction is dropped).
+    package static func fields(_ date: Date) -> (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        return (year, month, day, inDay / 3_600, inDay / 60 % 60, inDay % 60)
+    }
+
+    /// The date of UTC fields, or `nil` when one is out of range.
+    package static func date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Date? {
+        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
+            (0...60).contains(second)
+        else { return nil }
+        let days = daysSince1970(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
+    }
+
     /// `date` as an IMF-fixdate, whole seconds (the fraction is dropped).
     package static func format(_ date: Date) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
@@ -37,7 +54,7 @@ package enum HTTPDate {
     }
 
     /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's algorithm).
-    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    package static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -46,7 +63,8 @@ package enum HTTPDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+    /// The date `days` after 1970-01-01 (negative: before).
+    package static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
