@@ -67,7 +67,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .target(name: "SeamsSync", dependencies: ["SeamsCore", "SeamsWebDAV"]),
+        .target(name: "SeamsSync", dependencies: ["SeamsCore", "SeamsWebDAV", "SeamsS3"]),
         .target(
             name: "SeamsAsyncHTTPClient",
             dependencies: [

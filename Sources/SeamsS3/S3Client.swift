@@ -245,6 +245,14 @@ public struct S3Client: Sendable {
     public func copyObject(_ source: String, to destination: String, sourceETag: String? = nil) throws(S3Error)
         -> String
     {
+        try copy(source, to: destination, sourceETag: sourceETag).etag
+    }
+
+    /// ``copyObject(_:to:sourceETag:)``, with the copy's date as its answer gives it.
+    @available(*, noasync, message: "it blocks its thread")
+    func copy(_ source: String, to destination: String, sourceETag: String? = nil) throws(S3Error)
+        -> (etag: String, lastModified: Date?)
+    {
         var headers: [(name: String, value: String)] = [
             ("x-amz-copy-source", "/" + SigV4Signer.encode(bucket + "/" + source, keepingSlashes: true))
         ]
@@ -254,7 +262,7 @@ public struct S3Client: Sendable {
             let result = try S3XMLElement.parse(body)
             // A copy can fail after its 200 has started: the error is then the body.
             if result.name == "Error" { throw Self.refusal(status: 200, body) }
-            return result.text(of: "ETag") ?? ""
+            return (result.text(of: "ETag") ?? "", result.text(of: "LastModified").flatMap(S3Dates.isoDate))
         } catch let error as S3XMLElement.Malformed {
             throw .malformedAnswer("CopyObject: \(error.reason)")
         } catch let error as S3Error {

@@ -1,5 +1,6 @@
 public import Foundation
 public import SeamsCore
+public import SeamsS3
 public import SeamsWebDAV
 
 /// One sync of two folders: lock, load state, scan, decide, guard, apply, commit.
@@ -15,6 +16,8 @@ public struct SyncEngine: Sendable {
     private let files: any FileAccessorProviding
     /// The WebDAV server whose collections may be containers.
     private let remote: WebDAVAccessor?
+    /// The S3 bucket whose prefixes may be containers.
+    private let objectStore: S3Accessor?
     private let clock: @Sendable () -> Date
     private let owner: String
     private let makeRunID: @Sendable () -> String
@@ -59,6 +62,8 @@ public struct SyncEngine: Sendable {
     ///     serves is a collection there, reached through it (a copy between it and the local
     ///     folder is an upload or a download); the local folder, the state and any other
     ///     container go to `directories` and `files`. `nil` (the default) when both folders are local.
+    ///   - objectStore: An S3 bucket whose prefix may be the container: a container URL it serves
+    ///     (`s3://bucket/prefix/`) is that prefix, reached through it. `nil` (the default) for none.
     public init(
         directories: any DirectoryAccessorProviding,
         files: any FileAccessorProviding,
@@ -70,7 +75,8 @@ public struct SyncEngine: Sendable {
         requestsInFlight: Int = SyncEngine.defaultRequestsInFlight,
         process: SyncProcess = .current,
         lockWait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) },
-        remote: WebDAVAccessor? = nil
+        remote: WebDAVAccessor? = nil,
+        objectStore: S3Accessor? = nil
     ) {
         self.process = process
         self.lockWait = lockWait
@@ -81,6 +87,7 @@ public struct SyncEngine: Sendable {
         self.directories = directories
         self.files = files
         self.remote = remote
+        self.objectStore = objectStore
         self.clock = clock
         self.owner = owner
         self.makeRunID = runID
@@ -150,6 +157,7 @@ public struct SyncEngine: Sendable {
     /// else a folder reached through the engine's local boundaries.
     func replica(at root: URL) -> any Replica {
         if let remote, !root.isFileURL, remote.serves(root) { return WebDAVReplica(root: root, server: remote) }
+        if let objectStore, objectStore.serves(root) { return S3Replica(root: root, store: objectStore) }
         return LocalFolderReplica(root: root, directories: directories, files: files)
     }
 

@@ -184,7 +184,11 @@ extension Applier {
         try context.directories(side).moveItem(at: url, to: newURL, replacingExisting: false)
         // A version saved between the look above and the rename gets its name back.
         let moved = try context.currentMetadata(newURL, on: side)
-        guard let moved, moved.kind == move.item.kind, moved.stamp == move.item.stamp else {
+        guard let moved, moved.kind == move.item.kind,
+            moved.stamp == move.item.stamp
+                || (moved.kind == .file && moved.contentTag != 0 && moved.contentTag == move.item.contentTag
+                    && moved.size == move.item.size)
+        else {
             try? context.directories(side).moveItem(at: newURL, to: url, replacingExisting: false)
             throw ApplyIssue.changedDuringSync
         }

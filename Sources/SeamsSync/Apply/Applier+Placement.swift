@@ -80,7 +80,7 @@ extension Applier {
         folderState.dirty[target]!.insert(destination.parent)
         folderState.created.insert(destination)
         if target == .local { report.copiedToLocal += 1 } else { report.copiedToContainer += 1 }
-        return copied
+        return context.replica(target).metadata(placedAt: context.url(destination, on: target), copied: copied)
     }
 
     /// The target changed during the run: the incoming version in `temp` becomes a conflict copy

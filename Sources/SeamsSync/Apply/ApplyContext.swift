@@ -112,9 +112,16 @@ struct ApplyContext: Sendable {
         }
     }
 
-    /// Whether an item still looks as the scan saw it (kind, size, date, identity).
+    /// Whether an item still looks as the scan saw it (kind, size, date, identity); a server's
+    /// file with a content tag by its tag, size and identity, whatever its date.
     static func sameItem(_ current: FileMetadata?, _ scanned: FileMetadata?) -> Bool {
         guard let current, let scanned else { return current == nil && scanned == nil }
+        if current.kind == .file, scanned.kind == .file, current.contentTag != 0, scanned.contentTag != 0 {
+            // A server's file: the same tag (ETag) is the same version by the server's word, and
+            // its date may be the time of a copy (S3's).
+            return current.contentTag == scanned.contentTag && current.size == scanned.size
+                && current.fileIdentifier == scanned.fileIdentifier
+        }
         return current.kind == scanned.kind && current.stamp == scanned.stamp
             && current.fileIdentifier == scanned.fileIdentifier
     }

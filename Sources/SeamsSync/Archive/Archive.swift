@@ -93,6 +93,14 @@ struct Archive: Hashable, Sendable {
             return found == 0 || found == containerTag
         }
 
+        /// Whether the file `item` on the container is what this entry recorded there by its
+        /// size and content tag alone, where both tags are known: on a server whose dates are
+        /// not versions' (``ReplicaCapabilities/datedByServer``).
+        func matchesByTag(_ item: FileMetadata, on side: Side) -> Bool {
+            guard side == .container, item.kind == .file, kind == .file, containerTag != 0 else { return false }
+            return Self.tag(item) == containerTag && container.size == item.size
+        }
+
         /// The stamp of one side.
         ///
         /// - Parameter side: The side.

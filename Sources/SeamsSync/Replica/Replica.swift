@@ -1,5 +1,6 @@
 import Foundation
 import SeamsCore
+import SeamsS3
 import SeamsWebDAV
 
 /// One side of a pair, as the engine's stages see it: where it is, what it can do, and the
@@ -34,12 +35,20 @@ protocol Replica: Sendable {
     /// - Returns: `false` when `destination` is no longer `expected`: nothing was moved.
     /// - Throws: ENOTSUP on a replica without the capability; the replica's errors.
     func moveItem(at source: URL, over destination: URL, ifStill expected: FileMetadata) throws -> Bool
+
+    /// The metadata of the file this run just moved into place at `url`, whose temp file read
+    /// `copied`: `copied` where a move keeps a file's metadata (a rename, a server's `MOVE`); what
+    /// the move's own answer gave where it does not (S3's copy dates the object anew), so the
+    /// next run sees the file as this run left it, not as changed.
+    func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata
 }
 
 extension Replica {
     func moveItem(at source: URL, over destination: URL, ifStill expected: FileMetadata) throws -> Bool {
         throw CocoaError.fileSystemError(errno: ENOTSUP, path: destination.absoluteString, writing: true)
     }
+
+    func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata { copied }
 
     /// Whether this replica can do all of `capabilities`.
     func can(_ capabilities: ReplicaCapabilities) -> Bool { self.capabilities.isSuperset(of: capabilities) }
@@ -112,6 +121,10 @@ struct ReplicaCapabilities: OptionSet, Hashable, Sendable {
     /// Copies and moves within the replica are done by the store itself (a file system's copy and
     /// rename, a server's `COPY` and `MOVE`), with no bytes through this machine's memory.
     static let storeSideCopyAndMove = ReplicaCapabilities(rawValue: 1 << 11)
+    /// An item's date is the server's time of its last write, a copy's and a move's included
+    /// (S3's `Last-Modified`), not its version's: a file there is known by its size and content
+    /// tag, and a date that changed with them unchanged is no change.
+    static let datedByServer = ReplicaCapabilities(rawValue: 1 << 12)
 }
 
 /// A folder on this machine's file systems (a disk, a USB stick, a mounted share).
@@ -154,5 +167,44 @@ struct WebDAVReplica: RemoteReplica {
     /// Ranged `GET`s, each piece written as it comes (``WebDAVAccessor/download(_:toNewFile:in:)``).
     func download(_ source: URL, to destination: URL, in local: any Replica) throws {
         try server.download(source, toNewFile: destination, in: local.files)
+    }
+}
+
+/// A prefix of an S3 bucket, reached through its accessor: objects for files, `name/` markers
+/// and key prefixes for folders.
+///
+/// What S3 cannot do in one step, the engine does on the paths it has for such replicas: a move
+/// is a copy and a delete on the server (cut off, the file is at both names: a leftover temp
+/// file or a duplicate, never a loss); a new file's name is looked at before it is taken (no
+/// no-replace move), and a replaced file's ETag just before the copy over it.
+struct S3Replica: RemoteReplica {
+    let root: URL
+    let store: S3Accessor
+
+    var capabilities: ReplicaCapabilities {
+        [.networked, .durableWhenAnswered, .replaceIfUnchanged, .contentTags, .storeSideCopyAndMove, .datedByServer]
+    }
+    var directories: any DirectoryAccessorProviding { store }
+    var files: any FileAccessorProviding { store }
+
+    /// ``S3Accessor/moveItem(at:to:ifStill:)``: the ETag looked at just before the copy.
+    func moveItem(at source: URL, over destination: URL, ifStill expected: FileMetadata) throws -> Bool {
+        try store.moveItem(at: source, to: destination, ifStill: expected)
+    }
+
+    /// The object the copy into place made (``S3Accessor/placedObject(at:)``).
+    func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata {
+        store.placedObject(at: url) ?? copied
+    }
+
+    /// `PutObject` with `If-None-Match: *`, in parts for a large file
+    /// (``S3Accessor/upload(contentsOf:from:toNewName:)``).
+    func upload(_ source: URL, from local: any Replica, to destination: URL) throws {
+        try store.upload(contentsOf: source, from: local.files, toNewName: destination)
+    }
+
+    /// Ranged `GET`s with `If-Match`, each piece written as it comes (``S3Accessor/download(_:toNewFile:in:)``).
+    func download(_ source: URL, to destination: URL, in local: any Replica) throws {
+        try store.download(source, toNewFile: destination, in: local.files)
     }
 }

@@ -43,6 +43,7 @@ struct ScanStage {
             let replica = run.replica(side)
             return Scanner(
                 directories: replica.directories, files: replica.files, learnsTags: replica.can(.contentTags),
+                tagsDecide: replica.can([.contentTags, .datedByServer]),
                 keptItems: replica.can(.networked) ? Scanner.serverKeptItems : 0)
         }
         let shouldStop = run.shouldStop

@@ -9,6 +9,9 @@ struct Scanner: Sendable {
     private let files: (any FileAccessorProviding)?
     /// Whether the replica's files carry content tags worth learning (``ReplicaCapabilities/contentTags``).
     private let learnsTags: Bool
+    /// Whether a file's size and content tag alone say it is unchanged, its date not compared
+    /// (``ReplicaCapabilities/datedByServer``).
+    private let tagsDecide: Bool
     /// How many listed items of folders holding unchanged ones the snapshot keeps
     /// (``Snapshot/listings``), so that completing the plan does not list them again: a server's
     /// listing is a request; a local one costs less than the memory.
@@ -20,13 +23,17 @@ struct Scanner: Sendable {
     ///   - directories: The boundary that lists folders.
     ///   - files: The boundary that reads the `.seamsignore` files found (none is read without it).
     ///   - learnsTags: Whether the files carry content tags (ETags) that the archive learns.
+    ///   - tagsDecide: Whether a file whose size and content tag are as recorded is unchanged
+    ///     whatever its date (a server that dates a copy anew).
     ///   - keptItems: How many items of the listings of folders that hold unchanged items the
     ///     snapshot keeps, in the order they are listed (``Snapshot/listings``); 0 keeps none.
     init(
         directories: any DirectoryAccessorProviding, files: (any FileAccessorProviding)? = nil,
         learnsTags: Bool = false,
+        tagsDecide: Bool = false,
         keptItems: Int = 0
     ) {
+        self.tagsDecide = tagsDecide
         self.directories = directories
         self.files = files
         self.learnsTags = learnsTags
@@ -92,7 +99,7 @@ struct Scanner: Sendable {
         snapshot.rules = rules
         let known = Known(
             table: archive?.entries.compacted(), side: side, learnsTags: learnsTags && side == .container,
-            learnsIDs: side == .local || !learnsTags)
+            learnsIDs: side == .local || !learnsTags, tagsDecide: tagsDecide && side == .container)
         if let table = known.table {
             snapshot.unchanged = UnchangedPaths(table: table)
         } else {
@@ -142,6 +149,8 @@ struct Scanner: Sendable {
         let learnsTags: Bool
         /// Whether the side's identities are recorded (a local file system's inodes).
         let learnsIDs: Bool
+        /// Whether a file's size and content tag decide, its date not compared.
+        let tagsDecide: Bool
 
         /// For each of a folder's listed entries, the ordinal of its archive entry when it is a
         /// file or folder as recorded there; the container file's content tag when the archive
@@ -157,6 +166,7 @@ struct Scanner: Sendable {
                 guard let (ordinal, recorded) = recorded, item.kind == .file || item.kind == .directory,
                     recorded.kind == item.kind,
                     item.kind == .directory || recorded.matches(item, on: side)
+                        || (tagsDecide && recorded.matchesByTag(item, on: side))
                 else { return nil }
                 let tag = learnsTags && recorded.containerTag == 0 ? Archive.Entry.tag(item) : 0
                 let id = learnsIDs && recorded.identity(on: side) != item.fileIdentifier ? item.fileIdentifier : 0

@@ -50,7 +50,7 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
     }
 
     private struct State {
-        var faults: [S3Fault] = []
+        var faults: [S3Fault?] = []
         var buckets: [String: [Key: Object]] = [:]
         var uploads: [String: Upload] = [:]
         var uploadCounter = 0
@@ -91,9 +91,17 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         case refuseConnection
     }
 
-    /// Shows `fault` on each of the next `times` requests, after those already injected.
-    public func inject(_ fault: S3Fault, times: Int = 1) {
-        state.withLock { $0.faults += Array(repeating: fault, count: times) }
+    /// Shows `fault` on each of the next `times` requests, after those already injected; with
+    /// `after`, only once that many more requests have been answered as usual.
+    public func inject(_ fault: S3Fault, times: Int = 1, after: Int = 0) {
+        state.withLock {
+            $0.faults += Array(repeating: nil, count: after) + Array(repeating: fault, count: times)
+        }
+    }
+
+    /// Drops every fault injected and not yet shown.
+    public func clearFaults() {
+        state.withLock { $0.faults.removeAll() }
     }
 
     public func send(
@@ -104,7 +112,7 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
 
     /// The answer, or the next injected fault.
     private func exchange(_ request: HTTPRequest, body: Data) throws(HTTPTransportError) -> (HTTPResponse, Data) {
-        let fault = state.withLock { $0.faults.isEmpty ? nil : $0.faults.removeFirst() }
+        let fault = state.withLock { $0.faults.isEmpty ? nil : $0.faults.removeFirst() } ?? nil
         switch fault {
         case nil: return answer(request, body: body)
         case .respond(let status, let code)?:

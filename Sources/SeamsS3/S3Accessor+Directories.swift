@@ -1,0 +1,208 @@
+public import Foundation
+public import SeamsCore
+
+extension S3Accessor: DirectoryAccessorProviding {
+    /// The items of the folder at `url` (`ListObjectsV2` with `delimiter=/`, one request per
+    /// 1,000 items), sorted by the bytes of their names. The folder's own marker is not listed; a
+    /// key that is a file and a folder's prefix at once (`a` and `a/b`, which S3 allows and a file
+    /// system does not) is listed as the folder.
+    public func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
+        let prefix = folderPrefix(url)
+        var files: [String: S3Object] = [:]
+        var folders: Set<String> = []
+        var token: String?
+        repeat {
+            let page = try request(url, writing: false) { () throws(S3Error) in
+                try client.listObjects(prefix: prefix, delimiter: "/", continuationToken: token)
+            }
+            for object in page.objects where object.key != prefix {
+                files[String(object.key.dropFirst(prefix.count))] = object
+            }
+            for folder in page.commonPrefixes where folder.count > prefix.count + 1 {
+                folders.insert(String(folder.dropFirst(prefix.count).dropLast()))
+            }
+            token = page.nextContinuationToken
+        } while token != nil
+        if files.isEmpty, folders.isEmpty, key(url) != rootKey {
+            // An empty folder has its marker, which the listing left out: look for it.
+            guard let found = try find(url) else { throw Self.error(ENOENT, url: url, writing: false) }
+            if !found.isFolder { throw Self.error(ENOTDIR, url: url, writing: false) }
+        }
+        var entries = folders.map { DirectoryEntry(name: $0, metadata: Self.folder) }
+        for (name, object) in files where !folders.contains(name) && !name.isEmpty {
+            entries.append(DirectoryEntry(name: name, metadata: Self.metadata(object)))
+        }
+        entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        return entries
+    }
+
+    /// The item's metadata: a `HEAD` of its key, then, when no object has it, a listing of one
+    /// item under it (a folder).
+    public func metadata(at url: URL) throws -> FileMetadata {
+        guard let found = try find(url) else { throw Self.error(ENOENT, url: url, writing: false) }
+        return found.object.map(Self.metadata) ?? Self.folder
+    }
+
+    /// Makes a folder: its marker object `name/`, created only if absent (`If-None-Match: *`).
+    /// Without `withIntermediateDirectories`, the parent must be a folder and nothing may be at
+    /// `url`; with it, the missing parents get markers too, and an existing folder is no error.
+    public func createDirectory(at url: URL, withIntermediateDirectories: Bool) throws {
+        let key = key(url)
+        guard !key.isEmpty else {
+            if withIntermediateDirectories { return }
+            throw Self.error(EEXIST, url: url, writing: true)
+        }
+        if let found = try find(url) {
+            if found.isFolder && withIntermediateDirectories { return }
+            throw Self.error(EEXIST, url: url, writing: true)
+        }
+        let parent = url.deletingLastPathComponent()
+        if !self.key(parent).isEmpty {
+            if withIntermediateDirectories {
+                try createDirectory(at: parent, withIntermediateDirectories: true)
+            } else {
+                guard let above = try find(parent) else { throw Self.error(ENOENT, url: url, writing: true) }
+                if !above.isFolder { throw Self.error(ENOTDIR, url: url, writing: true) }
+            }
+        }
+        do {
+            try request(url, writing: true) { () throws(S3Error) in
+                try client.putObject(key + "/", body: Data(), condition: .ifAbsent)
+            }
+        } catch let error as CocoaError where error.posixCode == .EEXIST && withIntermediateDirectories {
+            return  // made meanwhile
+        }
+    }
+
+    /// Removes a file (`DeleteObject`), or a folder: without `recursively` only an empty one
+    /// (ENOTEMPTY otherwise); with it, every object under it, its marker last, so a removal cut
+    /// off midway leaves a folder that is still listed.
+    public func removeItem(at url: URL, recursively: Bool) throws {
+        guard let found = try find(url) else { throw Self.error(ENOENT, url: url, writing: true) }
+        if let object = found.object {
+            try request(url, writing: true) { () throws(S3Error) in try client.deleteObject(object.key) }
+            return
+        }
+        let prefix = folderPrefix(url)
+        let inside = try objects(under: prefix, url: url)
+        if !recursively, inside.contains(where: { $0.key != prefix }) {
+            throw Self.error(ENOTEMPTY, url: url, writing: true)
+        }
+        for object in inside.sorted(by: { $0.key.utf8.count > $1.key.utf8.count }) {
+            try request(url, writing: true) { () throws(S3Error) in try client.deleteObject(object.key) }
+        }
+    }
+
+    /// Moves an item: each object copied on the server (`CopyObject`, only while it is the
+    /// version listed), then deleted. Not atomic: cut off midway, the item is at both names.
+    /// Without `replacingExisting` the destination is looked at first and a taken name refused
+    /// (EEXIST); S3 cannot refuse it in the copy itself, so a name taken in the moment between
+    /// is replaced.
+    public func moveItem(at source: URL, to destination: URL, replacingExisting: Bool) throws {
+        try transfer(source, to: destination, replacing: replacingExisting, deletingSource: true)
+    }
+
+    /// Copies an item on the server (`CopyObject` per object), refusing a taken name (EEXIST),
+    /// with the same caveat as ``moveItem(at:to:replacingExisting:)``.
+    public func copyItem(at source: URL, to destination: URL) throws {
+        try transfer(source, to: destination, replacing: false, deletingSource: false)
+    }
+
+    /// Moves the file `source` over `destination` only while `destination` is still the file
+    /// `expected` describes: its ETag is looked at (`HEAD`) just before the copy. S3 has no
+    /// condition on a copy's destination, so a version saved there in the moment between the
+    /// look and the copy is replaced, as on a file system without an atomic exchange.
+    ///
+    /// - Returns: `true` when moved; `false` when `destination` is no longer `expected`: nothing
+    ///   was moved.
+    public func moveItem(at source: URL, to destination: URL, ifStill expected: FileMetadata) throws -> Bool {
+        let now = try find(destination)
+        guard let object = now?.object, Self.identifier(ofETag: object.etag) == expected.fileIdentifier else {
+            return false
+        }
+        try transfer(source, to: destination, replacing: true, deletingSource: true)
+        return true
+    }
+
+    /// S3 has no hard links: throws EPERM, as a file system without them does.
+    public func linkItem(at source: URL, to destination: URL) throws {
+        throw Self.error(EPERM, url: destination, writing: true, reason: "S3 has no hard links")
+    }
+
+    /// Changes nothing: a write the server answered is durable.
+    public func synchronizeFile(at url: URL) throws {}
+
+    /// Changes nothing: a write the server answered is durable.
+    public func synchronizeDirectory(at url: URL) throws {}
+
+    /// Changes nothing: a write the server answered is durable.
+    public func synchronize(files: [URL], directories: [URL]) throws {}
+
+    /// Changes nothing: S3 keeps no permission bits.
+    public func setPermissions(_ permissions: UInt16, at url: URL) throws {}
+
+    /// Changes nothing: the server dates each object when it is written.
+    public func setModificationDate(_ date: Date, at url: URL) throws {}
+
+    // MARK: Helpers
+
+    private func transfer(_ source: URL, to destination: URL, replacing: Bool, deletingSource: Bool) throws {
+        guard serves(destination) else { throw Self.error(EXDEV, url: destination, writing: true) }
+        guard let found = try find(source) else { throw Self.error(ENOENT, url: source, writing: !deletingSource) }
+        let target = try find(destination)
+        if let target {
+            guard replacing, found.object != nil, target.object != nil else {
+                throw Self.error(EEXIST, url: destination, writing: true)
+            }
+        }
+        let parent = destination.deletingLastPathComponent()
+        if !key(parent).isEmpty {
+            guard let above = try find(parent) else { throw Self.error(ENOENT, url: destination, writing: true) }
+            if !above.isFolder { throw Self.error(ENOTDIR, url: destination, writing: true) }
+        }
+        if let object = found.object {
+            try copyObject(object, to: key(destination), url: destination)
+            if deletingSource { try delete(object, movedFrom: source) }
+            return
+        }
+        // A folder: every object under it, the marker first so the new folder is there from the start.
+        let from = folderPrefix(source)
+        let to = folderPrefix(destination)
+        let inside = try objects(under: from, url: source)
+        if !inside.contains(where: { $0.key == from }) {
+            try request(destination, writing: true) { () throws(S3Error) in
+                try client.putObject(to, body: Data(), condition: .ifAbsent)
+            }
+        }
+        let ordered = inside.sorted { $0.key.utf8.count < $1.key.utf8.count }
+        for object in ordered {
+            try copyObject(object, to: to + object.key.dropFirst(from.count), url: destination)
+        }
+        guard deletingSource else { return }
+        for object in ordered.reversed() { try delete(object, movedFrom: source) }
+    }
+
+    /// Deletes a moved object only while it is the version copied (`If-Match`): one saved again
+    /// since the copy stays, and the move fails with EAGAIN.
+    private func delete(_ object: S3Object, movedFrom source: URL) throws {
+        do {
+            try client.deleteObject(object.key, ifMatch: object.etag)
+        } catch let error where error.isPreconditionFailed {
+            throw Self.error(
+                EAGAIN, url: source, writing: true, reason: "it changed on the server while it was moved; both are kept"
+            )
+        } catch {
+            throw Self.error(error, url: source, writing: true)
+        }
+    }
+
+    private func copyObject(_ object: S3Object, to key: String, url: URL) throws {
+        let copied = try request(url, writing: true) { () throws(S3Error) in
+            try client.copy(object.key, to: key, sourceETag: object.etag)
+        }
+        remember(
+            S3Object(
+                key: key, size: object.size, etag: copied.etag.isEmpty ? object.etag : copied.etag,
+                lastModified: copied.lastModified ?? object.lastModified))
+    }
+}

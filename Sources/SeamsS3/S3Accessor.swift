@@ -1,0 +1,225 @@
+import Crypto
+public import Foundation
+public import SeamsCore
+
+/// A prefix of an S3 bucket, seen through the same boundaries as a local folder:
+/// `DirectoryAccessorProviding` and `FileAccessorProviding`, over an ``S3Client``.
+///
+/// Items are named by `s3://` URLs: `s3://bucket/notes/a.txt` is the object `notes/a.txt` of
+/// `bucket`. A sync engine written against the two protocols runs against a bucket unchanged;
+/// tests give the client `InMemoryS3Server` from `SeamsTesting` as its transport, and no socket
+/// is opened.
+///
+/// ```swift
+/// let client = S3Client(
+///     endpoint: URL(string: "https://s3.eu-west-1.amazonaws.com")!, bucket: "my-bucket",
+///     region: "eu-west-1", credentials: keys, transport: AsyncHTTPClientTransport())
+/// let bucket = S3Accessor(client: client)
+/// let names = try bucket.contentsOfDirectory(at: URL(string: "s3://my-bucket/notes/")!).map(\.name)
+/// ```
+///
+/// S3 has objects, not files and folders; this is how the one is made of the other:
+/// - a folder is a key prefix ending in `/`. A folder made here is a zero-byte marker object
+///   `name/`, as the AWS console makes one, so an empty folder lives on; a prefix with objects
+///   under it and no marker (written by another tool) is a folder too, until its last object goes;
+/// - a listing is one `ListObjectsV2` with `delimiter=/` per 1,000 items;
+/// - a file's `FileMetadata.modificationDate` is the object's `Last-Modified`, to the second
+///   (a listing gives milliseconds, a `HEAD` seconds); it cannot be set, and a copy or a move
+///   gets the server's time of the copy;
+/// - a file's `FileMetadata.fileIdentifier` and `FileMetadata.contentTag` are a hash of its ETag;
+/// - a move is `CopyObject` and then `DeleteObject`, file by file, on the server, with no bytes
+///   through this machine. It is not atomic: a move that is cut off leaves the item at both
+///   names, never at neither. A move or copy that must not replace looks at the destination
+///   first (S3 has no condition on a copy's destination);
+/// - a new file is written with `If-None-Match: *` (``createFile(_:at:)``), which S3 checks and
+///   writes in one step: of two clients creating the same key, exactly one succeeds;
+/// - no hard links (EPERM), no symbolic links, no permission bits (`0o644` and `0o755`), and the
+///   flush calls change nothing: an answered write is durable.
+///
+/// Errors are the file system's (`CocoaError` with the `POSIXError` underneath), mapped from
+/// ``S3Error``: 404 ENOENT, 412 EEXIST, 401 and 403 EACCES, 400 `EntityTooLarge` EFBIG, other
+/// statuses EIO; a lost connection ECONNRESET, a refused one ECONNREFUSED, a timeout ETIMEDOUT.
+/// The status, the S3 code and the message are kept in the error's
+/// `NSLocalizedFailureReasonErrorKey`. Every call blocks its thread (the client's calls do).
+public final class S3Accessor: Sendable {
+    /// The client every request goes through.
+    public let client: S3Client
+    /// `s3://bucket/prefix/`: the folder this accessor was made for, which is there as long as
+    /// the bucket is, with or without objects under it.
+    public let baseURL: URL
+    /// The size of each part of a file written in parts (8 MiB by default; S3's least is 5 MiB):
+    /// a file larger than this is uploaded in parts, never held in memory whole.
+    public let partSize: Int
+    /// The objects the last copies made, by key (``placedObject(at:)``), a bounded number.
+    private let copies = LockedValue<[String: S3Object]>([:])
+
+    /// The key of ``baseURL`` (`prefix`, no slash at either end; `""` for the bucket's root).
+    let rootKey: String
+
+    /// An accessor for the folder `prefix` of the bucket of `client`.
+    ///
+    /// - Parameters:
+    ///   - client: The bucket's client.
+    ///   - prefix: The folder (`notes/`, `team/notes`); `""` (the default) for the whole bucket.
+    ///   - partSize: The size of each part of a file written in parts; at least 5 MiB, or the
+    ///     server refuses the upload.
+    public init(client: S3Client, prefix: String = "", partSize: Int = 8 << 20) {
+        precondition(partSize > 0, "a part holds at least one byte")
+        self.client = client
+        self.partSize = partSize
+        let trimmed = prefix.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
+        rootKey = trimmed
+        var components = URLComponents()
+        components.scheme = "s3"
+        components.host = client.bucket
+        components.path = trimmed.isEmpty ? "/" : "/" + trimmed + "/"
+        baseURL = components.url ?? URL(string: "s3://\(client.bucket)/")!
+    }
+
+    /// Whether `url` is ``baseURL`` or inside it (`s3://bucket/prefix/…`).
+    ///
+    /// - Parameter url: Any URL.
+    /// - Returns: `true` when requests for it go to this accessor's folder.
+    public func serves(_ url: URL) -> Bool {
+        guard url.scheme?.lowercased() == "s3", url.host(percentEncoded: false) == client.bucket else { return false }
+        let key = key(url)
+        return rootKey.isEmpty || key == rootKey || key.hasPrefix(rootKey + "/")
+    }
+
+    /// The object's key for `url`: its path without the leading or a trailing `/`.
+    func key(_ url: URL) -> String {
+        var path = url.path(percentEncoded: false)
+        while path.hasPrefix("/") { path.removeFirst() }
+        while path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+
+    /// The prefix of the folder at `url`: its key and `/`, or `""` for the bucket's root.
+    func folderPrefix(_ url: URL) -> String {
+        let key = key(url)
+        return key.isEmpty ? "" : key + "/"
+    }
+
+    /// The object the last copy or move to `url` made, as the copy's answer described it (its
+    /// date is the server's time of the copy), or `nil` when none is remembered.
+    ///
+    /// - Parameter url: A file this accessor copied or moved something to.
+    /// - Returns: Its metadata.
+    public func placedObject(at url: URL) -> FileMetadata? {
+        copies.withLock { $0[key(url)] }.map(Self.metadata)
+    }
+
+    func remember(_ object: S3Object) {
+        copies.withLock { copies in
+            if copies.count >= 4_096, copies[object.key] == nil { copies.removeAll(keepingCapacity: true) }
+            copies[object.key] = object
+        }
+    }
+
+    // MARK: Metadata
+
+    /// A file's metadata for an object.
+    static func metadata(_ object: S3Object) -> FileMetadata {
+        let tag = identifier(ofETag: object.etag)
+        return FileMetadata(
+            kind: .file, size: object.size, modificationDate: seconds(object.lastModified), permissions: 0o644,
+            fileIdentifier: tag, contentTag: tag)
+    }
+
+    /// A folder's metadata: a prefix has no date, size or identity.
+    static let folder = FileMetadata(
+        kind: .directory, size: 0, modificationDate: Date(timeIntervalSince1970: 0), permissions: 0o755,
+        fileIdentifier: 0)
+
+    /// A date to the whole second below it.
+    static func seconds(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// The 64 bits of an ETag's SHA-256 (its weakness mark and quotes kept: S3's are strong).
+    static func identifier(ofETag etag: String) -> UInt64 {
+        let digest = SHA256.hash(data: Data(etag.utf8))
+        return digest.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    // MARK: Errors
+
+    /// The file-system error for an ``S3Error``.
+    static func error(_ failure: S3Error, url: URL, writing: Bool) -> CocoaError {
+        let (code, reason): (Int32, String)
+        switch failure {
+        case .refused(let status, let name, let message):
+            switch status {
+            case 404: code = ENOENT
+            case 412: code = EEXIST
+            case 401, 403: code = EACCES
+            case 400 where name == "EntityTooLarge": code = EFBIG
+            default: code = EIO
+            }
+            var words = "HTTP \(status)"
+            if !name.isEmpty { words += " \(name)" }
+            if !message.isEmpty { words += ": \(message)" }
+            if status == 403 { words += " (the server refused the keys, or they may not do this)" }
+            reason = words
+        case .transport(let transport):
+            switch transport.kind {
+            case .cannotConnect: (code, reason) = (ECONNREFUSED, "could not connect to the server")
+            case .timedOut: (code, reason) = (ETIMEDOUT, "the server did not answer in time")
+            case .connectionLost:
+                (code, reason) = (ECONNRESET, "the connection was lost before the answer was complete")
+            case .hostNotFound: (code, reason) = (EHOSTUNREACH, "the server's name was not found")
+            case .cancelled: (code, reason) = (ECANCELED, "the request was cancelled")
+            case .tls: (code, reason) = (EIO, "the secure connection failed (TLS)")
+            case .other: (code, reason) = (EIO, transport.description)
+            }
+        case .malformedAnswer(let what):
+            (code, reason) = (EIO, "the server's answer could not be read: \(what)")
+        }
+        return error(code, url: url, writing: writing, reason: reason)
+    }
+
+    static func error(_ code: Int32, url: URL, writing: Bool, reason: String? = nil) -> CocoaError {
+        let base = CocoaError.fileSystemError(errno: code, path: url.absoluteString, writing: writing)
+        guard let reason else { return base }
+        var info = base.userInfo
+        info[NSLocalizedFailureReasonErrorKey] = reason
+        return CocoaError(base.code, userInfo: info)
+    }
+
+    /// Runs one client call, its ``S3Error`` as the file system's error for `url`.
+    @available(*, noasync, message: "it blocks its thread")
+    @discardableResult
+    func request<T>(_ url: URL, writing: Bool, _ call: () throws(S3Error) -> T) throws -> T {
+        do {
+            return try call()
+        } catch {
+            throw Self.error(error, url: url, writing: writing)
+        }
+    }
+
+    // MARK: Lookups
+
+    /// What is at `url`: a file (its object), a folder (`nil` object), or nothing (`nil`).
+    @available(*, noasync, message: "it blocks its thread")
+    func find(_ url: URL) throws -> (object: S3Object?, isFolder: Bool)? {
+        let key = key(url)
+        if key == rootKey {
+            // The accessor's folder is there while the bucket answers.
+            _ = try request(url, writing: false) { () throws(S3Error) in try client.listObjects(maxKeys: 1) }
+            return (nil, true)
+        }
+        if let object = try request(url, writing: false, { () throws(S3Error) in try client.headObject(key) }) {
+            return (object, false)
+        }
+        let page = try request(url, writing: false) { () throws(S3Error) in
+            try client.listObjects(prefix: key + "/", maxKeys: 1)
+        }
+        return page.objects.isEmpty && page.commonPrefixes.isEmpty ? nil : (nil, true)
+    }
+
+    /// Every object under the folder prefix `prefix`, page after page.
+    @available(*, noasync, message: "it blocks its thread")
+    func objects(under prefix: String, url: URL) throws -> [S3Object] {
+        try request(url, writing: false) { () throws(S3Error) in try client.listAllObjects(prefix: prefix) }
+    }
+}

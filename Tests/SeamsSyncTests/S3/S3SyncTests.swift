@@ -1,0 +1,220 @@
+import Foundation
+import SeamsCore
+import SeamsS3
+import SeamsTesting
+import Testing
+
+@testable import SeamsSync
+
+/// The whole engine against a prefix of a bucket of the in-memory S3 server: no sockets.
+@Suite struct S3SyncTests {
+    static let keys = S3Credentials(
+        accessKeyID: "AKIDEXAMPLE", secretAccessKey: "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY")
+    let local = URL(filePath: "/home/me/Notes", directoryHint: .isDirectory)
+    let container = URL(string: "s3://bucket/notes/")!
+    let state = URL(filePath: "/state", directoryHint: .isDirectory)
+    let fileSystem = InMemoryFileSystem()
+    let server: InMemoryS3Server
+    let client: S3Client
+
+    init() async throws {
+        let clock = fileSystem
+        server = InMemoryS3Server(credentials: Self.keys, now: { clock.now })
+        client = S3Client(
+            endpoint: server.endpoint, bucket: "bucket", region: "us-east-1", credentials: Self.keys,
+            transport: server, now: { clock.now }, pause: { _ in })
+        try await BlockingExecutor.shared.run { [client] in try client.createBucket() }
+        try fileSystem.createDirectory(at: local, withIntermediateDirectories: true)
+        try fileSystem.createDirectory(at: state, withIntermediateDirectories: true)
+    }
+
+    /// An engine of process `pid` of this host (a run whose lock was left behind is taken over
+    /// by the next process's, as after a restart).
+    func engine(partSize: Int = 8 << 20, client: S3Client? = nil, pid: Int32 = 1) -> SyncEngine {
+        let clock = fileSystem
+        return SyncEngine(
+            directories: fileSystem, files: fileSystem, clock: { clock.now }, owner: "test",
+            scansConcurrently: false,
+            process: SyncProcess(host: "here", bootID: "boot", pid: pid, isRunning: { $0 == pid }),
+            objectStore: S3Accessor(client: client ?? self.client, prefix: "notes/", partSize: partSize))
+    }
+
+    func sync(_ engine: SyncEngine? = nil, options: SyncOptions = SyncOptions()) async throws -> SyncReport {
+        fileSystem.advanceTime(by: 2)
+        return try await (engine ?? self.engine()).run(
+            local: local, container: container, stateDirectory: state, options: options)
+    }
+
+    /// The bucket's keys under the prefix, the engine's own (`.seams…`) left out.
+    func userKeys() -> [String] {
+        server.keys(in: "bucket").filter { $0.hasPrefix("notes/") && !$0.hasPrefix("notes/.seams") }
+            .map { String($0.dropFirst("notes/".count)) }
+    }
+
+    func put(_ key: String, _ text: String) async throws {
+        try await BlockingExecutor.shared.run { [client] in
+            _ = try client.putObject("notes/" + key, body: Data(text.utf8))
+        }
+    }
+
+    func object(_ key: String) async throws -> String {
+        try await BlockingExecutor.shared.run { [client] in
+            String(decoding: try client.getObject("notes/" + key).1, as: UTF8.self)
+        }
+    }
+
+    func write(_ path: String, _ text: String) throws {
+        let url = local.appending(path: path)
+        try fileSystem.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try fileSystem.write(Data(text.utf8), to: url)
+    }
+
+    func read(_ path: String) throws -> String {
+        String(decoding: try fileSystem.read(from: local.appending(path: path)), as: UTF8.self)
+    }
+
+    @Test("a first sync copies both ways, keeps an empty folder as a marker, and a second run changes nothing")
+    func firstSyncAndQuiet() async throws {
+        try write("a.txt", "local a")
+        try write("sub/b é.txt", "local b")
+        try fileSystem.createDirectory(at: local.appending(path: "empty"), withIntermediateDirectories: false)
+        try await put("c.txt", "bucket c")
+        try await put("d/e.txt", "bucket e")
+        var report = try await sync()
+        #expect(report.failures.isEmpty)
+        #expect(report.copiedToContainer == 2 && report.copiedToLocal == 2)
+        #expect(userKeys() == ["a.txt", "c.txt", "d/e.txt", "empty/", "sub/", "sub/b é.txt"])
+        let uploaded = try await object("sub/b é.txt")
+        #expect(uploaded == "local b")
+        #expect(try read("c.txt") == "bucket c" && read("d/e.txt") == "bucket e")
+        #expect(!server.keys(in: "bucket").contains("notes/.seams-lock"), "the lock is released")
+        #expect(!server.keys(in: "bucket").contains { $0.contains(".seams-tmp") }, "no temp object left")
+
+        let before = server.requests.count
+        report = try await sync()
+        #expect(report.copiedToContainer == 0 && report.copiedToLocal == 0 && report.failures.isEmpty)
+        let writes = server.requests.dropFirst(before).filter {
+            ($0.hasPrefix("PUT") || $0.hasPrefix("DELETE")) && !$0.contains(".seams-lock")
+                && !$0.contains(".seams-tmp-lock")
+        }
+        #expect(writes.isEmpty, "a quiet run writes nothing but its lock: \(writes)")
+    }
+
+    @Test("edits go both ways, and each replaced version is kept in the trash of its side")
+    func editsBothWays() async throws {
+        try write("a.txt", "a1")
+        try await put("c.txt", "c1")
+        _ = try await sync()
+        try write("a.txt", "a2 longer")
+        try await put("c.txt", "c2 longer")
+        let report = try await sync()
+        #expect(report.failures.isEmpty && report.conflicts.isEmpty)
+        let edited = try await object("a.txt")
+        #expect(try edited == "a2 longer" && read("c.txt") == "c2 longer")
+        let trash = server.keys(in: "bucket").filter { $0.hasPrefix("notes/.seams-trash/") && $0.hasSuffix("a.txt") }
+        #expect(trash.count == 1)
+        #expect(try await object(String(try #require(trash.first).dropFirst("notes/".count))) == "a1")
+    }
+
+    @Test("a file changed on both sides becomes a conflict: both versions kept on both sides")
+    func conflict() async throws {
+        try write("a.txt", "base")
+        _ = try await sync()
+        try write("a.txt", "local edit")
+        try await put("a.txt", "bucket edit")
+        let report = try await sync()
+        #expect(report.conflicts.count == 1)
+        let copy = try #require(report.conflicts.first?.copy)
+        #expect(Set([try read("a.txt"), try read(copy)]) == ["local edit", "bucket edit"])
+        let stored = [try await object("a.txt"), try await object(copy)]
+        #expect(Set(stored) == ["local edit", "bucket edit"])
+    }
+
+    @Test("a deletion goes across, the deleted version kept in the trash")
+    func deletion() async throws {
+        try write("a.txt", "a")
+        try await put("c.txt", "c")
+        _ = try await sync()
+        try fileSystem.removeItem(at: local.appending(path: "c.txt"), recursively: false)
+        try await BlockingExecutor.shared.run { [client] in try client.deleteObject("notes/a.txt") }
+        let report = try await sync()
+        #expect(report.failures.isEmpty)
+        #expect(userKeys().isEmpty)
+        #expect(!fileSystem.fileExists(at: local.appending(path: "a.txt")))
+        #expect(server.keys(in: "bucket").contains { $0.hasPrefix("notes/.seams-trash/") && $0.hasSuffix("c.txt") })
+    }
+
+    @Test("a file larger than a part goes up in parts and comes down in pieces, whole")
+    func largeFile() async throws {
+        let part = 5 << 20  // S3's least part
+        let big = Data((0..<(2 * part + 1_000)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try fileSystem.write(big, to: local.appending(path: "big.bin"))
+        _ = try await sync(engine(partSize: part))
+        let parts = server.requests.filter { $0.hasPrefix("PUT") && $0.contains("partNumber=") }
+        #expect(parts.count == 3, "\(parts)")
+        let stored = try await BlockingExecutor.shared.run { [client] in try client.getObject("notes/big.bin").1 }
+        #expect(stored == big)
+        try await BlockingExecutor.shared.run { [client] in
+            _ = try client.putObject("notes/back.bin", body: big + big)
+        }
+        let before = server.requests.count
+        _ = try await sync(engine(partSize: part))
+        #expect(try fileSystem.read(from: local.appending(path: "back.bin")) == big + big)
+        let gets = server.requests.dropFirst(before).filter { $0.hasPrefix("GET") && $0.contains("back.bin") }
+        #expect(gets.count == 5, "downloaded in pieces of a part: \(gets)")
+    }
+
+    @Test("refused keys: the run stops before it changes anything, saying the server refused them")
+    func refusedKeys() async throws {
+        try write("a.txt", "a")
+        let wrong = S3Client(
+            endpoint: server.endpoint, bucket: "bucket", region: "us-east-1",
+            credentials: S3Credentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "not the secret"),
+            transport: server, pause: { _ in })
+        do {
+            _ = try await sync(engine(client: wrong))
+            Issue.record("the run went on with refused keys")
+        } catch SyncError.serverNotAvailable(let url, let reason) {
+            #expect(url == container)
+            #expect(reason.contains("403"), "\(reason)")
+        }
+        #expect(server.keys(in: "bucket").isEmpty)
+    }
+
+    @Test("a missing bucket: the server is not available, nothing changes locally")
+    func missingBucket() async throws {
+        try write("a.txt", "a")
+        let other = S3Client(
+            endpoint: server.endpoint, bucket: "nobucket", region: "us-east-1", credentials: Self.keys,
+            transport: server, pause: { _ in })
+        await #expect(throws: SyncError.self) {
+            _ = try await self.engine(client: other).run(
+                local: self.local, container: URL(string: "s3://nobucket/notes/")!, stateDirectory: self.state)
+        }
+        #expect(try read("a.txt") == "a")
+    }
+
+    @Test("a server that stops answering mid-run: the run ends as the server lost, and the next converges")
+    func serverLost() async throws {
+        try write("a.txt", "a1")
+        _ = try await sync()
+        for index in 0..<20 { try write("new\(index).txt", "n\(index)") }
+        // The scan and the lock go through; then every connection is refused.
+        server.inject(.refuseConnection, times: 10_000, after: 12)
+        do {
+            let cut = try await sync()
+            #expect(!cut.failures.isEmpty, "a run cut off reports what it left undone")
+        } catch SyncError.serverLost, SyncError.serverNotAvailable {
+        }
+        server.clearFaults()
+        #expect(try fileSystem.contentsOfDirectory(at: local).count == 21, "the local side is untouched")
+        // The next run is another process: it takes over the lock the cut-off run could not release.
+        let report = try await sync(engine(pid: 2))
+        #expect(report.failures.isEmpty)
+        #expect(Set(userKeys()) == Set(["a.txt"] + (0..<20).map { "new\($0).txt" }))
+        for index in 0..<20 {
+            let text = try await object("new\(index).txt")
+            #expect(text == "n\(index)")
+        }
+    }
+}
