@@ -121,6 +121,7 @@ let package = Package(
             dependencies: [
                 "SeamsSync",
                 "SeamsWebDAV",
+                "SeamsS3",
                 // AsyncHTTPClient, not URLSession: FoundationNetworking would load libcurl (and
                 // its libraries) into every run, local ones included.
                 "SeamsAsyncHTTPClient",
@@ -199,7 +200,9 @@ let package = Package(
             ],
             plugins: ["SeamsMockNames"]
         ),
-        .testTarget(name: "SeamsSyncCLITests", dependencies: ["seams-sync", "Seams", "SeamsSync", "SeamsWebDAV", "SeamsTesting"]),
+        .testTarget(
+            name: "SeamsSyncCLITests",
+            dependencies: ["seams-sync", "Seams", "SeamsSync", "SeamsWebDAV", "SeamsS3", "SeamsTesting"]),
     ]
 )
 

@@ -76,11 +76,13 @@ extension S3Accessor: DirectoryAccessorProviding {
 
     /// Removes a file (`DeleteObject`), or a folder: without `recursively` only an empty one
     /// (ENOTEMPTY otherwise); with it, every object under it, its marker last, so a removal cut
-    /// off midway leaves a folder that is still listed.
+    /// off midway leaves a folder that is still listed. The folder above keeps a marker, as it
+    /// stays on a file system.
     public func removeItem(at url: URL, recursively: Bool) throws {
         guard let found = try find(url) else { throw Self.error(ENOENT, url: url, writing: true) }
         if let object = found.object {
             try request(url, writing: true) { () throws(S3Error) in try client.deleteObject(object.key) }
+            try keepFolder(above: url)
             return
         }
         let prefix = folderPrefix(url)
@@ -91,6 +93,21 @@ extension S3Accessor: DirectoryAccessorProviding {
         for object in inside.sorted(by: { $0.key.utf8.count > $1.key.utf8.count }) {
             try request(url, writing: true) { () throws(S3Error) in try client.deleteObject(object.key) }
         }
+        try keepFolder(above: url)
+    }
+
+    /// Gives the folder above `url` its marker, if it has none, once an item left it: a folder
+    /// known only by the keys under it (made by another tool) would vanish with its last one,
+    /// where a file system's stays.
+    private func keepFolder(above url: URL) throws {
+        let parent = url.deletingLastPathComponent()
+        let key = self.key(parent)
+        guard key != rootKey, !key.isEmpty else { return }
+        do {
+            try request(parent, writing: true) { () throws(S3Error) in
+                try client.putObject(key + "/", body: Data(), condition: .ifAbsent)
+            }
+        } catch let error as CocoaError where error.posixCode == .EEXIST {}
     }
 
     /// Moves an item: each object copied on the server (`CopyObject`, only while it is the
@@ -162,7 +179,10 @@ extension S3Accessor: DirectoryAccessorProviding {
         }
         if let object = found.object {
             try copyObject(object, to: key(destination), url: destination)
-            if deletingSource { try delete(object, movedFrom: source) }
+            if deletingSource {
+                try delete(object, movedFrom: source)
+                try keepFolder(above: source)
+            }
             return
         }
         // A folder: every object under it, the marker first so the new folder is there from the start.
@@ -180,13 +200,14 @@ extension S3Accessor: DirectoryAccessorProviding {
         }
         guard deletingSource else { return }
         for object in ordered.reversed() { try delete(object, movedFrom: source) }
+        try keepFolder(above: source)
     }
 
     /// Deletes a moved object only while it is the version copied (`If-Match`): one saved again
     /// since the copy stays, and the move fails with EAGAIN.
     private func delete(_ object: S3Object, movedFrom source: URL) throws {
-        do {
-            try client.deleteObject(object.key, ifMatch: object.etag)
+        do throws(S3Error) {
+            try guarded { () throws(S3Error) in try client.deleteObject(object.key, ifMatch: object.etag) }
         } catch let error where error.isPreconditionFailed {
             throw Self.error(
                 EAGAIN, url: source, writing: true, reason: "it changed on the server while it was moved; both are kept"

@@ -56,12 +56,14 @@ extension S3Accessor: FileAccessorProviding {
         }
         var pending: Data? = first
         do {
-            try client.putObjectInParts(key, condition: .ifAbsent) { () throws -> Data? in
-                if let part = pending {
-                    pending = nil
-                    return part
+            _ = try guardedWithFiles {
+                try client.putObjectInParts(key, condition: .ifAbsent) { () throws -> Data? in
+                    if let part = pending {
+                        pending = nil
+                        return part
+                    }
+                    return try nextPart()
                 }
-                return try nextPart()
             }
         } catch let error as S3Error {
             throw Self.error(error, url: url, writing: true)
@@ -112,7 +114,10 @@ extension S3Accessor: FileAccessorProviding {
         -> FileMetadata
     {
         do {
-            return Self.metadata(try client.download(key(url), toNewFile: localFile, in: files, pieceSize: partSize))
+            return Self.metadata(
+                try guardedWithFiles {
+                    try client.download(key(url), toNewFile: localFile, in: files, pieceSize: partSize)
+                })
         } catch let error as S3Error where error.isPreconditionFailed {
             throw Self.error(
                 EAGAIN, url: url, writing: false, reason: "the object changed on the server while it was downloaded")

@@ -52,6 +52,13 @@ public final class S3Accessor: Sendable {
     public let partSize: Int
     /// The objects the last copies made, by key (``placedObject(at:)``), a bounded number.
     private let copies = LockedValue<[String: S3Object]>([:])
+    /// How long after a request found the server unreachable (all its retries spent) later
+    /// requests fail at once, unsent.
+    public let outageCooldown: Duration
+    /// Reads the time the outage cooldown is measured in.
+    private let now: @Sendable () -> ContinuousClock.Instant
+    /// When the server was last found unreachable, and how.
+    private let outage = LockedValue<(since: ContinuousClock.Instant, error: S3Error)?>(nil)
 
     /// The key of ``baseURL`` (`prefix`, no slash at either end; `""` for the bucket's root).
     let rootKey: String
@@ -63,8 +70,18 @@ public final class S3Accessor: Sendable {
     ///   - prefix: The folder (`notes/`, `team/notes`); `""` (the default) for the whole bucket.
     ///   - partSize: The size of each part of a file written in parts; at least 5 MiB, or the
     ///     server refuses the upload.
-    public init(client: S3Client, prefix: String = "", partSize: Int = 8 << 20) {
+    ///   - outageCooldown: Once a request found the server unreachable (no connection, no answer
+    ///     in time, no such host) after all its retries, every request in this much time fails at
+    ///     once with the same error, unsent: a server that went away mid-run ends the run's
+    ///     remaining work in moments, not in retries per file. 10 seconds by default.
+    ///   - now: Reads the time the cooldown is measured in (the continuous clock by default).
+    public init(
+        client: S3Client, prefix: String = "", partSize: Int = 8 << 20, outageCooldown: Duration = .seconds(10),
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
+    ) {
         precondition(partSize > 0, "a part holds at least one byte")
+        self.outageCooldown = outageCooldown
+        self.now = now
         self.client = client
         self.partSize = partSize
         let trimmed = prefix.split(separator: "/", omittingEmptySubsequences: true).joined(separator: "/")
@@ -191,10 +208,52 @@ public final class S3Accessor: Sendable {
     @discardableResult
     func request<T>(_ url: URL, writing: Bool, _ call: () throws(S3Error) -> T) throws -> T {
         do {
-            return try call()
+            return try guarded(call)
         } catch {
             throw Self.error(error, url: url, writing: writing)
         }
+    }
+
+    /// Runs one client call unless the server was found unreachable within the cooldown (then
+    /// fails at once with that error), and notes an unreachable server.
+    @available(*, noasync, message: "it blocks its thread")
+    func guarded<T>(_ call: () throws(S3Error) -> T) throws(S3Error) -> T {
+        if let recent = recentOutage() { throw recent }
+        do {
+            let result = try call()
+            outage.withLock { $0 = nil }
+            return result
+        } catch {
+            note(error)
+            throw error
+        }
+    }
+
+    /// ``guarded(_:)`` for a call that throws a local file's errors too.
+    @available(*, noasync, message: "it blocks its thread")
+    func guardedWithFiles<T>(_ call: () throws -> T) throws -> T {
+        if let recent = recentOutage() { throw recent }
+        do {
+            let result = try call()
+            outage.withLock { $0 = nil }
+            return result
+        } catch let error as S3Error {
+            note(error)
+            throw error
+        }
+    }
+
+    /// The error of an outage found within the cooldown, or `nil`.
+    private func recentOutage() -> S3Error? {
+        guard let recent = outage.withLock({ $0 }), now() - recent.since < outageCooldown else { return nil }
+        return recent.error
+    }
+
+    /// Notes an unreachable server (no connection, no answer in time, no such host).
+    private func note(_ error: S3Error) {
+        guard case .transport(let failure) = error, [.cannotConnect, .timedOut, .hostNotFound].contains(failure.kind)
+        else { return }
+        outage.withLock { $0 = (now(), error) }
     }
 
     // MARK: Lookups
@@ -215,6 +274,32 @@ public final class S3Accessor: Sendable {
             try client.listObjects(prefix: key + "/", maxKeys: 1)
         }
         return page.objects.isEmpty && page.commonPrefixes.isEmpty ? nil : (nil, true)
+    }
+
+    /// The multipart uploads begun under the folder `url` and neither completed nor aborted
+    /// whose key's last component `isOwnName` accepts (a killed writer's, to its temp names).
+    ///
+    /// - Parameters:
+    ///   - url: A folder of this accessor.
+    ///   - isOwnName: Whether a key's last component is a name the caller's writes use.
+    /// - Returns: The uploads.
+    public func abandonedUploads(under url: URL, where isOwnName: (String) -> Bool) throws
+        -> [S3Client.MultipartUpload]
+    {
+        let prefix = folderPrefix(url)
+        let uploads = try request(url, writing: false) { () throws(S3Error) in
+            try client.listMultipartUploads(prefix: prefix)
+        }
+        return uploads.filter { upload in
+            isOwnName(String(upload.key.split(separator: "/", omittingEmptySubsequences: false).last ?? ""))
+        }
+    }
+
+    /// Aborts `upload`, freeing its parts.
+    public func abort(_ upload: S3Client.MultipartUpload) throws {
+        try request(baseURL, writing: true) { () throws(S3Error) in
+            try client.abortMultipartUpload(upload.key, uploadID: upload.uploadID)
+        }
     }
 
     /// Every object under the folder prefix `prefix`, page after page.

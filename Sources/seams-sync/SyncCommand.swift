@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SeamsAsyncHTTPClient
 import SeamsCore
+import SeamsS3
 import SeamsSync
 import SeamsWebDAV
 
@@ -21,9 +22,25 @@ struct SyncCommand: ParsableCommand {
 
     @Argument(
         help:
-            "The container: a folder, or a WebDAV collection's https:// URL (credentials from SEAMS_WEBDAV_USER and SEAMS_WEBDAV_PASSWORD, or ~/.netrc)."
+            "The container: a folder; a WebDAV collection's https:// URL (credentials from SEAMS_WEBDAV_USER and SEAMS_WEBDAV_PASSWORD, or ~/.netrc); or an S3 folder, s3://bucket/folder/ (keys from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or the AWS_PROFILE in ~/.aws/credentials)."
     )
     var container: String
+
+    @Option(
+        help: ArgumentHelp(
+            "With an s3:// container: the S3 server (default: the profile's endpoint_url, else AWS's for the region).",
+            valueName: "URL"))
+    var endpoint: String?
+
+    @Option(help: "With an s3:// container: the region (default: AWS_REGION, the profile's, else us-east-1).")
+    var region: String?
+
+    @Flag(
+        name: .customLong("path-style"), inversion: .prefixedNo,
+        help:
+            "With an s3:// container: name the bucket in the path (https://host/bucket/key), or with --no-path-style in the host (https://bucket.host/key). Default: path-style with --endpoint, virtual-hosted for AWS."
+    )
+    var pathStyle: Bool?
 
     @Flag(
         name: .customLong("allow-insecure-http"),
@@ -49,7 +66,7 @@ struct SyncCommand: ParsableCommand {
 
     @Option(
         help:
-            "With a WebDAV container: at most N requests to the server at once (folder listings, uploads and downloads to temp names, new files moved into place); 1 sends them one by one."
+            "With a WebDAV or S3 container: at most N requests to the server at once (folder listings, uploads and downloads to temp names, new files moved into place); 1 sends them one by one."
     )
     var requests = SyncEngine.defaultRequestsInFlight
 
@@ -89,17 +106,26 @@ struct SyncCommand: ParsableCommand {
         let output = Output(json: json)
         let localURL = Self.absolute(local)
         let remote: RemoteContainer?
+        let bucket: S3Container?
         do {
             let environment = ProcessInfo.processInfo.environment
+            let home = URL(filePath: environment["HOME"] ?? NSHomeDirectory(), directoryHint: .isDirectory)
+            bucket = try S3Container.parse(
+                container, endpoint: endpoint, region: region, pathStyle: pathStyle,
+                allowInsecureHTTP: allowInsecureHTTP, environment: environment, home: home)
             let netrc = environment["HOME"].map { URL(filePath: $0).appending(path: ".netrc") }
             remote = try RemoteContainer.parse(
                 container, allowInsecureHTTP: allowInsecureHTTP, environment: environment, netrc: netrc)
-        } catch {
-            output.fail(ExitStatus.badUsage, error.description)
+        } catch let refusal as S3Container.Refusal {
+            output.fail(ExitStatus.badUsage, refusal.description)
+            throw ExitCode(ExitStatus.badUsage.rawValue)
+        } catch let refusal as RemoteContainer.Refusal {
+            output.fail(ExitStatus.badUsage, refusal.description)
             throw ExitCode(ExitStatus.badUsage.rawValue)
         }
-        let containerURL = remote?.url ?? Self.absolute(container)
-        if remote == nil, Self.overlap(localURL, containerURL) {
+        let containerURL = bucket?.url ?? remote?.url ?? Self.absolute(container)
+        let isFolder = remote == nil && bucket == nil
+        if isFolder, Self.overlap(localURL, containerURL) {
             output.fail(
                 ExitStatus.badUsage, "LOCAL and CONTAINER must be two separate folders, neither inside the other.")
             throw ExitCode(ExitStatus.badUsage.rawValue)
@@ -108,7 +134,7 @@ struct SyncCommand: ParsableCommand {
             output.fail(ExitStatus.badUsage, SyncError.noStateDirectory.description)
             throw ExitCode(ExitStatus.badUsage.rawValue)
         }
-        if Self.contains(localURL, state) || (remote == nil && Self.contains(containerURL, state)) {
+        if Self.contains(localURL, state) || (isFolder && Self.contains(containerURL, state)) {
             // It would be synced with the rest, and change under the run that writes it.
             output.fail(
                 ExitStatus.badUsage,
@@ -132,14 +158,21 @@ struct SyncCommand: ParsableCommand {
             }
         }
         // Made only for a server: a local run starts no event loop.
-        let transport = remote.map { _ in AsyncHTTPClientTransport() }
+        let transport = isFolder ? nil : AsyncHTTPClientTransport()
         defer { try? transport?.shutdownWaiting() }
         let server = remote.map {
             WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: transport!)
         }
+        let objectStore = bucket.map {
+            S3Accessor(
+                client: S3Client(
+                    endpoint: $0.endpoint, bucket: $0.bucket, region: $0.region,
+                    credentials: $0.configuration.credentials, addressing: $0.addressing, transport: transport!),
+                prefix: $0.prefix)
+        }
         let engine = SyncEngine(
             directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), progress: output.progress,
-            requestsInFlight: requests, remote: server)
+            requestsInFlight: requests, remote: server, objectStore: objectStore)
         let stop = SyncStopToken()
         let signals = InterruptSignals(stop: stop)
         defer { signals.cancel() }

@@ -2,7 +2,7 @@ import Foundation
 import SeamsCore
 
 /// The last stage, after a run that was not interrupted: each side's trash folders older than
-/// the retention removed.
+/// the retention removed, and an interrupted run's incomplete uploads aborted.
 struct PurgeStage {
     let run: SyncRun
     /// When the run started; trash ages are counted from it.
@@ -18,6 +18,9 @@ struct PurgeStage {
             let purger = TrashPurger(directories: replica.directories, retention: run.options.trashRetention)
             if let refused = purger.purge(root: root, now: start).refused {
                 skipped.append(.init(path: root.appending(path: OwnNames.trash).path, reason: refused))
+            }
+            if let refused = replica.removeAbandonedUploads() {
+                skipped.append(.init(path: root.absoluteString, reason: refused))
             }
         }
         return skipped

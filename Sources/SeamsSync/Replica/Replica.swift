@@ -41,6 +41,14 @@ protocol Replica: Sendable {
     /// the move's own answer gave where it does not (S3's copy dates the object anew), so the
     /// next run sees the file as this run left it, not as changed.
     func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata
+
+    /// Frees what an interrupted run left on the replica beside its temp files, which the scan
+    /// finds and removes: an S3 bucket's incomplete multipart uploads to the tool's temp names
+    /// under the root, whose parts take space until aborted. Called once a run has finished,
+    /// under its lock, so no run of this tool is writing them.
+    ///
+    /// - Returns: Why something could not be freed, or `nil`.
+    func removeAbandonedUploads() -> String?
 }
 
 extension Replica {
@@ -49,6 +57,8 @@ extension Replica {
     }
 
     func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata { copied }
+
+    func removeAbandonedUploads() -> String? { nil }
 
     /// Whether this replica can do all of `capabilities`.
     func can(_ capabilities: ReplicaCapabilities) -> Bool { self.capabilities.isSuperset(of: capabilities) }
@@ -195,6 +205,18 @@ struct S3Replica: RemoteReplica {
     /// The object the copy into place made (``S3Accessor/placedObject(at:)``).
     func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata {
         store.placedObject(at: url) ?? copied
+    }
+
+    /// Aborts the multipart uploads under the root to the tool's temp names (a killed run's).
+    func removeAbandonedUploads() -> String? {
+        do {
+            for upload in try store.abandonedUploads(under: root, where: Snapshot.isTemporaryName) {
+                try store.abort(upload)
+            }
+            return nil
+        } catch {
+            return "incomplete uploads of an interrupted run could not be aborted: \(SyncEngine.serverReason(error))"
+        }
     }
 
     /// `PutObject` with `If-None-Match: *`, in parts for a large file

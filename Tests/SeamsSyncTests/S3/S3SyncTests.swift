@@ -217,4 +217,27 @@ import Testing
             #expect(text == "n\(index)")
         }
     }
+
+    @Test("an upload in parts a killed run left incomplete is aborted by the next run; another tool's is not")
+    func abandonedUploads() async throws {
+        try write("a.txt", "a")
+        struct Killed: Error {}
+        // The abort after the failed part is refused (each retry too): the upload stays, as a kill leaves it.
+        server.inject(.refuseConnection, times: client.retryLimit + 1, after: 1)
+        for key in ["notes/sub/.seams-tmp-k1ll3d-1", "notes/someone-elses.bin"] {
+            await #expect(throws: (any Error).self) {
+                try await BlockingExecutor.shared.run { [client] in
+                    try client.putObjectInParts(key) { throw Killed() }
+                }
+            }
+            server.inject(.refuseConnection, times: client.retryLimit + 1, after: 1)
+        }
+        server.clearFaults()
+        let left = try await BlockingExecutor.shared.run { [client] in try client.listMultipartUploads() }
+        #expect(left.count == 2)
+        let report = try await sync()
+        #expect(report.skipped.isEmpty, "\(report.skipped)")
+        let after = try await BlockingExecutor.shared.run { [client] in try client.listMultipartUploads() }
+        #expect(after.map(\.key) == ["notes/someone-elses.bin"])
+    }
 }
