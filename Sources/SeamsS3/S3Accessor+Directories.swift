@@ -8,29 +8,30 @@ extension S3Accessor: DirectoryAccessorProviding {
     /// system does not) is listed as the folder.
     public func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
         let prefix = folderPrefix(url)
-        var files: [String: S3Object] = [:]
-        var folders: Set<String> = []
+        // By the bytes of their names: S3 keeps NFC and NFD names apart, Swift's `String` does not.
+        var files: [[UInt8]: S3Object] = [:]
+        var folders: Set<[UInt8]> = []
         var token: String?
         repeat {
             let page = try request(url, writing: false) { () throws(S3Error) in
                 try client.listObjects(prefix: prefix, delimiter: "/", continuationToken: token)
             }
-            for object in page.objects where object.key != prefix {
-                files[String(object.key.dropFirst(prefix.count))] = object
+            for object in page.objects where !Self.same(object.key, prefix) {
+                files[Array(object.key.utf8.dropFirst(prefix.utf8.count))] = object
             }
-            for folder in page.commonPrefixes where folder.count > prefix.count + 1 {
-                folders.insert(String(folder.dropFirst(prefix.count).dropLast()))
+            for folder in page.commonPrefixes where folder.utf8.count > prefix.utf8.count + 1 {
+                folders.insert(Array(folder.utf8.dropFirst(prefix.utf8.count).dropLast()))
             }
             token = page.nextContinuationToken
         } while token != nil
-        if files.isEmpty, folders.isEmpty, key(url) != rootKey {
+        if files.isEmpty, folders.isEmpty, !Self.same(key(url), rootKey) {
             // An empty folder has its marker, which the listing left out: look for it.
             guard let found = try find(url) else { throw Self.error(ENOENT, url: url, writing: false) }
             if !found.isFolder { throw Self.error(ENOTDIR, url: url, writing: false) }
         }
-        var entries = folders.map { DirectoryEntry(name: $0, metadata: Self.folder) }
+        var entries = folders.map { DirectoryEntry(name: String(decoding: $0, as: UTF8.self), metadata: Self.folder) }
         for (name, object) in files where !folders.contains(name) && !name.isEmpty {
-            entries.append(DirectoryEntry(name: name, metadata: Self.metadata(object)))
+            entries.append(DirectoryEntry(name: String(decoding: name, as: UTF8.self), metadata: Self.metadata(object)))
         }
         entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return entries
@@ -87,7 +88,7 @@ extension S3Accessor: DirectoryAccessorProviding {
         }
         let prefix = folderPrefix(url)
         let inside = try objects(under: prefix, url: url)
-        if !recursively, inside.contains(where: { $0.key != prefix }) {
+        if !recursively, inside.contains(where: { !Self.same($0.key, prefix) }) {
             throw Self.error(ENOTEMPTY, url: url, writing: true)
         }
         for object in inside.sorted(by: { $0.key.utf8.count > $1.key.utf8.count }) {
@@ -102,7 +103,7 @@ extension S3Accessor: DirectoryAccessorProviding {
     private func keepFolder(above url: URL) throws {
         let parent = url.deletingLastPathComponent()
         let key = self.key(parent)
-        guard key != rootKey, !key.isEmpty else { return }
+        guard !Self.same(key, rootKey), !key.isEmpty else { return }
         do {
             try request(parent, writing: true) { () throws(S3Error) in
                 try client.putObject(key + "/", body: Data(), condition: .ifAbsent)
@@ -189,14 +190,15 @@ extension S3Accessor: DirectoryAccessorProviding {
         let from = folderPrefix(source)
         let to = folderPrefix(destination)
         let inside = try objects(under: from, url: source)
-        if !inside.contains(where: { $0.key == from }) {
+        if !inside.contains(where: { Self.same($0.key, from) }) {
             try request(destination, writing: true) { () throws(S3Error) in
                 try client.putObject(to, body: Data(), condition: .ifAbsent)
             }
         }
         let ordered = inside.sorted { $0.key.utf8.count < $1.key.utf8.count }
         for object in ordered {
-            try copyObject(object, to: to + object.key.dropFirst(from.count), url: destination)
+            let rest = String(decoding: object.key.utf8.dropFirst(from.utf8.count), as: UTF8.self)
+            try copyObject(object, to: to + rest, url: destination)
         }
         guard deletingSource else { return }
         for object in ordered.reversed() { try delete(object, movedFrom: source) }

@@ -51,7 +51,7 @@ public final class S3Accessor: Sendable {
     /// a file larger than this is uploaded in parts, never held in memory whole.
     public let partSize: Int
     /// The objects the last copies made, by key (``placedObject(at:)``), a bounded number.
-    private let copies = LockedValue<[String: S3Object]>([:])
+    private let copies = LockedValue<[[UInt8]: S3Object]>([:])
     /// How long after a request found the server unreachable (all its retries spent) later
     /// requests fail at once, unsent.
     public let outageCooldown: Duration
@@ -100,15 +100,16 @@ public final class S3Accessor: Sendable {
     public func serves(_ url: URL) -> Bool {
         guard url.scheme?.lowercased() == "s3", url.host(percentEncoded: false) == client.bucket else { return false }
         let key = key(url)
-        return rootKey.isEmpty || key == rootKey || key.hasPrefix(rootKey + "/")
+        return rootKey.isEmpty || Self.same(key, rootKey) || key.utf8.starts(with: (rootKey + "/").utf8)
     }
 
     /// The object's key for `url`: its path without the leading or a trailing `/`.
     func key(_ url: URL) -> String {
-        var path = url.path(percentEncoded: false)
-        while path.hasPrefix("/") { path.removeFirst() }
-        while path.hasSuffix("/") { path.removeLast() }
-        return path
+        // By bytes: a name may start with a combining mark, which `String` joins to the slash.
+        var bytes = Substring(url.path(percentEncoded: false)).utf8[...]
+        while bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
+        while bytes.last == UInt8(ascii: "/") { bytes = bytes.dropLast() }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The prefix of the folder at `url`: its key and `/`, or `""` for the bucket's root.
@@ -123,14 +124,21 @@ public final class S3Accessor: Sendable {
     /// - Parameter url: A file this accessor copied or moved something to.
     /// - Returns: Its metadata.
     public func placedObject(at url: URL) -> FileMetadata? {
-        copies.withLock { $0[key(url)] }.map(Self.metadata)
+        copies.withLock { $0[Array(key(url).utf8)] }.map(Self.metadata)
     }
 
     func remember(_ object: S3Object) {
         copies.withLock { copies in
-            if copies.count >= 4_096, copies[object.key] == nil { copies.removeAll(keepingCapacity: true) }
-            copies[object.key] = object
+            let key = Array(object.key.utf8)
+            if copies.count >= 4_096, copies[key] == nil { copies.removeAll(keepingCapacity: true) }
+            copies[key] = object
         }
+    }
+
+    /// Whether two keys are the same bytes (`==` on `String` takes NFC and NFD spellings for one;
+    /// S3 keeps them apart).
+    static func same(_ one: String, _ other: String) -> Bool {
+        one.utf8.elementsEqual(other.utf8)
     }
 
     // MARK: Metadata
@@ -262,7 +270,7 @@ public final class S3Accessor: Sendable {
     @available(*, noasync, message: "it blocks its thread")
     func find(_ url: URL) throws -> (object: S3Object?, isFolder: Bool)? {
         let key = key(url)
-        if key == rootKey {
+        if Self.same(key, rootKey) {
             // The accessor's folder is there while the bucket answers.
             _ = try request(url, writing: false) { () throws(S3Error) in try client.listObjects(maxKeys: 1) }
             return (nil, true)

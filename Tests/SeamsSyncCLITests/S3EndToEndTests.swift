@@ -237,6 +237,7 @@ struct S3EndToEndTests {
             let stoppedAt = Date()
             let cut = try CLI.wait(started)
             let lingered = Date().timeIntervalSince(stoppedAt)
+            print("S3: the run ended \(String(format: "%.1f", lingered)) s after its server went away")
             #expect(lingered < 45, "the rest of the run fails soon, not after retries per file: \(lingered) s")
             #expect([3, 5].contains(cut.status), "\(cut.status) \(cut.stdout) \(cut.stderr)")
             #expect(!cut.stderr.contains("Fatal error"), "\(cut.stderr)")

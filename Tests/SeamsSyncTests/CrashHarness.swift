@@ -1,5 +1,6 @@
 import Foundation
 import Seams
+import SeamsS3
 import SeamsTesting
 import SeamsWebDAV
 import Testing
@@ -26,6 +27,11 @@ struct CrashHarness {
     /// The WebDAV server the container is reached through, when it is (it serves `/container`
     /// of the same file system, so the checks read the container's files directly).
     let server: InMemoryWebDAVServer?
+    /// The S3 server the container is reached through, when it is (its bucket is `/container`
+    /// of the same file system, behind the crash suite's faults).
+    let bucket: CrashingS3Server?
+    /// The keys of ``bucket``.
+    static let s3Keys = S3Credentials(accessKeyID: "AKIDCRASH", secretAccessKey: "crash-suite-secret")
 
     /// The seed of the interleaving the engine's concurrent work runs in (copies, placements and
     /// the background flush at once, one call at a time in the seed's order), or `nil` for that
@@ -45,17 +51,19 @@ struct CrashHarness {
     var afterRun: (@Sendable () -> Void)?
 
     /// The container as the engine is given it: the folder, or the server's collection.
-    var containerURL: URL { server?.baseURL ?? Self.container }
+    var containerURL: URL { bucket != nil ? URL(string: "s3://bucket/")! : server?.baseURL ?? Self.container }
 
     /// A fresh file system holding the scenario's starting state, all of it durable.
     ///
     /// - Parameters:
     ///   - hardLinks: Whether the file system has hard links.
     ///   - overWebDAV: Whether the engine reaches the container through an in-memory WebDAV server.
+    ///   - overS3: Whether the engine reaches the container through an in-memory S3 server.
     ///   - interleaving: The seed of the engine's concurrent work's order; `nil` for none.
-    init(_ scenario: CrashScenario, hardLinks: Bool = true, overWebDAV: Bool = false, interleaving: UInt64? = nil)
-        throws
-    {
+    init(
+        _ scenario: CrashScenario, hardLinks: Bool = true, overWebDAV: Bool = false, overS3: Bool = false,
+        interleaving: UInt64? = nil
+    ) throws {
         fileSystem = InMemoryFileSystem(enforcesPermissions: false)
         // A file system without hard links (FAT, exFAT) cannot swap two names either.
         fileSystem.exchangesItems = hardLinks
@@ -64,6 +72,11 @@ struct CrashHarness {
             overWebDAV
             ? InMemoryWebDAVServer(
                 serving: Self.container, of: fileSystem, baseURL: URL(string: "http://dav.test/container/")!) : nil
+        bucket =
+            overS3
+            ? CrashingS3Server(
+                server: InMemoryS3Server(
+                    serving: Self.container, of: fileSystem, bucket: "bucket", credentials: Self.s3Keys)) : nil
         self.hardLinks = hardLinks
         options = scenario.options
         duringRun = scenario.duringRun
@@ -96,6 +109,13 @@ struct CrashHarness {
             // and one failed by the cooldown look alike to the engine).
             remote: server.map {
                 WebDAVAccessor(baseURL: $0.baseURL, transport: $0, pause: { _ in }, outageCooldown: .zero)
+            },
+            objectStore: bucket.map {
+                S3Accessor(
+                    client: S3Client(
+                        endpoint: $0.server.endpoint, bucket: "bucket", region: "us-east-1", credentials: Self.s3Keys,
+                        transport: $0, now: { clock.now }, pause: { _ in }),
+                    outageCooldown: .zero)
             })
         if let firstSyncPassItems { engine.firstSyncPassItems = firstSyncPassItems }
         // The same order every run of a seed: each run starts the seed's sequence afresh.

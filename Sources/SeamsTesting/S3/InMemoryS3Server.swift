@@ -25,7 +25,7 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
     private let now: @Sendable () -> Date
     private let state = LockedValue(State())
 
-    private struct Object {
+    fileprivate struct Object: Equatable {
         var content: Data
         var etag: String
         var modified: Date
@@ -34,7 +34,7 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
 
     /// A key as its bytes: Swift's `String` equality would make NFC and NFD names one key, and
     /// S3 keeps them apart.
-    private struct Key: Hashable, Comparable {
+    fileprivate struct Key: Hashable, Comparable {
         let bytes: [UInt8]
         init(_ text: String) { bytes = Array(text.utf8) }
         var text: String { String(decoding: bytes, as: UTF8.self) }
@@ -70,6 +70,35 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         self.credentials = credentials
         self.region = region
         self.now = now
+        self.served = nil
+    }
+
+    /// A bucket whose objects are a folder's files, and its folders' markers, on a file system.
+    private let served: ServedFolder?
+
+    /// A server whose bucket `bucket` is the folder `folder` of `fileSystem`: each request reads
+    /// the folder's files as the objects (their ETags the MD5s of their contents, their dates the
+    /// files' dates), each folder under it as a marker `name/`, and writes what it changed back to
+    /// the folder, so a test reads and changes the bucket as files (the crash suite's checks).
+    /// Symbolic links are left out. A write the folder cannot hold (a key below a file's name)
+    /// is answered 500.
+    ///
+    /// - Parameters:
+    ///   - folder: The folder, which exists.
+    ///   - fileSystem: Its file system.
+    ///   - bucket: The bucket's name.
+    ///   - credentials: The only keys it accepts.
+    ///   - region: The region requests must be signed for.
+    public init(
+        serving folder: URL, of fileSystem: InMemoryFileSystem, bucket: String, credentials: S3Credentials,
+        region: String = "us-east-1"
+    ) {
+        self.endpoint = URL(string: "http://s3.test")!
+        self.credentials = credentials
+        self.region = region
+        self.now = { fileSystem.now }
+        self.served = ServedFolder(bucket: bucket, folder: folder, fileSystem: fileSystem)
+        state.withLock { $0.buckets[bucket] = [:] }
     }
 
     /// Every request answered so far, as `METHOD target`.
@@ -180,6 +209,16 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         let method = request.method.rawValue
         let fields = request.headerFields
         return state.withLock { state -> (HTTPResponse, Data) in
+            // A served folder's bucket is read from the folder before and written to it after.
+            let served = self.served.flatMap { $0.bucket == bucket ? $0 : nil }
+            let before = served?.load()
+            if let before { state.buckets[bucket] = before }
+            let reply = respond(&state)
+            if let served, let before { served.store(state.buckets[bucket] ?? [:], over: before) }
+            return reply
+        }
+
+        func respond(_ state: inout State) -> (HTTPResponse, Data) {
             if name.isEmpty {
                 switch method {
                 case "PUT":
@@ -493,7 +532,7 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         return last >= first ? (first, last) : nil
     }
 
-    private static func etag(_ content: Data) -> String {
+    fileprivate static func etag(_ content: Data) -> String {
         "\"" + Insecure.MD5.hash(data: content).map { String(format: "%02x", $0) }.joined() + "\""
     }
 
@@ -533,5 +572,76 @@ private enum S3XMLElementReader {
             let end = text.range(of: "</\(name)>", range: start.upperBound..<text.endIndex)
         else { return nil }
         return String(text[start.upperBound..<end.lowerBound])
+    }
+}
+
+/// The folder a served bucket's objects are kept in.
+private struct ServedFolder: Sendable {
+    let bucket: String
+    let folder: URL
+    let fileSystem: InMemoryFileSystem
+
+    /// The folder's files and folders as objects and markers.
+    func load() -> [InMemoryS3Server.Key: InMemoryS3Server.Object] {
+        var objects: [InMemoryS3Server.Key: InMemoryS3Server.Object] = [:]
+        var pending: [(String, URL)] = [("", folder)]
+        while let (prefix, url) = pending.popLast() {
+            for entry in (try? fileSystem.contentsOfDirectory(at: url)) ?? [] {
+                let child = url.appending(path: entry.name)
+                let key = prefix + entry.name
+                switch entry.metadata.kind {
+                case .directory:
+                    objects[.init(key + "/")] = .init(
+                        content: Data(), etag: InMemoryS3Server.etag(Data()),
+                        modified: entry.metadata.modificationDate, metadata: [:])
+                    pending.append((key + "/", child))
+                case .file:
+                    guard let content = try? fileSystem.read(from: child) else { continue }
+                    objects[.init(key)] = .init(
+                        content: content, etag: InMemoryS3Server.etag(content),
+                        modified: entry.metadata.modificationDate, metadata: [:])
+                default:
+                    continue
+                }
+            }
+        }
+        return objects
+    }
+
+    /// Writes the changes from `before` to `after` to the folder: files removed, then folders
+    /// and files made or replaced (each file written whole, with the object's date), then
+    /// folders whose marker went removed once empty, deepest first.
+    func store(
+        _ after: [InMemoryS3Server.Key: InMemoryS3Server.Object],
+        over before: [InMemoryS3Server.Key: InMemoryS3Server.Object]
+    ) {
+        func url(_ key: InMemoryS3Server.Key) -> URL {
+            var text = key.text
+            if text.hasSuffix("/") { text.removeLast() }
+            return text.split(separator: "/").reduce(folder) { $0.appending(path: String($1)) }
+        }
+        for (key, _) in before where after[key] == nil && !key.text.hasSuffix("/") {
+            try? fileSystem.removeItem(at: url(key), recursively: false)
+        }
+        for (key, object) in after.sorted(by: { $0.key < $1.key }) where before[key] != object {
+            let target = url(key)
+            if key.text.hasSuffix("/") {
+                try? fileSystem.createDirectory(at: target, withIntermediateDirectories: true)
+                continue
+            }
+            try? fileSystem.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if (try? fileSystem.metadata(at: target))?.kind == .directory {
+                try? fileSystem.removeItem(at: target, recursively: false)
+            }
+            try? fileSystem.write(object.content, to: target)
+            try? fileSystem.setModificationDate(object.modified, at: target)
+        }
+        let gone = before.keys.filter { $0.text.hasSuffix("/") && after[$0] == nil }
+        for key in gone.sorted(by: { $0.bytes.count > $1.bytes.count }) {
+            let target = url(key)
+            if (try? fileSystem.contentsOfDirectory(at: target))?.isEmpty == true {
+                try? fileSystem.removeItem(at: target, recursively: false)
+            }
+        }
     }
 }
