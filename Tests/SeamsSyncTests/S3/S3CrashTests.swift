@@ -27,6 +27,9 @@ import Testing
         .disabled(
             if: CrashConsistencyTests.underThreadSanitizer,
             "the sweep tests ordering, not threads; the client's threads are covered by the S3 contract"),
+        .disabled(
+            if: ProcessInfo.processInfo.environment["SEAMS_S3_CRASH_SUITE"] == "separately",
+            "CI runs this suite in a phase of its own (.ci/run), so its load does not overlap the end-to-end tests"),
         arguments: WebDAVCrashTests.scenarios)
     func everyPoint(_ scenario: CrashScenario) async throws {
         if CrashConsistencyTests.stopEarly.withLock({ $0 }) { return }
