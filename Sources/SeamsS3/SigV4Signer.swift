@@ -25,6 +25,9 @@ public struct SigV4Signer: Sendable {
     /// Whether ``sign(_:payloadHash:date:)`` sends and signs `x-amz-content-sha256`, which S3
     /// requires (other AWS services do not use it).
     public var sendsPayloadHash: Bool
+    /// The last signing key derived, shared by copies of this signer (a copy with other keys,
+    /// region or service finds its scope different and derives its own).
+    private let keyCache = SigningKeyCache()
 
     /// A signer for `service` in `region`.
     ///
@@ -174,11 +177,21 @@ public struct SigV4Signer: Sendable {
         let day =
             stringToSign.split(separator: "\n", omittingEmptySubsequences: false).dropFirst(2).first?
             .prefix(8) ?? ""
+        return Self.hex(
+            HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: signingKey(day: String(day))))
+    }
+
+    /// The key derived for `day` (four HMACs), kept for the next request of the same day, keys,
+    /// region and service.
+    private func signingKey(day: String) -> SymmetricKey {
+        let scope = [credentials.secretAccessKey, day, region, service]
+        if let kept = keyCache.entry.withLock({ $0 }), kept.scope == scope { return kept.key }
         var key = SymmetricKey(data: Data(("AWS4" + credentials.secretAccessKey).utf8))
-        for part in [String(day), region, service, "aws4_request"] {
+        for part in [day, region, service, "aws4_request"] {
             key = SymmetricKey(data: Data(HMAC<SHA256>.authenticationCode(for: Data(part.utf8), using: key)))
         }
-        return Self.hex(HMAC<SHA256>.authenticationCode(for: Data(stringToSign.utf8), using: key))
+        keyCache.entry.withLock { $0 = (scope, key) }
+        return key
     }
 
     /// `yyyymmdd/region/service/aws4_request` for a timestamp's day.
@@ -251,4 +264,9 @@ public struct SigV4Signer: Sendable {
         }
         return out
     }
+}
+
+/// The signing key of one scope (secret, day, region, service), behind a lock.
+private final class SigningKeyCache: Sendable {
+    let entry = LockedValue<(scope: [String], key: SymmetricKey)?>(nil)
 }
