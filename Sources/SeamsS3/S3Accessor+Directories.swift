@@ -127,19 +127,48 @@ extension S3Accessor: DirectoryAccessorProviding {
     }
 
     /// Moves the file `source` over `destination` only while `destination` is still the file
-    /// `expected` describes: its ETag is looked at (`HEAD`) just before the copy. S3 has no
-    /// condition on a copy's destination, so a version saved there in the moment between the
-    /// look and the copy is replaced, as on a file system without an atomic exchange.
+    /// `expected` describes.
+    ///
+    /// A source of at most ``conditionalReplaceLimit`` bytes is read and written over
+    /// `destination` with `PutObject` and `If-Match` on the ETag that `expected` describes
+    /// (``replace(_:with:ifStill:)``): the server checks and writes in one step, so a version
+    /// saved there at any moment since `expected` was seen stays and this returns `false`; then
+    /// the source is deleted. A larger source is copied on the server after a look at the
+    /// destination's ETag (`HEAD`): S3 has no condition on a copy's destination, so a version
+    /// saved there in the moment between the look and the copy is replaced, as on a file system
+    /// without an atomic exchange.
     ///
     /// - Returns: `true` when moved; `false` when `destination` is no longer `expected`: nothing
     ///   was moved.
     public func moveItem(at source: URL, to destination: URL, ifStill expected: FileMetadata) throws -> Bool {
         let now = try find(destination)
-        guard let object = now?.object, Self.identifier(ofETag: object.etag) == expected.fileIdentifier else {
+        guard let target = now?.object, Self.identifier(ofETag: target.etag) == expected.fileIdentifier else {
             return false
         }
-        try transfer(source, to: destination, replacing: true, deletingSource: true)
+        guard let found = try find(source) else { throw Self.error(ENOENT, url: source, writing: true) }
+        guard let object = found.object, object.size <= Int64(conditionalReplaceLimit) else {
+            try transfer(source, to: destination, replacing: true, deletingSource: true)
+            return true
+        }
+        let sourceKey = key(source)
+        let (read, data) = try request(source, writing: false) { () throws(S3Error) in
+            try client.getObject(sourceKey)
+        }
+        guard try write(data, over: destination, ifMatch: target.etag, datedAs: read.lastModified) else {
+            return false
+        }
+        try delete(read, movedFrom: source)
         return true
+    }
+
+    /// Writes `data` over the file at `url` only while it is the version `expected` describes:
+    /// `PutObject` with `If-Match` on its ETag, checked and written in one step by the server.
+    ///
+    /// - Returns: `false` when the file is gone or is another version: nothing was written.
+    public func replace(_ url: URL, with data: Data, ifStill expected: FileMetadata) throws -> Bool {
+        guard let object = try find(url)?.object, Self.identifier(ofETag: object.etag) == expected.fileIdentifier
+        else { return false }
+        return try write(data, over: url, ifMatch: object.etag, datedAs: object.lastModified)
     }
 
     /// S3 has no hard links: throws EPERM, as a file system without them does.
@@ -216,6 +245,25 @@ extension S3Accessor: DirectoryAccessorProviding {
             )
         } catch {
             throw Self.error(error, url: source, writing: true)
+        }
+    }
+
+    /// `PutObject` with `If-Match: etag`; `false` on 412 or 404. The object written is
+    /// remembered (``placedObject(at:)``), dated `date` until a listing tells its own date.
+    private func write(_ data: Data, over url: URL, ifMatch etag: String, datedAs date: Date) throws -> Bool {
+        let key = key(url)
+        do throws(S3Error) {
+            let written = try guarded { () throws(S3Error) in
+                try client.putObject(key, body: data, condition: .ifMatch(etag))
+            }
+            if !written.isEmpty {
+                remember(S3Object(key: key, size: Int64(data.count), etag: written, lastModified: date))
+            }
+            return true
+        } catch let error where error.isPreconditionFailed || error.isNotFound {
+            return false
+        } catch {
+            throw Self.error(error, url: url, writing: true)
         }
     }
 

@@ -50,6 +50,9 @@ public final class S3Accessor: Sendable {
     /// The size of each part of a file written in parts (8 MiB by default; S3's least is 5 MiB):
     /// a file larger than this is uploaded in parts, never held in memory whole.
     public let partSize: Int
+    /// The largest file ``moveItem(at:to:ifStill:)`` writes over its destination with one
+    /// conditional `PutObject` (1 MiB); a larger one is copied on the server after a look.
+    public var conditionalReplaceLimit: Int { 1 << 20 }
     /// The objects the last copies made, by key (``placedObject(at:)``), a bounded number.
     private let copies = LockedValue<[[UInt8]: S3Object]>([:])
     /// How long after a request found the server unreachable (all its retries spent) later

@@ -44,6 +44,7 @@ final class SyncLock: Sendable {
 
     static let fileName = OwnNames.lock
 
+    private let replica: any Replica
     private let directories: any DirectoryAccessorProviding
     private let files: any FileAccessorProviding
     private let folder: URL
@@ -70,6 +71,7 @@ final class SyncLock: Sendable {
         process: SyncProcess = .current,
         wait: @escaping @Sendable (TimeInterval) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
+        self.replica = replica
         self.folder = replica.root
         self.capabilities = replica.capabilities
         self.owner = owner
@@ -247,12 +249,26 @@ final class SyncLock: Sendable {
         try lastBeat.withLock { last throws in
             let now = clock()
             guard force || now.timeIntervalSince(last) >= expiry / 3 else { return }
+            // Where the replica can replace only what was seen, the lock is looked at before it
+            // is read, and replaced only while it is that version: a takeover at any moment
+            // since makes the heartbeat fail, never overwrite the other run's lock.
+            var seen: FileMetadata?
+            if capabilities.contains(.replaceIfUnchanged) {
+                seen = try? directories.metadata(at: url)
+                if seen == nil { throw SyncError.lockHeld(owner: current()?.owner ?? "unknown") }
+            }
             guard let record = current(), record.owner == owner else {
                 throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
             }
             let temp = temporary("beat")
-            try writeTemporary(try encoded(), to: temp)
-            try directories.moveItem(at: temp, to: url, replacingExisting: true)
+            if let seen {
+                guard try replica.replace(url, with: try encoded(), ifStill: seen, staging: temp) else {
+                    throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
+                }
+            } else {
+                try writeTemporary(try encoded(), to: temp)
+                try directories.moveItem(at: temp, to: url, replacingExisting: true)
+            }
             last = now
         }
     }

@@ -36,6 +36,15 @@ protocol Replica: Sendable {
     /// - Throws: ENOTSUP on a replica without the capability; the replica's errors.
     func moveItem(at source: URL, over destination: URL, ifStill expected: FileMetadata) throws -> Bool
 
+    /// Writes `data` over the file at `url` only while it is still `expected`, for a replica
+    /// with ``ReplicaCapabilities/replaceIfUnchanged``: by default `data` is written to `temp`
+    /// and moved over with ``moveItem(at:over:ifStill:)``; S3 writes it in place with `If-Match`.
+    /// The lock's heartbeat uses it, so a lock another run took over is never overwritten.
+    ///
+    /// - Returns: `false` when `url` is gone or no longer `expected`: nothing was replaced (and
+    ///   `temp` is removed).
+    func replace(_ url: URL, with data: Data, ifStill expected: FileMetadata, staging temp: URL) throws -> Bool
+
     /// The metadata of the file this run just moved into place at `url`, whose temp file read
     /// `copied`: `copied` where a move keeps a file's metadata (a rename, a server's `MOVE`); what
     /// the move's own answer gave where it does not (S3's copy dates the object anew), so the
@@ -57,6 +66,15 @@ extension Replica {
     }
 
     func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata { copied }
+
+    func replace(_ url: URL, with data: Data, ifStill expected: FileMetadata, staging temp: URL) throws -> Bool {
+        try files.write(data, to: temp)
+        guard try moveItem(at: temp, over: url, ifStill: expected) else {
+            try? directories.removeItem(at: temp, recursively: false)
+            return false
+        }
+        return true
+    }
 
     func removeAbandonedUploads() -> String? { nil }
 
@@ -186,7 +204,8 @@ struct WebDAVReplica: RemoteReplica {
 /// What S3 cannot do in one step, the engine does on the paths it has for such replicas: a move
 /// is a copy and a delete on the server (cut off, the file is at both names: a leftover temp
 /// file or a duplicate, never a loss); a new file's name is looked at before it is taken (no
-/// no-replace move), and a replaced file's ETag just before the copy over it.
+/// no-replace move), and a replaced file is written with `If-Match` on its ETag (up to 1 MiB) or
+/// has its ETag looked at just before the copy over it.
 struct S3Replica: RemoteReplica {
     let root: URL
     let store: S3Accessor
@@ -197,9 +216,15 @@ struct S3Replica: RemoteReplica {
     var directories: any DirectoryAccessorProviding { store }
     var files: any FileAccessorProviding { store }
 
-    /// ``S3Accessor/moveItem(at:to:ifStill:)``: the ETag looked at just before the copy.
+    /// ``S3Accessor/moveItem(at:to:ifStill:)``: one `PutObject` with `If-Match` for a file of
+    /// up to 1 MiB; for a larger one, the ETag looked at just before the copy.
     func moveItem(at source: URL, over destination: URL, ifStill expected: FileMetadata) throws -> Bool {
         try store.moveItem(at: source, to: destination, ifStill: expected)
+    }
+
+    /// One `PutObject` with `If-Match` (``S3Accessor/replace(_:with:ifStill:)``); `temp` is not used.
+    func replace(_ url: URL, with data: Data, ifStill expected: FileMetadata, staging temp: URL) throws -> Bool {
+        try store.replace(url, with: data, ifStill: expected)
     }
 
     /// The object the copy into place made (``S3Accessor/placedObject(at:)``).

@@ -1,0 +1,150 @@
+import Foundation
+import HTTPTypes
+import SeamsCore
+import SeamsS3
+import SeamsTesting
+import Testing
+
+@testable import SeamsSync
+
+/// Replaces in a bucket that never overwrite another device's version: the lock's heartbeat and
+/// the placement of a small file over a changed one write with `If-Match` on the version seen, so
+/// a write by another device in the moment between the look and the write is kept.
+@Suite struct S3LockTests {
+    /// Forwards to the server; once armed, after the server answered a request `when` accepts,
+    /// lets `action` run (another device writing in that moment).
+    final class AfterLockRead: WaitingHTTPTransportProviding {
+        typealias Trigger = (when: @Sendable (HTTPRequest) -> Bool, action: @Sendable () -> Void)
+        let server: InMemoryS3Server
+        let armed = LockedValue<Trigger?>(nil)
+        let requests = LockedValue(0)
+
+        init(server: InMemoryS3Server) { self.server = server }
+
+        func sendWaiting(_ request: HTTPRequest, body: HTTPRequestBody, timeout: Duration) throws(HTTPTransportError)
+            -> (HTTPResponse, Data)
+        {
+            requests.withLock { $0 += 1 }
+            let answer = try server.sendWaiting(request, body: body, timeout: timeout)
+            let fired = armed.withLock { trigger -> Trigger? in
+                guard let armed = trigger, armed.when(request) else { return nil }
+                trigger = nil
+                return armed
+            }
+            fired?.action()
+            return answer
+        }
+
+        func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError)
+            -> (HTTPResponse, Data)
+        {
+            try sendWaiting(request, body: body.map(HTTPRequestBody.data) ?? .none, timeout: timeout)
+        }
+    }
+
+    static let keys = S3Credentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")
+    let fileSystem = InMemoryFileSystem()
+    let server: InMemoryS3Server
+    let hooked: AfterLockRead
+    /// Another device's client, straight to the server.
+    let other: S3Client
+    let lock: SyncLock
+    /// The accessor the lock's replica uses (through the hook).
+    let hookedStore: S3Accessor
+
+    init() async throws {
+        let clock = fileSystem
+        server = InMemoryS3Server(credentials: Self.keys, now: { clock.now })
+        hooked = AfterLockRead(server: server)
+        let client = S3Client(
+            endpoint: server.endpoint, bucket: "bucket", region: "us-east-1", credentials: Self.keys,
+            transport: hooked, now: { clock.now }, pause: { _ in })
+        other = S3Client(
+            endpoint: server.endpoint, bucket: "bucket", region: "us-east-1", credentials: Self.keys,
+            transport: server, now: { clock.now }, pause: { _ in })
+        try await BlockingExecutor.shared.run { [other] in try other.createBucket() }
+        hookedStore = S3Accessor(client: client, prefix: "notes/")
+        let replica = S3Replica(root: try #require(URL(string: "s3://bucket/notes/")), store: hookedStore)
+        lock = SyncLock(
+            in: replica, owner: "this run", runID: "r1", clock: { clock.now }, expiry: 60,
+            process: SyncProcess(host: "here", bootID: "boot", pid: 1, isRunning: { _ in true }))
+    }
+
+    func lockOwner() async throws -> String {
+        try await BlockingExecutor.shared.run { [other] in
+            let data = try other.getObject("notes/.seams-lock").1
+            let record = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+            return record?["owner"] as? String ?? "unreadable"
+        }
+    }
+
+    @Test("a heartbeat renews the lock while it is this run's, writing it in place with one conditional PUT")
+    func renews() async throws {
+        try await BlockingExecutor.shared.run { [lock] in try lock.acquire() }
+        let before = hooked.requests.withLock { $0 }
+        fileSystem.advanceTime(by: 30)
+        try await BlockingExecutor.shared.run { [lock] in try lock.heartbeat() }
+        #expect(try await lockOwner() == "this run")
+        #expect(hooked.requests.withLock { $0 } - before == 4, "HEAD, GET, HEAD for the ETag, one PUT with If-Match")
+        #expect(!server.keys(in: "bucket").contains { $0.contains(".seams-tmp-") }, "no temp object")
+    }
+
+    @Test("a lock another run took over between the heartbeat's read and its write is kept, and the heartbeat fails")
+    func takeoverInTheMomentIsKept() async throws {
+        try await BlockingExecutor.shared.run { [lock] in try lock.acquire() }
+        let record = Data(#"{"owner":"another run","heartbeat":1}"#.utf8)
+        hooked.armed.withLock {
+            $0 = (
+                { $0.method == .get && $0.path?.hasSuffix("/.seams-lock") == true },
+                { [other] in _ = try? other.putObject("notes/.seams-lock", body: record) }
+            )
+        }
+        fileSystem.advanceTime(by: 30)
+        await #expect(throws: SyncError.lockHeld(owner: "another run")) {
+            try await BlockingExecutor.shared.run { [lock] in try lock.heartbeat() }
+        }
+        #expect(hooked.armed.withLock { $0 == nil }, "the other device wrote in the moment")
+        #expect(try await lockOwner() == "another run")
+        lock.release()
+        #expect(try await lockOwner() == "another run", "release leaves another run's lock")
+    }
+
+    @Test("a small file moved over one saved again on the server after the look is refused with nothing changed")
+    func placementOverAChangedFile() async throws {
+        let store = S3Accessor(client: other, prefix: "notes/")
+        let (temp, target) = (
+            try #require(URL(string: "s3://bucket/notes/.seams-tmp-1")),
+            try #require(URL(string: "s3://bucket/notes/a.txt"))
+        )
+        try await BlockingExecutor.shared.run { [other] in
+            _ = try other.putObject("notes/a.txt", body: Data("seen".utf8))
+            _ = try other.putObject("notes/.seams-tmp-1", body: Data("new".utf8))
+        }
+        let seen = try await BlockingExecutor.shared.run { try store.metadata(at: target) }
+        hooked.armed.withLock {
+            $0 = (
+                { $0.method == .head && $0.path?.hasSuffix("/a.txt") == true },
+                { [other] in _ = try? other.putObject("notes/a.txt", body: Data("saved meanwhile".utf8)) }
+            )
+        }
+        let moved = try await BlockingExecutor.shared.run { [hookedStore] in
+            try hookedStore.moveItem(at: temp, to: target, ifStill: seen)
+        }
+        #expect(!moved)
+        #expect(try await object("notes/a.txt") == "saved meanwhile")
+        #expect(try await object("notes/.seams-tmp-1") == "new", "the temp file stays for the caller")
+
+        // Unchanged since the look: moved, in place.
+        let now = try await BlockingExecutor.shared.run { try store.metadata(at: target) }
+        let movedNow = try await BlockingExecutor.shared.run { [hookedStore] in
+            try hookedStore.moveItem(at: temp, to: target, ifStill: now)
+        }
+        #expect(movedNow)
+        #expect(try await object("notes/a.txt") == "new")
+        #expect(!server.keys(in: "bucket").contains("notes/.seams-tmp-1"))
+    }
+
+    func object(_ key: String) async throws -> String {
+        try await BlockingExecutor.shared.run { [other] in String(decoding: try other.getObject(key).1, as: UTF8.self) }
+    }
+}
