@@ -8,14 +8,17 @@ extension S3Accessor: DirectoryAccessorProviding {
     /// system does not) is listed as the folder.
     public func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
         let prefix = folderPrefix(url)
+        if let listed = takePrefetchedListing(prefix) { return listed }
         // By the bytes of their names: S3 keeps NFC and NFD names apart, Swift's `String` does not.
         var files: [[UInt8]: S3Object] = [:]
         var folders: Set<[UInt8]> = []
         var token: String?
+        var marked = false
         repeat {
             let page = try request(url, writing: false) { () throws(S3Error) in
                 try client.listObjects(prefix: prefix, delimiter: "/", continuationToken: token)
             }
+            marked = marked || page.objects.contains { Self.same($0.key, prefix) }
             for object in page.objects where !Self.same(object.key, prefix) {
                 files[Array(object.key.utf8.dropFirst(prefix.utf8.count))] = object
             }
@@ -24,8 +27,10 @@ extension S3Accessor: DirectoryAccessorProviding {
             }
             token = page.nextContinuationToken
         } while token != nil
-        if files.isEmpty, folders.isEmpty, !Self.same(key(url), rootKey) {
-            // An empty folder has its marker, which the listing left out: look for it.
+        if files.isEmpty, folders.isEmpty, !marked, !Self.same(key(url), rootKey) {
+            // No marker listed and nothing in it: look at what the name is (a folder listed by
+            // its marker is one even where a file has the name without the slash, as its parent's
+            // listing says).
             guard let found = try find(url) else { throw Self.error(ENOENT, url: url, writing: false) }
             if !found.isFolder { throw Self.error(ENOTDIR, url: url, writing: false) }
         }
@@ -238,6 +243,7 @@ extension S3Accessor: DirectoryAccessorProviding {
     /// since the copy stays, and the move fails with EAGAIN.
     private func delete(_ object: S3Object, movedFrom source: URL) throws {
         do throws(S3Error) {
+            forgetListings()
             try guarded { () throws(S3Error) in try client.deleteObject(object.key, ifMatch: object.etag) }
         } catch let error where error.isPreconditionFailed {
             throw Self.error(
@@ -252,6 +258,7 @@ extension S3Accessor: DirectoryAccessorProviding {
     /// remembered (``placedObject(at:)``), dated `date` until a listing tells its own date.
     private func write(_ data: Data, over url: URL, ifMatch etag: String, datedAs date: Date) throws -> Bool {
         let key = key(url)
+        forgetListings()
         do throws(S3Error) {
             let written = try guarded { () throws(S3Error) in
                 try client.putObject(key, body: data, condition: .ifMatch(etag))

@@ -55,6 +55,7 @@ extension S3Accessor: FileAccessorProviding {
             return
         }
         var pending: Data? = first
+        forgetListings()
         do {
             _ = try guardedWithFiles {
                 try client.putObjectInParts(key, condition: .ifAbsent) { () throws -> Data? in

@@ -53,6 +53,10 @@ public final class S3Accessor: Sendable {
     /// The largest file ``moveItem(at:to:ifStill:)`` writes over its destination with one
     /// conditional `PutObject` (1 MiB); a larger one is copied on the server after a look.
     public var conditionalReplaceLimit: Int { 1 << 20 }
+    /// Folders' listings fetched ahead by ``beginTreeListing(at:skipping:)``, by prefix.
+    let prefetched = LockedValue<[[UInt8]: [DirectoryEntry]]>([:])
+    /// Counts the writes, so a listing fetched ahead across a write is not kept.
+    let listingGeneration = LockedValue<UInt64>(0)
     /// The objects the last copies made, by key (``placedObject(at:)``), a bounded number.
     private let copies = LockedValue<[[UInt8]: S3Object]>([:])
     /// How long after a request found the server unreachable (all its retries spent) later
@@ -218,6 +222,7 @@ public final class S3Accessor: Sendable {
     @available(*, noasync, message: "it blocks its thread")
     @discardableResult
     func request<T>(_ url: URL, writing: Bool, _ call: () throws(S3Error) -> T) throws -> T {
+        if writing { forgetListings() }
         do {
             return try guarded(call)
         } catch {

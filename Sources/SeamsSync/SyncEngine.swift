@@ -210,7 +210,9 @@ public struct SyncEngine: Sendable {
             let scanned = try scan(comparedWith: archive)
             archive.entries.record(scanned.learned)
             try prepared.lock?.heartbeat()  // a scan may be long: stop here if the lock was lost meanwhile
-            let plan = try PlanStage(options: options)(archive: archive, scanned: scanned)
+            let plan = try PlanStage(
+                options: options, containerDatedByServer: run.can(.container, [.contentTags, .datedByServer]))(
+                    archive: archive, scanned: scanned)
             (reserved, ignored) = (scanned.reserved, scanned.ignored)
             if options.dryRun {
                 report = SyncReport()

@@ -96,7 +96,9 @@ struct FirstSyncStage {
                 sides[index].unreadableFolders = noted.unreadableFolders
             }
             let scanned = try scan.settle(sides[0], sides[1], learned: [])
-            let plan = try PlanStage(options: run.options)(archive: archive, scanned: scanned)
+            let plan = try PlanStage(
+                options: run.options, containerDatedByServer: run.can(.container, [.contentTags, .datedByServer]))(
+                    archive: archive, scanned: scanned)
             var apply = self.apply
             let (progress, paths, bytes) = (self.progress, pathsBefore, bytesBefore)
             apply.progress = { pass in

@@ -113,6 +113,12 @@ final class SyncLock: Sendable {
         for _ in 0..<3 {
             do {
                 try place(temp, holding: record)
+                do {
+                    try replica.checkExclusiveCreate(at: url, holding: record)
+                } catch {
+                    try? directories.removeItem(at: url, recursively: false)
+                    throw error
+                }
                 lastBeat.withLock { $0 = clock() }
                 return
             } catch let error as CocoaError where Self.taken(error) {

@@ -78,6 +78,10 @@ struct MoveMatcher {
 
     /// The archive the rows were made against, for the kind of a folder found unchanged.
     let archive: Archive
+    /// Whether the container dates a file anew when it is copied or renamed (S3, where a
+    /// rename is a copy): there a file is the one recorded when its content tag and size are,
+    /// whatever its date.
+    var containerDatedByServer = false
 
     /// Finds the moves in `rows` (in ``SyncPath`` order), merges each pair's rows into the new
     /// path's, moves the other side's items in its snapshot, and returns the moves in the order
@@ -272,7 +276,7 @@ struct MoveMatcher {
         for (key, g, n) in found {
             let (from, to) = (rows[g].path, rows[n].path)
             guard from != to, let archived = rows[g].archived, let item = rows[n].item(on: key.side),
-                archived.isSameItem(item, on: key.side), !to.isDescendant(of: from), !from.isDescendant(of: to),
+                isSameItem(archived, item, on: key.side), !to.isDescendant(of: from), !from.isDescendant(of: to),
                 from.rawValue.lowercased() != to.rawValue.lowercased()
             else { continue }
             // The other side has the new path too: only as the same file under both names, or
@@ -360,6 +364,13 @@ struct MoveMatcher {
             }
         }
         return lines.contains { !$0.hasSuffix("/") } ? lines.sorted() : nil
+    }
+
+    /// Whether `item` is the item `archived` recorded on `side`: its identity and stamp, or on a
+    /// container dated by the server its content tag and size.
+    private func isSameItem(_ archived: Archive.Entry, _ item: FileMetadata, on side: Side) -> Bool {
+        if archived.isSameItem(item, on: side) { return true }
+        return containerDatedByServer && archived.matchesByTag(item, on: side)
     }
 
     /// Whether the user replaced the row's item on `side` by another one (the archive's inode

@@ -5,6 +5,8 @@ import SeamsCore
 /// the run is forced.
 struct PlanStage {
     let options: SyncOptions
+    /// Whether the container dates a copied or renamed file anew (``ReplicaCapabilities/datedByServer``).
+    var containerDatedByServer = false
 
     /// Runs the stage.
     ///
@@ -14,7 +16,8 @@ struct PlanStage {
     /// - Returns: The plan.
     /// - Throws: ``SyncError/emptySide(_:known:)`` or ``SyncError/tooManyDeletions(_:count:known:limitPercent:)``.
     func callAsFunction(archive: Archive, scanned: ScanStage.Scanned) throws -> SyncPlan {
-        let plan = Reconciler().plan(archive: archive, local: scanned.local, container: scanned.container)
+        let plan = Reconciler(containerDatedByServer: containerDatedByServer).plan(
+            archive: archive, local: scanned.local, container: scanned.container)
         // Known items the rules now leave out are neither here nor deleted: the guards do not count them.
         let known = archive.entries.count - archive.entries.count(atOrUnder: scanned.ignored)
         if !options.force { try checkGuards(plan, known: known) }

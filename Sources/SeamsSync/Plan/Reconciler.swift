@@ -16,8 +16,16 @@ import SeamsCore
 /// - A file or folder renamed or moved on one side is moved the same way on the other
 ///   (``MoveMatcher``), and what the two paths hold is decided at the new path.
 struct Reconciler: Sendable {
+    /// Whether the container dates a file anew when it is copied or renamed (``MoveMatcher``).
+    var containerDatedByServer = false
+
     /// Creates a reconciler.
-    init() {}
+    ///
+    /// - Parameter containerDatedByServer: Whether the container dates a copied or renamed file
+    ///   anew (S3), so a move there is known by content tag and size.
+    init(containerDatedByServer: Bool = false) {
+        self.containerDatedByServer = containerDatedByServer
+    }
 
     /// Decides every path.
     ///
@@ -55,7 +63,9 @@ struct Reconciler: Sendable {
             }
         }
         var (local, container) = (local, container)
-        let moves = MoveMatcher(archive: archive).match(&rows, local: &local, container: &container) { row in
+        let moves = MoveMatcher(archive: archive, containerDatedByServer: containerDatedByServer).match(
+            &rows, local: &local, container: &container
+        ) { row in
             decide(local: row.local, container: row.container, archived: row.archived)
         }
         restoreNeededFolders(&rows)

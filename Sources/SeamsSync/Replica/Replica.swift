@@ -51,6 +51,23 @@ protocol Replica: Sendable {
     /// next run sees the file as this run left it, not as changed.
     func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata
 
+    /// Checks, once the lock at `url` holding `data` was created exclusively, that the replica
+    /// really refuses a second exclusive create of it, where a server could accept the request
+    /// and ignore its condition (an S3 server that ignores `If-None-Match`). Without that refusal
+    /// two devices could overwrite each other's files, so the run must not go on.
+    ///
+    /// - Throws: ``SyncError/serverNotAvailable(_:reason:)`` when the second create was accepted;
+    ///   the replica's errors.
+    func checkExclusiveCreate(at url: URL, holding data: Data) throws
+
+    /// Called before the scan lists this replica: fetches ahead what it will list where the
+    /// replica lists faster so (an S3 bucket: flat listings, one request per 1,000 objects
+    /// instead of one per folder). A failure here is left for the scan's own listings to meet.
+    func beginListing()
+
+    /// Called when the scan has listed this replica: drops what was fetched ahead and not used.
+    func endListing()
+
     /// Frees what an interrupted run left on the replica beside its temp files, which the scan
     /// finds and removes: an S3 bucket's incomplete multipart uploads to the tool's temp names
     /// under the root, whose parts take space until aborted. Called once a run has finished,
@@ -77,6 +94,12 @@ extension Replica {
     }
 
     func removeAbandonedUploads() -> String? { nil }
+
+    func checkExclusiveCreate(at url: URL, holding data: Data) throws {}
+
+    func beginListing() {}
+
+    func endListing() {}
 
     /// Whether this replica can do all of `capabilities`.
     func can(_ capabilities: ReplicaCapabilities) -> Bool { self.capabilities.isSuperset(of: capabilities) }
@@ -230,6 +253,32 @@ struct S3Replica: RemoteReplica {
     /// The object the copy into place made (``S3Accessor/placedObject(at:)``).
     func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata {
         store.placedObject(at: url) ?? copied
+    }
+
+    /// The lock created again with `If-None-Match: *` (its own bytes, so nothing changes either
+    /// way) must be refused with 412: a server that accepts it ignores the condition every write
+    /// of the engine relies on (`rclone serve s3` 1.75 is one).
+    func checkExclusiveCreate(at url: URL, holding data: Data) throws {
+        do {
+            try store.createFile(data, at: url)
+        } catch let error as CocoaError where error.posixCode == .EEXIST || error.code == .fileWriteFileExists {
+            return
+        }
+        throw SyncError.serverNotAvailable(
+            root,
+            reason:
+                "the server accepted a write it was told to refuse (If-None-Match: *), so it cannot keep two devices from overwriting each other's files; nothing was synced"
+        )
+    }
+
+    /// Flat listings of each folder at the root but the tool's own (the trash is listed only if
+    /// the scan asks): ``S3Accessor/beginTreeListing(at:skipping:)``.
+    func beginListing() {
+        try? store.beginTreeListing(at: root, skipping: OwnNames.isOwn)
+    }
+
+    func endListing() {
+        store.endTreeListing()
     }
 
     /// Aborts the multipart uploads under the root to the tool's temp names (a killed run's).

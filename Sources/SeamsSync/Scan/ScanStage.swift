@@ -70,6 +70,9 @@ struct ScanStage {
         let scans = BlockingExecutor.shared.map(2, width: concurrently ? 2 : 1) { index in
             Result { () throws(SyncError) -> (Snapshot, [Learned]) in
                 var learned: [Learned] = []
+                let replica = index == 0 ? run.localReplica : run.containerReplica
+                replica.beginListing()
+                defer { replica.endListing() }
                 do {
                     let snapshot = try scanners[index].scan(
                         roots[index], expectedCount: expected, comparedWith: archive,

@@ -57,6 +57,7 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         var uploads: [String: Upload] = [:]
         var uploadCounter = 0
         var requests: [String] = []
+        var ignoresConditions = false
     }
 
     /// A server that accepts requests signed with `credentials` for `region`.
@@ -130,6 +131,13 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         state.withLock {
             $0.faults += Array(repeating: nil, count: after) + Array(repeating: fault, count: times)
         }
+    }
+
+    /// Makes the server accept `If-None-Match`, `If-Match` and `x-amz-copy-source-if-match` and
+    /// ignore them, as some servers that speak S3 do (`rclone serve s3` 1.75): every conditional
+    /// write is then applied. Off by default.
+    public func ignoreConditions(_ ignoring: Bool = true) {
+        state.withLock { $0.ignoresConditions = ignoring }
     }
 
     /// Drops every fault injected and not yet shown.
@@ -211,7 +219,12 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         }
         let key = Key(name)
         let method = request.method.rawValue
-        let fields = request.headerFields
+        var fields = request.headerFields
+        if state.withLock({ $0.ignoresConditions }) {
+            for name in [HTTPField.Name.ifNoneMatch, .ifMatch, HTTPField.Name("x-amz-copy-source-if-match")!] {
+                fields[name] = nil
+            }
+        }
         return state.withLock { state -> (HTTPResponse, Data) in
             // A served folder's bucket is read from the folder before and written to it after.
             let served = self.served.flatMap { $0.bucket == bucket ? $0 : nil }

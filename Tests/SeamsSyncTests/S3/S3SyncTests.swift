@@ -144,6 +144,39 @@ import Testing
         #expect(server.keys(in: "bucket").contains { $0.hasPrefix("notes/.seams-trash/") && $0.hasSuffix("c.txt") })
     }
 
+    @Test(
+        "a file and a folder renamed in the bucket by another tool (copied and deleted, dated anew) are renamed here, not deleted and copied"
+    )
+    func renamedByAnotherTool() async throws {
+        try write("a.txt", "alpha")
+        try write("docs/one.txt", "one")
+        try write("docs/two.txt", "two")
+        _ = try await sync()
+        fileSystem.advanceTime(by: 600)
+        try await BlockingExecutor.shared.run { [client] in
+            for (from, to) in [
+                ("a.txt", "b.txt"), ("docs/one.txt", "papers/one.txt"), ("docs/two.txt", "papers/two.txt"),
+            ] {
+                _ = try client.copyObject("notes/" + from, to: "notes/" + to)
+                try client.deleteObject("notes/" + from)
+            }
+            try client.deleteObject("notes/docs/")
+        }
+        #expect(userKeys().sorted() == ["b.txt", "papers/one.txt", "papers/two.txt"])
+        let report = try await sync()
+        #expect(report.failures.isEmpty)
+        #expect(
+            Set(report.moves.map { "\($0.from)>\($0.to)" }) == ["a.txt>b.txt", "docs>papers"],
+            "\(report.moves)")
+        #expect(try read("b.txt") == "alpha")
+        #expect(try read("papers/two.txt") == "two")
+        #expect(!fileSystem.fileExists(at: local.appending(path: "a.txt")))
+        #expect(!fileSystem.fileExists(at: local.appending(path: "docs")))
+        let quiet = try await sync()
+        #expect(quiet.moves.isEmpty && quiet.failures.isEmpty)
+        #expect(userKeys().filter { !$0.hasSuffix("/") }.sorted() == ["b.txt", "papers/one.txt", "papers/two.txt"])
+    }
+
     @Test("a file larger than a part goes up in parts and comes down in pieces, whole")
     func largeFile() async throws {
         let part = 5 << 20  // S3's least part
@@ -179,6 +212,26 @@ import Testing
             #expect(reason.contains("403"), "\(reason)")
         }
         #expect(server.keys(in: "bucket").isEmpty)
+    }
+
+    @Test("a server that ignores If-None-Match is refused at the lock: nothing is synced and no lock is left")
+    func serverIgnoringConditions() async throws {
+        try write("a.txt", "a")
+        try await put("b.txt", "b")
+        server.ignoreConditions()
+        do {
+            _ = try await sync()
+            Issue.record("the run went on with a server that ignores conditions")
+        } catch SyncError.serverNotAvailable(let url, let reason) {
+            #expect(url == container)
+            #expect(reason.contains("If-None-Match"), "\(reason)")
+        }
+        #expect(server.keys(in: "bucket") == ["notes/b.txt"], "no lock, no upload")
+        #expect(!fileSystem.fileExists(at: local.appending(path: "b.txt")))
+        // The same pair with the server honouring conditions syncs.
+        server.ignoreConditions(false)
+        _ = try await sync()
+        #expect(try read("b.txt") == "b")
     }
 
     @Test("a missing bucket: the server is not available, nothing changes locally")
