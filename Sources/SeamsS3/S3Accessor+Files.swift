@@ -58,7 +58,8 @@ extension S3Accessor: FileAccessorProviding {
         forgetListings()
         do {
             _ = try guardedWithFiles {
-                try client.putObjectInParts(key, condition: .ifAbsent) { () throws -> Data? in
+                try client.putObjectInParts(key, condition: .ifAbsent, metadata: [:], slots: partSlots) {
+                    () throws -> Data? in
                     if let part = pending {
                         pending = nil
                         return part

@@ -50,6 +50,11 @@ public final class S3Accessor: Sendable {
     /// The size of each part of a file written in parts (8 MiB by default; S3's least is 5 MiB):
     /// a file larger than this is uploaded in parts, never held in memory whole.
     public let partSize: Int
+    /// How many parts of files written in parts are sent at once, all uploads of this accessor
+    /// together (4 by default): at most that many parts are held in memory.
+    public var partsInFlight: Int { partSlots.count }
+    /// The slots of ``partsInFlight``.
+    let partSlots: S3Client.PartSlots
     /// The largest file ``moveItem(at:to:ifStill:)`` writes over its destination with one
     /// conditional `PutObject` (1 MiB); a larger one is copied on the server after a look.
     public var conditionalReplaceLimit: Int { 1 << 20 }
@@ -77,16 +82,21 @@ public final class S3Accessor: Sendable {
     ///   - prefix: The folder (`notes/`, `team/notes`); `""` (the default) for the whole bucket.
     ///   - partSize: The size of each part of a file written in parts; at least 5 MiB, or the
     ///     server refuses the upload.
+    ///   - partsInFlight: How many parts of such files are sent at once, this accessor's uploads
+    ///     together (4 by default), and so held in memory at most.
     ///   - outageCooldown: Once a request found the server unreachable (no connection, no answer
     ///     in time, no such host) after all its retries, every request in this much time fails at
     ///     once with the same error, unsent: a server that went away mid-run ends the run's
     ///     remaining work in moments, not in retries per file. 10 seconds by default.
     ///   - now: Reads the time the cooldown is measured in (the continuous clock by default).
     public init(
-        client: S3Client, prefix: String = "", partSize: Int = 8 << 20, outageCooldown: Duration = .seconds(10),
+        client: S3Client, prefix: String = "", partSize: Int = 8 << 20, partsInFlight: Int = 4,
+        outageCooldown: Duration = .seconds(10),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
         precondition(partSize > 0, "a part holds at least one byte")
+        precondition(partsInFlight >= 1, "at least one part in flight")
+        self.partSlots = S3Client.PartSlots(partsInFlight)
         self.outageCooldown = outageCooldown
         self.now = now
         self.client = client

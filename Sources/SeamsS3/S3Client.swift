@@ -1,3 +1,4 @@
+import Dispatch
 public import Foundation
 import HTTPTypes
 public import SeamsCore
@@ -291,13 +292,31 @@ public struct S3Client: Sendable {
     ///   - key: The key.
     ///   - condition: As ``putObject(_:body:condition:metadata:)``'s, checked when the upload completes.
     ///   - metadata: User metadata.
+    ///   - partsInFlight: How many parts are sent at once (each on a thread of its own), and so
+    ///     held in memory at most; 1 sends them one after another on the calling thread.
     ///   - nextPart: The next part's bytes, or `nil` after the last; at least one part is sent.
+    ///     Called on the calling thread, one part at a time.
     /// - Returns: The object's ETag (`"…-<parts>"`).
     /// - Throws: ``S3Error``; what `nextPart` throws, as ``S3Error/malformedAnswer(_:)`` never: it is rethrown as is.
     @available(*, noasync, message: "it blocks its thread")
     @discardableResult
     public func putObjectInParts(
         _ key: String, condition: S3WriteCondition = .always, metadata: [String: String] = [:],
+        partsInFlight: Int = 1, nextPart: () throws -> Data?
+    ) throws -> String {
+        try putObjectInParts(
+            key, condition: condition, metadata: metadata, slots: PartSlots(partsInFlight), nextPart: nextPart)
+    }
+
+    /// ``putObjectInParts(_:condition:metadata:partsInFlight:nextPart:)`` with the parts in
+    /// flight counted against `slots`, which other uploads may share: a part is read only once a
+    /// slot is free, and its slot is freed when the server answered it, so at most the slots'
+    /// count of parts are held and sent at once, whatever the number of uploads. A part that
+    /// fails ends the upload at the next part: the parts still in flight are waited for, then
+    /// the upload is aborted.
+    @available(*, noasync, message: "it blocks its thread")
+    func putObjectInParts(
+        _ key: String, condition: S3WriteCondition, metadata: [String: String], slots: PartSlots,
         nextPart: () throws -> Data?
     ) throws -> String {
         var headers: [(name: String, value: String)] = []
@@ -306,19 +325,49 @@ public struct S3Client: Sendable {
         guard let upload = (try? S3XMLElement.parse(started))?.text(of: "UploadId"), !upload.isEmpty else {
             throw S3Error.malformedAnswer("CreateMultipartUpload: no UploadId")
         }
+        let sent = PartsSent()
+        var inFlight: [any PendingWork] = []
         do {
-            var parts: [(number: Int, etag: String)] = []
-            var piece = try nextPart()
-            repeat {
-                let number = parts.count + 1
-                let (response, _) = try send(
-                    "PUT", key: key, query: [.init("partNumber", String(number)), .init("uploadId", upload)],
-                    body: piece ?? Data())
-                parts.append((number, response.headerFields[.eTag] ?? ""))
-                piece = try nextPart()
-            } while piece != nil
+            var count = 0
+            while true {
+                if let failed = sent.failure.withLock({ $0 }) { throw failed }
+                slots.take()
+                let piece: Data?
+                do {
+                    piece = try nextPart() ?? (count == 0 ? Data() : nil)  // at least one part
+                } catch {
+                    slots.give()
+                    throw error
+                }
+                guard let piece else {
+                    slots.give()
+                    break
+                }
+                count += 1
+                let number = count
+                let send: @Sendable () throws -> Void = { [self] in
+                    defer { slots.give() }
+                    do {
+                        let (response, _) = try self.send(
+                            "PUT", key: key, query: [.init("partNumber", String(number)), .init("uploadId", upload)],
+                            body: piece)
+                        sent.etags.withLock { $0[number] = response.headerFields[.eTag] ?? "" }
+                    } catch {
+                        sent.failure.withLock { if $0 == nil { $0 = error } }
+                        throw error
+                    }
+                }
+                if slots.count == 1 {
+                    try send()
+                } else {
+                    inFlight.append(BlockingExecutor.shared.start(send))
+                }
+            }
+            for work in inFlight { try work.wait().get() }
+            inFlight = []
+            let parts = sent.etags.withLock { $0 }.sorted { $0.key < $1.key }
             var xml = "<CompleteMultipartUpload>"
-            for part in parts { xml += "<Part><PartNumber>\(part.number)</PartNumber><ETag>\(part.etag)</ETag></Part>" }
+            for (number, etag) in parts { xml += "<Part><PartNumber>\(number)</PartNumber><ETag>\(etag)</ETag></Part>" }
             xml += "</CompleteMultipartUpload>"
             // The type said, or a transport may call the body a form (URLSession does on Linux),
             // and a server may read it as one (moto's does, and answers 500).
@@ -330,9 +379,36 @@ public struct S3Client: Sendable {
             if result?.name == "Error" { throw Self.refusal(status: 200, body) }
             return result?.text(of: "ETag") ?? response.headerFields[.eTag] ?? ""
         } catch {
+            for work in inFlight { _ = work.wait() }
             try? abortMultipartUpload(key, uploadID: upload)
             throw error
         }
+    }
+
+    /// What the parts of one upload came back with: each part's ETag, and the first failure.
+    private final class PartsSent: Sendable {
+        let etags = LockedValue<[Int: String]>([:])
+        let failure = LockedValue<(any Error)?>(nil)
+    }
+
+    /// A number of parts that may be in flight at once, shared by the uploads that are given it.
+    final class PartSlots: Sendable {
+        /// How many.
+        let count: Int
+        private let free: DispatchSemaphore
+
+        init(_ count: Int) {
+            precondition(count >= 1, "at least one part in flight")
+            self.count = count
+            self.free = DispatchSemaphore(value: count)
+        }
+
+        /// Waits for a free slot and takes it.
+        @available(*, noasync, message: "it blocks its thread")
+        func take() { free.wait() }
+
+        /// Frees a slot taken.
+        func give() { free.signal() }
     }
 
     /// An upload begun and not completed: its key and id.

@@ -1,5 +1,6 @@
 import Foundation
 import Seams
+import SeamsCore
 import SeamsS3
 import SeamsTesting
 import Testing

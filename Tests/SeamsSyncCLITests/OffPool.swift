@@ -1,4 +1,5 @@
 import Foundation
+import SeamsCore
 import SeamsSync
 
 /// Runs `body` on the engine's executor and waits for it without blocking: a test that runs the

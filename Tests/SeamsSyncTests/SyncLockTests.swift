@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Seams
+import SeamsCore
 import SeamsTesting
 import Testing
 

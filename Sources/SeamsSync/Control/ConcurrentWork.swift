@@ -1,5 +1,5 @@
 import Foundation
-import SeamsCore
+package import SeamsCore
 
 /// Where the engine runs the work it does several at a time: plain file copies to their temp
 /// names, a flushed batch's new files moved onto their free names, and a full batch's flush beside
@@ -16,13 +16,6 @@ package protocol ConcurrentWork: Sendable {
 
     /// Starts `work` beside the caller; the answer's ``PendingWork/wait()`` returns how it ended.
     func start(_ work: @escaping @Sendable () throws -> Void) -> any PendingWork
-}
-
-/// Work started by ``ConcurrentWork/start(_:)``, waited for once.
-package protocol PendingWork: Sendable {
-    /// Waits for the work and returns how it ended.
-    @available(*, noasync, message: "blocks its thread until the work ends")
-    func wait() -> Result<Void, any Error>
 }
 
 extension BlockingExecutor: ConcurrentWork {}

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Seams
+import SeamsCore
 import SeamsTesting
 import SeamsWebDAV
 import Testing

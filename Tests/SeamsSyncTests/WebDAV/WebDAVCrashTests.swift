@@ -1,5 +1,6 @@
 import Foundation
 import Seams
+import SeamsCore
 import SeamsTesting
 import Testing
 

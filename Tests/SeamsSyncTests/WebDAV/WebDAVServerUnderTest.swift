@@ -1,5 +1,6 @@
 import Foundation
 import Seams
+import SeamsCore
 import SeamsSync
 import SeamsTesting
 import SeamsWebDAV

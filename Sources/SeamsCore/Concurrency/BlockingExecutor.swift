@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import SeamsCore
 
 /// The one place where seams-sync's blocking work runs: scans, copies, uploads and downloads,
 /// the background flush, the lock's heartbeat, and a whole run called from async code.
@@ -183,4 +182,11 @@ package final class BlockingExecutor: Sendable {
             }
         }
     }
+}
+
+/// Work started by ``BlockingExecutor/start(_:)``, waited for once.
+package protocol PendingWork: Sendable {
+    /// Waits for the work and returns how it ended.
+    @available(*, noasync, message: "blocks its thread until the work ends")
+    func wait() -> Result<Void, any Error>
 }
