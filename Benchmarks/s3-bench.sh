@@ -48,6 +48,9 @@ curl -sf -X PUT "$ENDPOINT/seams" -o /dev/null
 curl -sf -X PUT "$ENDPOINT/bisync" -o /dev/null
 
 export AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench-secret
+# rclone's S3 client fails to start ("unable to load custom CA bundle") when AWS_CA_BUNDLE is set,
+# as it is on some machines; the server here is plain http on loopback.
+unset AWS_CA_BUNDLE
 export RCLONE_CONFIG=$WORK/rclone.conf RCLONE_CACHE_DIR=$WORK/rclone-cache
 cat >"$RCLONE_CONFIG" <<EOF
 [moto]
@@ -60,7 +63,7 @@ force_path_style = true
 EOF
 
 SRC=$WORK/src
-rm -rf "$SRC" "$WORK"/state-* "$WORK"/result-* "$WORK"/out-* "$WORK/bisync-workdir"
+rm -rf "$SRC" "$WORK"/state-* "$WORK"/result-* "$WORK"/out-* "$WORK/bisync-workdir" "$WORK/failures.txt"
 python3 "$MAKE_TREE" "$SRC" --small "$SMALL" --large "$LARGE" >/dev/null
 
 # run NAME PHASE COMMAND...: appends "seconds peak-KiB requests" to $WORK/result-NAME-PHASE

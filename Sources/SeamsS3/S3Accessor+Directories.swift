@@ -200,7 +200,12 @@ extension S3Accessor: DirectoryAccessorProviding {
 
     private func transfer(_ source: URL, to destination: URL, replacing: Bool, deletingSource: Bool) throws {
         guard serves(destination) else { throw Self.error(EXDEV, url: destination, writing: true) }
-        guard let found = try find(source) else { throw Self.error(ENOENT, url: source, writing: !deletingSource) }
+        // A file this accessor just created is known without a look (its ETag conditions the
+        // copy and the delete, so a stale one only makes them fail).
+        let created = deletingSource ? takeCreated(source) : nil
+        guard let found = try created.map({ (object: Optional($0), isFolder: false) }) ?? find(source) else {
+            throw Self.error(ENOENT, url: source, writing: !deletingSource)
+        }
         let target = try find(destination)
         if let target {
             guard replacing, found.object != nil, target.object != nil else {
@@ -208,7 +213,10 @@ extension S3Accessor: DirectoryAccessorProviding {
             }
         }
         let parent = destination.deletingLastPathComponent()
-        if !key(parent).isEmpty {
+        // A file moved within its folder: the folder is there (the file's key has its prefix),
+        // and is not left empty.
+        let sameFolder = found.object != nil && Self.same(key(source.deletingLastPathComponent()), key(parent))
+        if !key(parent).isEmpty, !sameFolder {
             guard let above = try find(parent) else { throw Self.error(ENOENT, url: destination, writing: true) }
             if !above.isFolder { throw Self.error(ENOTDIR, url: destination, writing: true) }
         }
@@ -216,7 +224,7 @@ extension S3Accessor: DirectoryAccessorProviding {
             try copyObject(object, to: key(destination), url: destination)
             if deletingSource {
                 try delete(object, movedFrom: source)
-                try keepFolder(above: source)
+                if !sameFolder { try keepFolder(above: source) }
             }
             return
         }

@@ -24,9 +24,10 @@ extension S3Accessor: FileAccessorProviding {
     /// one succeeds (EEXIST for the other).
     public func createFile(_ data: Data, at url: URL) throws {
         let key = key(url)
-        try request(url, writing: true) { () throws(S3Error) in
+        let etag = try request(url, writing: true) { () throws(S3Error) in
             try client.putObject(key, body: data, condition: .ifAbsent)
         }
+        rememberCreated(key: key, size: data.count, etag: etag)
     }
 
     /// Creates the object only if absent, from `nextPiece`'s pieces: one `PutObject` when they
@@ -49,9 +50,10 @@ extension S3Accessor: FileAccessorProviding {
         }
         let first = try nextPart() ?? Data()
         if ended, buffer.isEmpty {
-            try request(url, writing: true) { () throws(S3Error) in
+            let etag = try request(url, writing: true) { () throws(S3Error) in
                 try client.putObject(key, body: first, condition: .ifAbsent)
             }
+            rememberCreated(key: key, size: first.count, etag: etag)
             return
         }
         var pending: Data? = first

@@ -62,6 +62,8 @@ public final class S3Accessor: Sendable {
     let prefetched = LockedValue<[[UInt8]: [DirectoryEntry]]>([:])
     /// Counts the writes, so a listing fetched ahead across a write is not kept.
     let listingGeneration = LockedValue<UInt64>(0)
+    /// Objects this accessor created and has not moved yet, by key (``takeCreated(_:)``).
+    private let created = LockedValue<[[UInt8]: S3Object]>([:])
     /// The objects the last copies made, by key (``placedObject(at:)``), a bounded number.
     private let copies = LockedValue<[[UInt8]: S3Object]>([:])
     /// How long after a request found the server unreachable (all its retries spent) later
@@ -142,6 +144,23 @@ public final class S3Accessor: Sendable {
     /// - Returns: Its metadata.
     public func placedObject(at url: URL) -> FileMetadata? {
         copies.withLock { $0[Array(key(url).utf8)] }.map(Self.metadata)
+    }
+
+    /// Notes an object this accessor created with `If-None-Match: *` (`etag` its answer), for
+    /// the move that takes it into place next (``takeCreated(_:)``).
+    func rememberCreated(key: String, size: Int, etag: String) {
+        guard !etag.isEmpty else { return }
+        let object = S3Object(key: key, size: Int64(size), etag: etag, lastModified: Date())
+        created.withLock { created in
+            if created.count >= 4_096 { created.removeAll(keepingCapacity: true) }
+            created[Array(key.utf8)] = object
+        }
+    }
+
+    /// The object this accessor created at `url` and has not moved yet, forgotten as it is
+    /// returned; `nil` when none is noted.
+    func takeCreated(_ url: URL) -> S3Object? {
+        created.withLock { $0.removeValue(forKey: Array(key(url).utf8)) }
     }
 
     func remember(_ object: S3Object) {

@@ -4,7 +4,7 @@
 Every `*.patch` here is a bug an engineer could plausibly write (a flush left out, a check
 skipped, a power model that keeps too much). For each one this script applies the patch, builds
 the tests, runs the crash suites (CrashConsistencyTests and WebDAVCrashTests, stopping at the first
-violation), and reverts the patch. A mutation the suites do not catch survives; the script prints
+violation; a patch with a line `# suites: S3CrashTests` runs those instead), and reverts the patch. A mutation the suites do not catch survives; the script prints
 the score and exits 1 if any survived (2 if a patch no longer applies or builds).
 
     python3 Tests/Mutations/run.py                 # every mutation
@@ -29,7 +29,15 @@ SUITES = "CrashConsistencyTests|WebDAVCrashTests"
 
 def description(patch):
     lines = [line[1:].strip() for line in patch.read_text().splitlines() if line.startswith("#")]
-    return " ".join(lines)
+    return " ".join(line for line in lines if not line.startswith("suites:"))
+
+
+def suites(patch):
+    """The suites a patch names on a `# suites: A|B` line, or the default crash suites."""
+    for line in patch.read_text().splitlines():
+        if line.startswith("# suites:"):
+            return line.split(":", 1)[1].strip()
+    return SUITES
 
 
 def git(*args, check=True):
@@ -78,7 +86,7 @@ def main():
                 print(f"mutation {patch.stem}: does not build (see {logs}/{patch.stem}.build.log)", flush=True)
                 broken.append(patch.stem)
                 continue
-            status = run(["swift", "test", "--skip-build", "--filter", SUITES], logs / f"{patch.stem}.test.log", env)
+            status = run(["swift", "test", "--skip-build", "--filter", suites(patch)], logs / f"{patch.stem}.test.log", env)
         finally:
             git("apply", "-R", str(patch))
         seconds = time.time() - started
