@@ -12,6 +12,10 @@ struct HTTPReplaySessionTests {
         HTTPRequest(method: .get, scheme: "http", authority: authority, path: target)
     }
 
+    /// How long a live exchange with the loopback server may take: the transports' default of
+    /// 60 s ran out once under the thread sanitizer with both cores busy with other suites.
+    static let loopbackTimeout: Duration = .seconds(600)
+
     @Test(
         "the mode comes from SEAMS_HTTP_REPLAY, replay when unset",
         arguments: [
@@ -72,13 +76,16 @@ struct HTTPReplaySessionTests {
         try await ContractHarness.with(.urlSession) { harness in
             try await HTTPReplay.withSession(fixture: file, mode: .recordMissing, live: harness.transport) { session in
                 #expect(session.transport is ReplayHTTPTransport)
-                _ = try await HTTPReplay.transport.send(Self.echo(harness.authority, "/echo?n=1"))
+                _ = try await HTTPReplay.transport.send(
+                    Self.echo(harness.authority, "/echo?n=1"), body: nil, timeout: Self.loopbackTimeout)
             }
             #expect(try HTTPArchive(contentsOf: file).log.entries.count == 1)
 
             try await HTTPReplay.withSession(fixture: file, mode: .recordMissing, live: harness.transport) { _ in
-                _ = try await HTTPReplay.transport.send(Self.echo(harness.authority, "/echo?n=1"))  // replayed
-                _ = try await HTTPReplay.transport.send(Self.echo(harness.authority, "/echo?n=2"))  // recorded
+                _ = try await HTTPReplay.transport.send(
+                    Self.echo(harness.authority, "/echo?n=1"), body: nil, timeout: Self.loopbackTimeout)  // replayed
+                _ = try await HTTPReplay.transport.send(
+                    Self.echo(harness.authority, "/echo?n=2"), body: nil, timeout: Self.loopbackTimeout)  // recorded
             }
         }
         let targets = try HTTPArchive(contentsOf: file).log.entries.map { ReplayEntryURL.target($0.request.url) }
@@ -99,7 +106,8 @@ struct HTTPReplaySessionTests {
         try await ContractHarness.with(.asyncHTTPClient) { harness in
             try await HTTPReplay.withSession(fixture: file, mode: .rerecord, live: harness.transport) { session in
                 #expect(session.replay == nil)
-                _ = try await HTTPReplay.transport.send(Self.echo(harness.authority, "/status/201"))
+                _ = try await HTTPReplay.transport.send(
+                    Self.echo(harness.authority, "/status/201"), body: nil, timeout: Self.loopbackTimeout)
             }
         }
         let entries = try HTTPArchive(contentsOf: file).log.entries
