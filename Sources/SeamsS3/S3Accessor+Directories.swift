@@ -146,12 +146,19 @@ extension S3Accessor: DirectoryAccessorProviding {
     /// - Returns: `true` when moved; `false` when `destination` is no longer `expected`: nothing
     ///   was moved.
     public func moveItem(at source: URL, to destination: URL, ifStill expected: FileMetadata) throws -> Bool {
-        let now = try find(destination)
-        guard let target = now?.object, Self.identifier(ofETag: target.etag) == expected.fileIdentifier else {
-            return false
+        // The destination's ETag as this accessor last saw it (the applier's look just before),
+        // else looked at now: the server checks it either way.
+        guard let etag = try knownETag(of: destination, identifier: expected.fileIdentifier) else { return false }
+        // The temp file as this accessor created it, else looked at.
+        let size: Int64
+        if let created = createdObject(at: source) {
+            size = created.size
+        } else if let found = try find(source)?.object {
+            size = found.size
+        } else {
+            throw Self.error(ENOENT, url: source, writing: true)
         }
-        guard let found = try find(source) else { throw Self.error(ENOENT, url: source, writing: true) }
-        guard let object = found.object, object.size <= Int64(conditionalReplaceLimit) else {
+        guard size <= Int64(conditionalReplaceLimit) else {
             try transfer(source, to: destination, replacing: true, deletingSource: true)
             return true
         }
@@ -159,11 +166,20 @@ extension S3Accessor: DirectoryAccessorProviding {
         let (read, data) = try request(source, writing: false) { () throws(S3Error) in
             try client.getObject(sourceKey)
         }
-        guard try write(data, over: destination, ifMatch: target.etag, datedAs: read.lastModified) else {
+        guard try write(data, over: destination, ifMatch: etag, datedAs: read.lastModified) else {
             return false
         }
+        _ = takeCreated(source)
         try delete(read, movedFrom: source)
         return true
+    }
+
+    /// The ETag of the object at `url` when it is the version `identifier` names: as last seen
+    /// (``seenETag(of:identifier:)``), else looked at (`HEAD`); `nil` when it is gone or another.
+    private func knownETag(of url: URL, identifier: UInt64) throws -> String? {
+        if let etag = seenETag(of: url, identifier: identifier) { return etag }
+        guard let object = try find(url)?.object, Self.identifier(ofETag: object.etag) == identifier else { return nil }
+        return object.etag
     }
 
     /// Writes `data` over the file at `url` only while it is the version `expected` describes:
@@ -171,9 +187,8 @@ extension S3Accessor: DirectoryAccessorProviding {
     ///
     /// - Returns: `false` when the file is gone or is another version: nothing was written.
     public func replace(_ url: URL, with data: Data, ifStill expected: FileMetadata) throws -> Bool {
-        guard let object = try find(url)?.object, Self.identifier(ofETag: object.etag) == expected.fileIdentifier
-        else { return false }
-        return try write(data, over: url, ifMatch: object.etag, datedAs: object.lastModified)
+        guard let etag = try knownETag(of: url, identifier: expected.fileIdentifier) else { return false }
+        return try write(data, over: url, ifMatch: etag, datedAs: expected.modificationDate)
     }
 
     /// S3 has no hard links: throws EPERM, as a file system without them does.
@@ -273,6 +288,7 @@ extension S3Accessor: DirectoryAccessorProviding {
             }
             if !written.isEmpty {
                 remember(S3Object(key: key, size: Int64(data.count), etag: written, lastModified: date))
+                noteETag(written, of: key)
             }
             return true
         } catch let error where error.isPreconditionFailed || error.isNotFound {

@@ -24,10 +24,28 @@ extension S3Accessor: FileAccessorProviding {
     /// one succeeds (EEXIST for the other).
     public func createFile(_ data: Data, at url: URL) throws {
         let key = key(url)
-        let etag = try request(url, writing: true) { () throws(S3Error) in
+        rememberCreated(key: key, size: data.count, etag: try putNew(data, key: key, url: url))
+    }
+
+    /// Creates the object at `url` from `data` with one `PutObject` and `If-None-Match: *`, as
+    /// ``createFile(_:at:)`` does, for a file written straight to its name.
+    ///
+    /// - Returns: The new object's metadata: its size, and its ETag as the answer gave it (its
+    ///   date is this machine's clock: the answer carries none).
+    /// - Throws: EEXIST when the key is taken; the server's errors as file-system errors.
+    @discardableResult
+    public func createObject(_ data: Data, at url: URL) throws -> FileMetadata {
+        let key = key(url)
+        let etag = try putNew(data, key: key, url: url)
+        guard !etag.isEmpty else { return try metadata(at: url) }  // a server that gave no ETag
+        return Self.metadata(S3Object(key: key, size: Int64(data.count), etag: etag, lastModified: Date()))
+    }
+
+    /// `PutObject` with `If-None-Match: *`; the answer's ETag.
+    private func putNew(_ data: Data, key: String, url: URL) throws -> String {
+        try request(url, writing: true) { () throws(S3Error) in
             try client.putObject(key, body: data, condition: .ifAbsent)
         }
-        rememberCreated(key: key, size: data.count, etag: etag)
     }
 
     /// Creates the object only if absent, from `nextPiece`'s pieces: one `PutObject` when they
@@ -35,28 +53,44 @@ extension S3Accessor: FileAccessorProviding {
     /// completed with `If-None-Match: *`, so at most a part is held in memory and the object
     /// appears whole or not at all.
     public func createFile(at url: URL, pieces nextPiece: () throws -> Data?) throws {
+        try createFile(at: url, expectedSize: nil, pieces: nextPiece)
+    }
+
+    /// ``createFile(at:pieces:)`` for pieces that come to about `expectedSize` bytes (`nil`:
+    /// unknown): when that is more than a part, no part is read before the upload has a slot
+    /// for it (``partsInFlight``), so an upload waiting for one holds none.
+    func createFile(at url: URL, expectedSize: Int64?, pieces nextPiece: () throws -> Data?) throws {
         let key = key(url)
         var buffer = Data()
         var ended = false
-        // The next part: `partSize` bytes, or what is left after the last piece.
+        // The next part: `partSize` bytes, or what is left after the last piece; a piece that is
+        // a whole part is passed on as it is, not copied.
         func nextPart() throws -> Data? {
             while !ended, buffer.count < partSize {
-                if let piece = try nextPiece() { buffer.append(piece) } else { ended = true }
+                guard let piece = try nextPiece() else {
+                    ended = true
+                    break
+                }
+                if buffer.isEmpty, piece.count == partSize { return piece }
+                buffer.append(piece)
             }
             guard !buffer.isEmpty else { return nil }
             let part = buffer.prefix(partSize)
             buffer = Data(buffer.dropFirst(part.count))
             return Data(part)
         }
-        let first = try nextPart() ?? Data()
-        if ended, buffer.isEmpty {
-            let etag = try request(url, writing: true) { () throws(S3Error) in
-                try client.putObject(key, body: first, condition: .ifAbsent)
+        var pending: Data?
+        if expectedSize.map({ $0 <= Int64(partSize) }) ?? true {
+            let first = try nextPart() ?? Data()
+            if ended, buffer.isEmpty {
+                let etag = try request(url, writing: true) { () throws(S3Error) in
+                    try client.putObject(key, body: first, condition: .ifAbsent)
+                }
+                rememberCreated(key: key, size: first.count, etag: etag)
+                return
             }
-            rememberCreated(key: key, size: first.count, etag: etag)
-            return
+            pending = first
         }
-        var pending: Data? = first
         forgetListings()
         do {
             _ = try guardedWithFiles {
@@ -95,7 +129,13 @@ extension S3Accessor: FileAccessorProviding {
             throw CocoaError.fileSystemError(errno: Self.posixCode(error) ?? EIO, path: localFile.path, writing: false)
         }
         defer { try? handle.close() }
-        try createFile(at: url) { () throws -> Data? in
+        let size = (try? handle.seekToEnd()).map(Int64.init)
+        do {
+            try handle.seek(toOffset: 0)
+        } catch {
+            throw CocoaError.fileSystemError(errno: Self.posixCode(error) ?? EIO, path: localFile.path, writing: false)
+        }
+        try createFile(at: url, expectedSize: size) { () throws -> Data? in
             do {
                 let piece = try handle.read(upToCount: partSize)
                 return piece?.isEmpty == false ? piece : nil

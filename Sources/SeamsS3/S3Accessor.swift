@@ -66,6 +66,9 @@ public final class S3Accessor: Sendable {
     private let created = LockedValue<[[UInt8]: S3Object]>([:])
     /// The objects the last copies made, by key (``placedObject(at:)``), a bounded number.
     private let copies = LockedValue<[[UInt8]: S3Object]>([:])
+    /// The ETags of the objects this accessor last looked at or wrote over, by key, a bounded
+    /// number (``seenETag(of:identifier:)``).
+    private let seenETags = LockedValue<[[UInt8]: String]>([:])
     /// How long after a request found the server unreachable (all its retries spent) later
     /// requests fail at once, unsent.
     public let outageCooldown: Duration
@@ -161,6 +164,32 @@ public final class S3Accessor: Sendable {
     /// returned; `nil` when none is noted.
     func takeCreated(_ url: URL) -> S3Object? {
         created.withLock { $0.removeValue(forKey: Array(key(url).utf8)) }
+    }
+
+    /// The object at `url` this accessor created and has not moved yet, still noted.
+    func createdObject(at url: URL) -> S3Object? {
+        created.withLock { $0[Array(key(url).utf8)] }
+    }
+
+    /// Notes the ETag an answer gave for `key`, so a conditional write over it needs no look first.
+    func noteETag(_ etag: String, of key: String) {
+        guard !etag.isEmpty else { return }
+        seenETags.withLock { seen in
+            let key = Array(key.utf8)
+            if seen.count >= 16_384, seen[key] == nil { seen.removeAll(keepingCapacity: true) }
+            seen[key] = etag
+        }
+    }
+
+    /// The ETag last seen for the object at `url` when it is the version `identifier` names
+    /// (its ``FileMetadata/fileIdentifier``); `nil` when none is noted or it is another's. A
+    /// write with `If-Match` on it is still checked by the server: a version saved since is
+    /// refused there.
+    func seenETag(of url: URL, identifier: UInt64) -> String? {
+        guard let etag = seenETags.withLock({ $0[Array(key(url).utf8)] }),
+            Self.identifier(ofETag: etag) == identifier
+        else { return nil }
+        return etag
     }
 
     func remember(_ object: S3Object) {
@@ -313,6 +342,7 @@ public final class S3Accessor: Sendable {
             return (nil, true)
         }
         if let object = try request(url, writing: false, { () throws(S3Error) in try client.headObject(key) }) {
+            noteETag(object.etag, of: key)
             return (object, false)
         }
         let page = try request(url, writing: false) { () throws(S3Error) in

@@ -87,10 +87,11 @@ extension Applier {
     /// the writes interleave. A copy that failed is reported and leaves no temp file.
     mutating func writeUnwritten() {
         guard !copyQueue.unwritten.isEmpty else { return }
-        let jobs = copyQueue.unwritten.map { entry, source in
+        let queued = createWholeWherePossible(copyQueue.unwritten)
+        copyQueue.unwritten = []
+        let jobs = queued.map { entry, source in
             (entry: entry, source: source, temp: temporaryURL(beside: entry.path, on: source.other))
         }
-        copyQueue.unwritten = []
         let context = self.context
         let written = context.work.map(jobs.count, width: context.copiesAtOnce) { index in
             let (entry, source, temp) = jobs[index]
@@ -369,6 +370,92 @@ extension Applier {
         guard let code = error.posixCode else { return false }
         let noLinks: [POSIXErrorCode] = [.EPERM, .EOPNOTSUPP, .ENOSYS]  // ENOTSUP is EOPNOTSUPP on Linux
         return noLinks.contains(code)
+    }
+
+    /// Whether the copy of `entry` from `source` is a new file written straight to its name: the
+    /// target writes files whole and refuses a taken name (``ReplicaCapabilities/wholeExclusiveCreate``),
+    /// the file fits one such write, and it comes from this machine's side.
+    func createsWhole(_ entry: SyncPlan.Entry, from source: Side) -> Bool {
+        let target = context.replica(source.other)
+        guard entry.item(on: source.other) == nil, target.can(.wholeExclusiveCreate),
+            !(context.replica(source) is any RemoteReplica), let item = entry.item(on: source)
+        else { return false }
+        return item.size <= target.wholeCreateLimit && isKnownFolder(entry.path.parent, on: source.other)
+    }
+
+    /// Whether `folder` (`nil`: the root) is a folder on `side` as far as the run knows without a
+    /// look: scanned as one, or made by this run. A key can sit below a file's on S3, where a
+    /// file system refuses it: a file whose folder could not take the place of a file there
+    /// goes the temp file's way, whose placement fails as the folder's did.
+    func isKnownFolder(_ folder: SyncPath?, on side: Side) -> Bool {
+        guard let folder else { return true }
+        if folderState.created.contains(folder) { return true }
+        let snapshot = plan.snapshot(side)
+        if let item = snapshot.items[folder] { return item.kind == .directory }
+        return snapshot.unchanged.contains(folder) && archive.entries[folder]?.kind == .directory
+    }
+
+    /// Writes the queued new files that can go straight to their names (``createsWhole(_:from:)``),
+    /// `copiesAtOnce` at a time, and records each: one request, no temp name, no move, no flush.
+    /// A name found taken is left, with every other copy, to be written to a temp file, whose
+    /// placement looks at the name (a conflict copy, or a name another case reaches).
+    ///
+    /// - Returns: The copies still to be written to temp files, in plan order.
+    mutating func createWholeWherePossible(
+        _ queued: [(entry: SyncPlan.Entry, source: Side)]
+    ) -> [(entry: SyncPlan.Entry, source: Side)] {
+        let whole = queued.indices.filter { createsWhole(queued[$0].entry, from: queued[$0].source) }
+        guard !whole.isEmpty else { return queued }
+        // A name this run freed is taken again only once that move is durable.
+        do { try flushTrash() } catch { return queued }
+        let context = self.context
+        let results = context.work.map(whole.count, width: context.copiesAtOnce) { job in
+            let (entry, source) = queued[whole[job]]
+            return Result { () throws -> FileMetadata in
+                try Self.createWhole(entry.path, from: source, item: entry.item(on: source)!, context: context)
+            }
+        }
+        var left = Set(queued.indices)
+        for (index, result) in zip(whole, results) {
+            let (entry, source) = queued[index]
+            let item = entry.item(on: source)!
+            switch result {
+            case .success(let created):
+                let placed = placedCopy(created, at: entry.path, on: source.other)
+                record(entry.path, source: source, sourceItem: item, targetItem: placed)
+            case .failure(let error as CocoaError) where error.posixCode == .EEXIST:
+                continue  // the temp file's way: its placement looks at the name
+            case .failure(let error):
+                recordFailure(error, at: entry.path)
+            }
+            copyQueue.bytes -= item.size
+            left.remove(index)
+        }
+        return queued.indices.filter { left.contains($0) }.map { queued[$0] }
+    }
+
+    /// Reads the source file whole, checks it is still the version the scan saw, and creates it
+    /// at the same path on the other side (``Replica/createWhole(_:at:)``): what is written is
+    /// that version, never one changed while it was read.
+    ///
+    /// - Throws: ``ApplyIssue/vanishedDuringSync`` or ``ApplyIssue/changedDuringSync`` when the
+    ///   source is gone or changed; EEXIST when the name is taken; the replicas' errors.
+    static func createWhole(
+        _ path: SyncPath, from source: Side, item: FileMetadata, context: ApplyContext
+    ) throws -> FileMetadata {
+        try context.requireRealFolders(above: path, on: source)
+        try context.requireRealFolders(above: path, on: source.other)
+        let sourceURL = context.url(path, on: source)
+        let data: Data
+        do {
+            data = try context.replica(source).files.read(from: sourceURL)
+        } catch let error as CocoaError where error.posixCode == .ENOENT {
+            if try context.currentMetadata(sourceURL, on: source) == nil { throw ApplyIssue.vanishedDuringSync }
+            throw error
+        }
+        guard data.count == item.size, ApplyContext.sameItem(try context.currentMetadata(sourceURL, on: source), item)
+        else { throw ApplyIssue.changedDuringSync }
+        return try context.replica(source.other).createWhole(data, at: context.url(path, on: source.other))
     }
 
     mutating func temporaryURL(beside path: SyncPath, on side: Side) -> URL {

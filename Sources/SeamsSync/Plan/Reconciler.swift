@@ -261,8 +261,8 @@ struct Reconciler: Sendable {
             return .skip(
                 "not a regular file, folder or symbolic link (a socket, a device, or a name that is not UTF-8)")
         }
-        let localChanged = Self.changed(l, on: .local, archived)
-        let containerChanged = Self.changed(c, on: .container, archived)
+        let localChanged = changed(l, on: .local, archived)
+        let containerChanged = changed(c, on: .container, archived)
         switch (localChanged, containerChanged) {
         case (false, false): return .nothing
         case (true, false): return .propagate(from: .local)
@@ -287,11 +287,15 @@ struct Reconciler: Sendable {
         container.modificationDate > local.modificationDate ? .container : .local
     }
 
-    /// Whether `item` differs from what the archive recorded for its side.
-    private static func changed(_ item: FileMetadata?, on side: Side, _ archived: Archive.Entry?) -> Bool {
+    /// Whether `item` differs from what the archive recorded for its side: its stamp, or on a
+    /// container dated by the server its content tag and size (its date is the time of its
+    /// last write, a copy's or a rename's included, and this run may have recorded its own
+    /// clock's for a file it put there).
+    private func changed(_ item: FileMetadata?, on side: Side, _ archived: Archive.Entry?) -> Bool {
         guard let item else { return archived != nil }
         guard let archived, archived.kind == item.kind else { return true }
-        return item.kind != .directory && !archived.matches(item, on: side)
+        guard item.kind != .directory, !archived.matches(item, on: side) else { return false }
+        return !(containerDatedByServer && archived.matchesByTag(item, on: side))
     }
 
     /// Walks deepest first: a folder that must stay (something kept inside it on a side) is not

@@ -75,6 +75,18 @@ protocol Replica: Sendable {
     ///
     /// - Returns: Why something could not be freed, or `nil`.
     func removeAbandonedUploads() -> String?
+
+    /// The largest new file this replica writes straight to its name
+    /// (``ReplicaCapabilities/wholeExclusiveCreate``); 0 where it has no such write.
+    var wholeCreateLimit: Int64 { get }
+
+    /// Writes `data` as a new file at `url`, whole or not at all, refused when the name is taken;
+    /// for a replica with ``ReplicaCapabilities/wholeExclusiveCreate``.
+    ///
+    /// - Returns: The new file's metadata, as the write's answer gave it.
+    /// - Throws: EEXIST when the name is taken (nothing was written); ENOTSUP on a replica
+    ///   without the capability; the replica's errors.
+    func createWhole(_ data: Data, at url: URL) throws -> FileMetadata
 }
 
 extension Replica {
@@ -94,6 +106,12 @@ extension Replica {
     }
 
     func removeAbandonedUploads() -> String? { nil }
+
+    var wholeCreateLimit: Int64 { 0 }
+
+    func createWhole(_ data: Data, at url: URL) throws -> FileMetadata {
+        throw CocoaError.fileSystemError(errno: ENOTSUP, path: url.absoluteString, writing: true)
+    }
 
     func checkExclusiveCreate(at url: URL, holding data: Data) throws {}
 
@@ -176,6 +194,11 @@ struct ReplicaCapabilities: OptionSet, Hashable, Sendable {
     /// (S3's `Last-Modified`), not its version's: a file there is known by its size and content
     /// tag, and a date that changed with them unchanged is no change.
     static let datedByServer = ReplicaCapabilities(rawValue: 1 << 12)
+    /// A new file (up to ``Replica/wholeCreateLimit`` bytes) can be written straight to its name,
+    /// whole or not at all and refused when the name is taken (S3's `PutObject` with
+    /// `If-None-Match: *`): one request, no temp name and no move
+    /// (``Replica/createWhole(_:at:)``).
+    static let wholeExclusiveCreate = ReplicaCapabilities(rawValue: 1 << 13)
 }
 
 /// A folder on this machine's file systems (a disk, a USB stick, a mounted share).
@@ -224,17 +247,23 @@ struct WebDAVReplica: RemoteReplica {
 /// A prefix of an S3 bucket, reached through its accessor: objects for files, `name/` markers
 /// and key prefixes for folders.
 ///
-/// What S3 cannot do in one step, the engine does on the paths it has for such replicas: a move
-/// is a copy and a delete on the server (cut off, the file is at both names: a leftover temp
-/// file or a duplicate, never a loss); a new file's name is looked at before it is taken (no
-/// no-replace move), and a replaced file is written with `If-Match` on its ETag (up to 1 MiB) or
-/// has its ETag looked at just before the copy over it.
+/// A new file of up to a part (8 MiB) is one `PutObject` with `If-None-Match: *` straight to its
+/// name (``ReplicaCapabilities/wholeExclusiveCreate``): whole or not at all, refused when the
+/// name is taken. What S3 cannot do in one step, the engine does on the paths it has for such
+/// replicas: a move is a copy and a delete on the server (cut off, the file is at both names: a
+/// leftover temp file or a duplicate, never a loss); a larger new file goes in parts to a temp
+/// name and is copied into place (no no-replace move: its name is looked at first); a replaced
+/// file is written with `If-Match` on its ETag (up to 1 MiB) or has its ETag looked at just
+/// before the copy over it.
 struct S3Replica: RemoteReplica {
     let root: URL
     let store: S3Accessor
 
     var capabilities: ReplicaCapabilities {
-        [.networked, .durableWhenAnswered, .replaceIfUnchanged, .contentTags, .storeSideCopyAndMove, .datedByServer]
+        [
+            .networked, .durableWhenAnswered, .replaceIfUnchanged, .contentTags, .storeSideCopyAndMove, .datedByServer,
+            .wholeExclusiveCreate,
+        ]
     }
     var directories: any DirectoryAccessorProviding { store }
     var files: any FileAccessorProviding { store }
@@ -248,6 +277,15 @@ struct S3Replica: RemoteReplica {
     /// One `PutObject` with `If-Match` (``S3Accessor/replace(_:with:ifStill:)``); `temp` is not used.
     func replace(_ url: URL, with data: Data, ifStill expected: FileMetadata, staging temp: URL) throws -> Bool {
         try store.replace(url, with: data, ifStill: expected)
+    }
+
+    /// A file that fits one `PutObject` (a part, 8 MiB by default): a larger one goes in parts to
+    /// a temp name, so an upload cut off is one the next run knows as its own and aborts.
+    var wholeCreateLimit: Int64 { Int64(store.partSize) }
+
+    /// One `PutObject` with `If-None-Match: *` (``S3Accessor/createObject(_:at:)``).
+    func createWhole(_ data: Data, at url: URL) throws -> FileMetadata {
+        try store.createObject(data, at: url)
     }
 
     /// The object the copy into place made (``S3Accessor/placedObject(at:)``).

@@ -201,8 +201,10 @@ struct ScanStage {
 }
 
 /// What a scan learned of an item it found unchanged, for its archive entry: a container file's
-/// content tag the entry had none of, or the item's identity where the entry had another or none
-/// (recorded before identities were, or the item replaced by one of the same stamp).
+/// content tag the entry had none of, the item's identity where the entry had another or none
+/// (recorded before identities were, or the item replaced by one of the same stamp), or the
+/// server's date of a file known by its tag and size (``ReplicaCapabilities/datedByServer``:
+/// recorded with this machine's clock when the run wrote it, or dated anew by the server).
 struct Learned: Hashable, Sendable {
     /// The item's path.
     let path: SyncPath
@@ -212,6 +214,8 @@ struct Learned: Hashable, Sendable {
     var tag: UInt32 = 0
     /// Its identity (0: none learned).
     var id: UInt64 = 0
+    /// Its stamp on its side, where only its date differs from the recorded one (`nil`: none learned).
+    var stamp: Stamp?
 }
 
 extension ArchiveEntries {
@@ -220,6 +224,9 @@ extension ArchiveEntries {
         for item in learned {
             guard var entry = self[item.path] else { continue }
             if item.tag != 0 { entry.containerTag = item.tag }
+            if let stamp = item.stamp {
+                if item.side == .local { entry.local = stamp } else { entry.container = stamp }
+            }
             if item.id != 0 {
                 if item.side == .local { entry.localID = item.id } else { entry.containerID = item.id }
             }

@@ -157,20 +157,25 @@ struct Scanner: Sendable {
         /// has none for it yet, and the item's identity when the archive records another
         /// (else 0).
         func unchanged(_ entries: [DirectoryEntry], under parent: SyncPath?) -> [(
-            ordinal: Int, tag: UInt32, id: UInt64
+            ordinal: Int, tag: UInt32, id: UInt64, stamp: Stamp?
         )?] {
             guard let table else { return [] }
             let recorded = table.children(entries.map(\.name), of: parent)
             return zip(entries, recorded).map { entry, recorded in
                 let item = entry.metadata
                 guard let (ordinal, recorded) = recorded, item.kind == .file || item.kind == .directory,
-                    recorded.kind == item.kind,
-                    item.kind == .directory || recorded.matches(item, on: side)
-                        || (tagsDecide && recorded.matchesByTag(item, on: side))
+                    recorded.kind == item.kind
                 else { return nil }
+                var stamp: Stamp?
+                if item.kind == .file, !recorded.matches(item, on: side) {
+                    // Known by its tag and size alone: the server's date is learned, so the
+                    // plan, comparing stamps, sees the file as unchanged too.
+                    guard tagsDecide, recorded.matchesByTag(item, on: side) else { return nil }
+                    stamp = item.stamp
+                }
                 let tag = learnsTags && recorded.containerTag == 0 ? Archive.Entry.tag(item) : 0
                 let id = learnsIDs && recorded.identity(on: side) != item.fileIdentifier ? item.fileIdentifier : 0
-                return (ordinal, tag, id)
+                return (ordinal, tag, id, stamp)
             }
         }
     }
@@ -190,12 +195,14 @@ struct Scanner: Sendable {
         for (index, entry) in entries.enumerated() {
             guard Self.isUsersItem(entry, under: parent, rules: rules, noting: &snapshot) else { continue }
             let isFolder = entry.metadata.kind == .directory
-            if let (ordinal, tag, id) = index < unchanged.count ? unchanged[index] : nil {
+            if let (ordinal, tag, id, stamp) = index < unchanged.count ? unchanged[index] : nil {
                 snapshot.unchanged.insert(ordinal: ordinal)
                 // An unchanged file's path is not made at all, unless something of it is learned.
-                guard tag != 0 || id != 0 || isFolder else { continue }
+                guard tag != 0 || id != 0 || stamp != nil || isFolder else { continue }
                 let path = parent?.appending(entry.name) ?? SyncPath(entry.name)
-                if tag != 0 || id != 0 { learned.append(Learned(path: path, side: known.side, tag: tag, id: id)) }
+                if tag != 0 || id != 0 || stamp != nil {
+                    learned.append(Learned(path: path, side: known.side, tag: tag, id: id, stamp: stamp))
+                }
                 if isFolder { pending.append((path, path.url(in: root))) }
             } else {
                 let path = parent?.appending(entry.name) ?? SyncPath(entry.name)

@@ -11,41 +11,11 @@ import Testing
 /// the placement of a small file over a changed one write with `If-Match` on the version seen, so
 /// a write by another device in the moment between the look and the write is kept.
 @Suite struct S3LockTests {
-    /// Forwards to the server; once armed, after the server answered a request `when` accepts,
-    /// lets `action` run (another device writing in that moment).
-    final class AfterLockRead: WaitingHTTPTransportProviding {
-        typealias Trigger = (when: @Sendable (HTTPRequest) -> Bool, action: @Sendable () -> Void)
-        let server: InMemoryS3Server
-        let armed = LockedValue<Trigger?>(nil)
-        let requests = LockedValue(0)
-
-        init(server: InMemoryS3Server) { self.server = server }
-
-        func sendWaiting(_ request: HTTPRequest, body: HTTPRequestBody, timeout: Duration) throws(HTTPTransportError)
-            -> (HTTPResponse, Data)
-        {
-            requests.withLock { $0 += 1 }
-            let answer = try server.sendWaiting(request, body: body, timeout: timeout)
-            let fired = armed.withLock { trigger -> Trigger? in
-                guard let armed = trigger, armed.when(request) else { return nil }
-                trigger = nil
-                return armed
-            }
-            fired?.action()
-            return answer
-        }
-
-        func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError)
-            -> (HTTPResponse, Data)
-        {
-            try sendWaiting(request, body: body.map(HTTPRequestBody.data) ?? .none, timeout: timeout)
-        }
-    }
-
     static let keys = S3Credentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")
     let fileSystem = InMemoryFileSystem()
     let server: InMemoryS3Server
-    let hooked: AfterLockRead
+    /// This run's transport: another device can write in a chosen moment.
+    let hooked: InterceptingTransport
     /// Another device's client, straight to the server.
     let other: S3Client
     let lock: SyncLock
@@ -55,7 +25,7 @@ import Testing
     init() async throws {
         let clock = fileSystem
         server = InMemoryS3Server(credentials: Self.keys, now: { clock.now })
-        hooked = AfterLockRead(server: server)
+        hooked = InterceptingTransport(server)
         let client = S3Client(
             endpoint: server.endpoint, bucket: "bucket", region: "us-east-1", credentials: Self.keys,
             transport: hooked, now: { clock.now }, pause: { _ in })
@@ -81,11 +51,11 @@ import Testing
     @Test("a heartbeat renews the lock while it is this run's, writing it in place with one conditional PUT")
     func renews() async throws {
         try await BlockingExecutor.shared.run { [lock] in try lock.acquire() }
-        let before = hooked.requests.withLock { $0 }
+        let before = hooked.requestCount
         fileSystem.advanceTime(by: 30)
         try await BlockingExecutor.shared.run { [lock] in try lock.heartbeat() }
         #expect(try await lockOwner() == "this run")
-        #expect(hooked.requests.withLock { $0 } - before == 4, "HEAD, GET, HEAD for the ETag, one PUT with If-Match")
+        #expect(hooked.requestCount - before == 3, "HEAD, GET, one PUT with If-Match on the ETag the HEAD gave")
         #expect(!server.keys(in: "bucket").contains { $0.contains(".seams-tmp-") }, "no temp object")
     }
 
@@ -93,17 +63,13 @@ import Testing
     func takeoverInTheMomentIsKept() async throws {
         try await BlockingExecutor.shared.run { [lock] in try lock.acquire() }
         let record = Data(#"{"owner":"another run","heartbeat":1}"#.utf8)
-        hooked.armed.withLock {
-            $0 = (
-                { $0.method == .get && $0.path?.hasSuffix("/.seams-lock") == true },
-                { [other] in _ = try? other.putObject("notes/.seams-lock", body: record) }
-            )
+        hooked.on(.after, once: true, of: { $0.method == .get && $0.path?.hasSuffix("/.seams-lock") == true }) {
+            [other] _ in _ = try? other.putObject("notes/.seams-lock", body: record)
         }
         fileSystem.advanceTime(by: 30)
         await #expect(throws: SyncError.lockHeld(owner: "another run")) {
             try await BlockingExecutor.shared.run { [lock] in try lock.heartbeat() }
         }
-        #expect(hooked.armed.withLock { $0 == nil }, "the other device wrote in the moment")
         #expect(try await lockOwner() == "another run")
         lock.release()
         #expect(try await lockOwner() == "another run", "release leaves another run's lock")
@@ -121,11 +87,8 @@ import Testing
             _ = try other.putObject("notes/.seams-tmp-1", body: Data("new".utf8))
         }
         let seen = try await BlockingExecutor.shared.run { try store.metadata(at: target) }
-        hooked.armed.withLock {
-            $0 = (
-                { $0.method == .head && $0.path?.hasSuffix("/a.txt") == true },
-                { [other] in _ = try? other.putObject("notes/a.txt", body: Data("saved meanwhile".utf8)) }
-            )
+        hooked.on(.after, once: true, of: { $0.method == .head && $0.path?.hasSuffix("/a.txt") == true }) {
+            [other] _ in _ = try? other.putObject("notes/a.txt", body: Data("saved meanwhile".utf8))
         }
         let moved = try await BlockingExecutor.shared.run { [hookedStore] in
             try hookedStore.moveItem(at: temp, to: target, ifStill: seen)

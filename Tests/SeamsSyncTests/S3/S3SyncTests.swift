@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import SeamsCore
 import SeamsS3
 import SeamsTesting
@@ -90,6 +91,10 @@ import Testing
         #expect(!server.keys(in: "bucket").contains("notes/.seams-lock"), "the lock is released")
         #expect(!server.keys(in: "bucket").contains { $0.contains(".seams-tmp") }, "no temp object left")
 
+        // The next run learns the server's dates of the files this one put (known by their
+        // ETags and sizes meanwhile) and keeps them; the one after that writes nothing.
+        report = try await sync()
+        #expect(report.copiedToContainer == 0 && report.copiedToLocal == 0 && report.failures.isEmpty)
         let before = server.requests.count
         report = try await sync()
         #expect(report.copiedToContainer == 0 && report.copiedToLocal == 0 && report.failures.isEmpty)
@@ -100,6 +105,53 @@ import Testing
         #expect(writes.isEmpty, "a quiet run writes nothing but its lock: \(writes)")
     }
 
+    /// A client of this run whose requests go through `transport` (to the same server).
+    func client(through transport: InterceptingTransport) -> S3Client {
+        let clock = fileSystem
+        return S3Client(
+            endpoint: server.endpoint, bucket: "bucket", region: "us-east-1", credentials: Self.keys,
+            transport: transport, now: { clock.now }, pause: { _ in })
+    }
+
+    @Test("a new file goes straight to its name: one PUT with If-None-Match: *, no temp object, no copy")
+    func newFilesPutInPlace() async throws {
+        for index in 0..<5 { try write("dir/file \(index).txt", "text \(index)") }
+        let transport = InterceptingTransport(server)
+        let report = try await sync(engine(client: client(through: transport)))
+        #expect(report.failures.isEmpty && report.copiedToContainer == 5)
+        // The folder's marker and the replica's own marker aside.
+        let writes = transport.requests.filter { $0.method != .get && $0.method != .head }
+            .filter { $0.path != "/bucket/notes/dir/" && $0.path?.contains("/bucket/notes/.seams") == false }
+        #expect(writes.count == 5, "\(writes.map { "\($0.method) \($0.path ?? "")" })")
+        for put in writes {
+            #expect(put.method == .put && put.path?.hasPrefix("/bucket/notes/dir/file%20") == true)
+            #expect(put.headerFields[HTTPField.Name("If-None-Match")!] == "*")
+            #expect(put.headerFields[HTTPField.Name("x-amz-copy-source")!] == nil)
+        }
+        #expect(try await object("dir/file 3.txt") == "text 3")
+        let quiet = try await sync()
+        #expect(quiet.copiedToContainer == 0 && quiet.copiedToLocal == 0, "the next run sees them as synced")
+    }
+
+    @Test(
+        "a new file's name taken on the server just before its PUT: both versions kept, the local one as a conflict copy"
+    )
+    func newFileNameTakenInTheMoment() async throws {
+        try write("a.txt", "mine")
+        let transport = InterceptingTransport(server)
+        transport.on(.before, once: true, of: { $0.method == .put && $0.path == "/bucket/notes/a.txt" }) {
+            [client] _ in _ = try? client.putObject("notes/a.txt", body: Data("theirs".utf8))
+        }
+        let report = try await sync(engine(client: client(through: transport)))
+        #expect(report.conflicts.count == 1, "\(report)")
+        #expect(try await object("a.txt") == "theirs", "the other device's version is not overwritten")
+        let copy = try #require(report.conflicts.first?.copy)
+        #expect(try await object(copy) == "mine")
+        let next = try await sync()
+        #expect(next.failures.isEmpty)
+        #expect(try read("a.txt") == "theirs" && read(copy) == "mine", "both versions on both sides")
+    }
+
     @Test("edits go both ways, and each replaced version is kept in the trash of its side")
     func editsBothWays() async throws {
         try write("a.txt", "a1")
@@ -108,7 +160,7 @@ import Testing
         try write("a.txt", "a2 longer")
         try await put("c.txt", "c2 longer")
         let report = try await sync()
-        #expect(report.failures.isEmpty && report.conflicts.isEmpty)
+        #expect(report.failures.isEmpty && report.conflicts.isEmpty, "\(report.failures) \(report.conflicts)")
         let edited = try await object("a.txt")
         #expect(try edited == "a2 longer" && read("c.txt") == "c2 longer")
         let trash = server.keys(in: "bucket").filter { $0.hasPrefix("notes/.seams-trash/") && $0.hasSuffix("a.txt") }

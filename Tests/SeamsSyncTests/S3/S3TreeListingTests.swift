@@ -10,36 +10,20 @@ import Testing
 /// A bucket's tree listed ahead in flat listings answers every folder as a listing by folder
 /// does, with one request per top folder instead of one per folder, and never after a write.
 @Suite struct S3TreeListingTests {
-    /// Counts the listing requests on their way to the server.
-    final class CountingTransport: WaitingHTTPTransportProviding {
-        let server: InMemoryS3Server
-        let listings = LockedValue(0)
-
-        init(server: InMemoryS3Server) { self.server = server }
-
-        func sendWaiting(_ request: HTTPRequest, body: HTTPRequestBody, timeout: Duration) throws(HTTPTransportError)
-            -> (HTTPResponse, Data)
-        {
-            if request.method == .get, request.path?.contains("list-type=2") == true { listings.withLock { $0 += 1 } }
-            return try server.sendWaiting(request, body: body, timeout: timeout)
-        }
-
-        func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError)
-            -> (HTTPResponse, Data)
-        {
-            try sendWaiting(request, body: body.map(HTTPRequestBody.data) ?? .none, timeout: timeout)
-        }
-    }
-
     static let keys = S3Credentials(accessKeyID: "AKIDEXAMPLE", secretAccessKey: "secret")
     let server = InMemoryS3Server(credentials: keys)
-    let counting: CountingTransport
+    let counting: InterceptingTransport
     let root = URL(string: "s3://bucket/notes/")!
 
     init() async throws {
-        counting = CountingTransport(server: server)
+        counting = InterceptingTransport(server)
         let client = client(counting)
         try await BlockingExecutor.shared.run { try client.createBucket() }
+    }
+
+    /// The listing requests `transport` sent so far.
+    static func listings(_ transport: InterceptingTransport) -> Int {
+        transport.requests.count { $0.method == .get && $0.path?.contains("list-type=2") == true }
     }
 
     func client(_ transport: some WaitingHTTPTransportProviding) -> S3Client {
@@ -98,11 +82,11 @@ import Testing
             let all = try folders(under: root, plain).filter { !$0.lastPathComponent.hasPrefix(".seams") }
             var expected: [URL: [DirectoryEntry]] = [:]
             for folder in all { expected[folder] = try plain.contentsOfDirectory(at: folder) }
-            let before = counting.listings.withLock { $0 }
+            let before = Self.listings(counting)
             try ahead.beginTreeListing(at: root, skipping: OwnNames.isOwn)
             var listed: [URL: [DirectoryEntry]] = [:]
             for folder in all { listed[folder] = try ahead.contentsOfDirectory(at: folder) }
-            return (expected, listed, counting.listings.withLock { $0 } - before)
+            return (expected, listed, Self.listings(counting) - before)
         }
         #expect(expected.count > 5, "a tree with folders")
         for (folder, entries) in expected {
@@ -121,21 +105,21 @@ import Testing
             try ahead.write(Data("t".utf8), to: root.appending(path: ".seams-trash/v1"))
             try ahead.beginTreeListing(at: root, skipping: OwnNames.isOwn)
             try ahead.write(Data("new".utf8), to: root.appending(path: "sub/new.txt"))
-            let before = counting.listings.withLock { $0 }
+            let before = Self.listings(counting)
             let sub = try ahead.contentsOfDirectory(at: root.appending(path: "sub", directoryHint: .isDirectory))
             #expect(sub.map(\.name) == ["deep", "new.txt"], "the file written after the listing is there")
-            #expect(counting.listings.withLock { $0 } - before == 1, "listed again, not from memory")
+            #expect(Self.listings(counting) - before == 1, "listed again, not from memory")
 
             try ahead.beginTreeListing(at: root, skipping: OwnNames.isOwn)
-            let trashBefore = counting.listings.withLock { $0 }
+            let trashBefore = Self.listings(counting)
             let trash = try ahead.contentsOfDirectory(
                 at: root.appending(path: ".seams-trash", directoryHint: .isDirectory))
             #expect(trash.map(\.name) == ["v1"])
-            #expect(counting.listings.withLock { $0 } - trashBefore == 1, "the skipped trash is listed when asked")
+            #expect(Self.listings(counting) - trashBefore == 1, "the skipped trash is listed when asked")
             ahead.endTreeListing()
-            let afterEnd = counting.listings.withLock { $0 }
+            let afterEnd = Self.listings(counting)
             _ = try ahead.contentsOfDirectory(at: root.appending(path: "sub", directoryHint: .isDirectory))
-            #expect(counting.listings.withLock { $0 } - afterEnd == 1, "nothing kept after the end")
+            #expect(Self.listings(counting) - afterEnd == 1, "nothing kept after the end")
         }
     }
 }
