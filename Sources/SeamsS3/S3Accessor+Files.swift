@@ -30,15 +30,18 @@ extension S3Accessor: FileAccessorProviding {
     /// Creates the object at `url` from `data` with one `PutObject` and `If-None-Match: *`, as
     /// ``createFile(_:at:)`` does, for a file written straight to its name.
     ///
-    /// - Returns: The new object's metadata: its size, and its ETag as the answer gave it (its
-    ///   date is this machine's clock: the answer carries none).
+    /// - Returns: The new object's metadata: its size, and its ETag and date as the answer gave
+    ///   them (``S3Client/putObjectDated(_:body:condition:)``).
     /// - Throws: EEXIST when the key is taken; the server's errors as file-system errors.
     @discardableResult
     public func createObject(_ data: Data, at url: URL) throws -> FileMetadata {
         let key = key(url)
-        let etag = try putNew(data, key: key, url: url)
-        guard !etag.isEmpty else { return try metadata(at: url) }  // a server that gave no ETag
-        return Self.metadata(S3Object(key: key, size: Int64(data.count), etag: etag, lastModified: Date()))
+        let (etag, date) = try request(url, writing: true) { () throws(S3Error) in
+            try client.putObjectDated(key, body: data, condition: .ifAbsent)
+        }
+        // A server that gave no ETag or no date: the object as a look finds it.
+        guard !etag.isEmpty, let date else { return try metadata(at: url) }
+        return Self.metadata(S3Object(key: key, size: Int64(data.count), etag: etag, lastModified: date))
     }
 
     /// `PutObject` with `If-None-Match: *`; the answer's ETag.

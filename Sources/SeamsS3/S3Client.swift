@@ -170,6 +170,18 @@ public struct S3Client: Sendable {
         return response.headerFields[.eTag] ?? ""
     }
 
+    /// ``putObject(_:body:condition:metadata:)``, returning the new object as the answer
+    /// describes it: its ETag, its size, and the answer's `Date` as its date (an answer to a
+    /// `PUT` carries no `Last-Modified`; S3 dates the object at the second its answer is dated,
+    /// but for a `PUT` that ends as a second turns). `nil` as the date where the answer has none.
+    @available(*, noasync, message: "it blocks its thread")
+    public func putObjectDated(
+        _ key: String, body: Data, condition: S3WriteCondition = .always
+    ) throws(S3Error) -> (etag: String, date: Date?) {
+        let (response, _) = try send("PUT", key: key, headers: Self.headers(for: condition), body: body)
+        return (response.headerFields[.eTag] ?? "", response.headerFields[.date].flatMap { HTTPDate.parse($0) })
+    }
+
     /// The object `key`'s metadata (`HEAD`), or `nil` when there is none.
     @available(*, noasync, message: "it blocks its thread")
     public func headObject(_ key: String) throws(S3Error) -> S3Object? {

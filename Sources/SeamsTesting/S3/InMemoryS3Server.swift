@@ -186,7 +186,17 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
 
     // MARK: Answers
 
+    /// The answer, dated (`Date`) as S3 dates each: at the second of the server's clock that
+    /// dates what the request wrote.
     private func answer(_ request: HTTPRequest, body: Data) -> (HTTPResponse, Data) {
+        let moment = now()
+        var (response, data) = answer(request, body: body, at: moment)
+        response.headerFields[.date] = Self.httpDate(moment)
+        return (response, data)
+    }
+
+    private func answer(_ request: HTTPRequest, body: Data, at moment: Date) -> (HTTPResponse, Data) {
+        let now = { moment }
         let target = request.path ?? "/"
         state.withLock { $0.requests.append("\(request.method.rawValue) \(target)") }
         let (rawPath, rawQuery) =
