@@ -17,8 +17,12 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     ],
     targets: [
-        // The app's core: imports SeamsMacros for @Mockable, never Testing.
-        .target(name: "Forecast", dependencies: [.product(name: "SeamsMacros", package: seams)]),
+        // The app's core: imports SeamsMacros for @Mockable, never Testing. SeamsMockNames adds
+        // the seed's names of the mocks (`MockWeather` for `MockWeatherProviding`), public as
+        // the protocols are, so the tests below can write either.
+        .target(
+            name: "Forecast", dependencies: [.product(name: "SeamsMacros", package: seams)],
+            plugins: [.plugin(name: "SeamsMockNames", package: seams)]),
         .testTarget(
             name: "ForecastTests",
             dependencies: [

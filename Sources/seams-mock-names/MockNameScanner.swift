@@ -15,10 +15,14 @@
 /// the plugin builds its tool before anything else, and a tool on swift-syntax would make even
 /// `swift run seams-sync demo` compile swift-syntax first.
 struct MockNameScanner {
-    /// One alias to write: `MockFileAccessor` for `MockFileAccessorProviding`.
+    /// One alias to write: `MockFileAccessor` for `MockFileAccessorProviding`, with its
+    /// protocol's access level (and so its mock's): a public protocol's alias is public, so a
+    /// test target that imports the module plainly can write the seed's name.
     struct Alias: Equatable {
         var name: String
         var mock: String
+        /// `public `, `package ` or empty (internal).
+        var access: String = ""
     }
 
     private var candidates: [Alias] = []
@@ -61,7 +65,11 @@ struct MockNameScanner {
                     modifiers.isDisjoint(with: ["private", "fileprivate"]),
                     name.hasSuffix("Providing"), name.count > "Providing".count
                 {
-                    candidates.append(Alias(name: "Mock" + name.dropLast("Providing".count), mock: "Mock" + name))
+                    let access =
+                        !modifiers.isDisjoint(with: ["public", "open"])
+                        ? "public " : modifiers.contains("package") ? "package " : ""
+                    candidates.append(
+                        Alias(name: "Mock" + name.dropLast("Providing".count), mock: "Mock" + name, access: access))
                 }
             default:
                 break
@@ -89,7 +97,7 @@ struct MockNameScanner {
         for alias in aliases {
             lines.append(
                 "/// The mock of `\(alias.mock.dropFirst("Mock".count))` that `@Mockable` writes, by the seed's name.")
-            lines.append("typealias \(alias.name) = \(alias.mock)")
+            lines.append("\(alias.access)typealias \(alias.name) = \(alias.mock)")
         }
         lines.append("#endif")
         return lines.joined(separator: "\n") + "\n"

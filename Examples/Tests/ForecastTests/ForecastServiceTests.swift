@@ -22,7 +22,8 @@ struct Offline: Error {}
         let places = MockPlacesProviding(strict: true)
         places.stubs.savedCities.returns(["Oslo"])
         places.stubs.save.returns(())
-        let service = ForecastService(weather: MockWeatherProviding(), places: places)
+        // The seed's spelling of the same mock (the SeamsMockNames plugin's public alias).
+        let service = ForecastService(weather: MockWeather(), places: places)
 
         try service.add("Oslo")
         try service.add("Bergen")
