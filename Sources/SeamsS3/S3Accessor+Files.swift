@@ -35,6 +35,19 @@ extension S3Accessor: FileAccessorProviding {
     /// - Throws: EEXIST when the key is taken; the server's errors as file-system errors.
     @discardableResult
     public func createObject(_ data: Data, at url: URL) throws -> FileMetadata {
+        try createObject(at: url, size: Int64(data.count)) { data }
+    }
+
+    /// ``createObject(_:at:)`` with the bytes read by `contents` (about `size` of them) only
+    /// once the write may start: a body of over ``wholeWriteSlotThreshold`` bytes waits for one
+    /// of the ``partsInFlight`` slots first, so such bodies are never all in memory at once.
+    ///
+    /// - Throws: EEXIST when the key is taken; what `contents` throws; the server's errors.
+    public func createObject(at url: URL, size: Int64, contents: () throws -> Data) throws -> FileMetadata {
+        try holdingSlot(forWholeWriteOf: size) { try createObject(whole: try contents(), at: url) }
+    }
+
+    private func createObject(whole data: Data, at url: URL) throws -> FileMetadata {
         let key = key(url)
         let (etag, date) = try request(url, writing: true) { () throws(S3Error) in
             try client.putObjectDated(key, body: data, condition: .ifAbsent)
@@ -84,15 +97,21 @@ extension S3Accessor: FileAccessorProviding {
         }
         var pending: Data?
         if expectedSize.map({ $0 <= Int64(partSize) }) ?? true {
-            let first = try nextPart() ?? Data()
-            if ended, buffer.isEmpty {
+            // A body known to be over the threshold is read holding a slot, as a part is; the
+            // slot is freed before any upload in parts, which takes slots of its own.
+            let whole = try holdingSlot(forWholeWriteOf: expectedSize ?? 0) { () throws -> Data? in
+                let first = try nextPart() ?? Data()
+                guard ended, buffer.isEmpty else {
+                    pending = first
+                    return nil
+                }
                 let etag = try request(url, writing: true) { () throws(S3Error) in
                     try client.putObject(key, body: first, condition: .ifAbsent)
                 }
                 rememberCreated(key: key, size: first.count, etag: etag)
-                return
+                return first
             }
-            pending = first
+            if whole != nil { return }
         }
         forgetListings()
         do {

@@ -55,6 +55,17 @@ public final class S3Accessor: Sendable {
     public var partsInFlight: Int { partSlots.count }
     /// The slots of ``partsInFlight``.
     let partSlots: S3Client.PartSlots
+    /// A file larger than this (1 MiB) written whole, in one `PutObject`, is read only once it
+    /// holds one of the ``partsInFlight`` slots, as a part is: so at most that many such bodies
+    /// are in memory at once, however many files go at once.
+    public var wholeWriteSlotThreshold: Int { 1 << 20 }
+    /// Runs `body` holding a part slot when `size` is over ``wholeWriteSlotThreshold``.
+    func holdingSlot<T>(forWholeWriteOf size: Int64, _ body: () throws -> T) throws -> T {
+        guard size > Int64(wholeWriteSlotThreshold) else { return try body() }
+        partSlots.take()
+        defer { partSlots.give() }
+        return try body()
+    }
     /// The largest file ``moveItem(at:to:ifStill:)`` writes over its destination with one
     /// conditional `PutObject` (1 MiB); a larger one is copied on the server after a look.
     public var conditionalReplaceLimit: Int { 1 << 20 }

@@ -446,16 +446,19 @@ extension Applier {
         try context.requireRealFolders(above: path, on: source)
         try context.requireRealFolders(above: path, on: source.other)
         let sourceURL = context.url(path, on: source)
-        let data: Data
-        do {
-            data = try context.replica(source).files.read(from: sourceURL)
-        } catch let error as CocoaError where error.posixCode == .ENOENT {
-            if try context.currentMetadata(sourceURL, on: source) == nil { throw ApplyIssue.vanishedDuringSync }
-            throw error
+        return try context.replica(source.other).createWhole(at: context.url(path, on: source.other), size: item.size) {
+            let data: Data
+            do {
+                data = try context.replica(source).files.read(from: sourceURL)
+            } catch let error as CocoaError where error.posixCode == .ENOENT {
+                if try context.currentMetadata(sourceURL, on: source) == nil { throw ApplyIssue.vanishedDuringSync }
+                throw error
+            }
+            guard data.count == item.size,
+                ApplyContext.sameItem(try context.currentMetadata(sourceURL, on: source), item)
+            else { throw ApplyIssue.changedDuringSync }
+            return data
         }
-        guard data.count == item.size, ApplyContext.sameItem(try context.currentMetadata(sourceURL, on: source), item)
-        else { throw ApplyIssue.changedDuringSync }
-        return try context.replica(source.other).createWhole(data, at: context.url(path, on: source.other))
     }
 
     mutating func temporaryURL(beside path: SyncPath, on side: Side) -> URL {

@@ -80,13 +80,15 @@ protocol Replica: Sendable {
     /// (``ReplicaCapabilities/wholeExclusiveCreate``); 0 where it has no such write.
     var wholeCreateLimit: Int64 { get }
 
-    /// Writes `data` as a new file at `url`, whole or not at all, refused when the name is taken;
-    /// for a replica with ``ReplicaCapabilities/wholeExclusiveCreate``.
+    /// Writes the bytes `contents` reads (about `size` of them) as a new file at `url`, whole or
+    /// not at all, refused when the name is taken; for a replica with
+    /// ``ReplicaCapabilities/wholeExclusiveCreate``. `contents` is called once, when the write
+    /// can start (S3 lets only a few large bodies into memory at once).
     ///
     /// - Returns: The new file's metadata, as the write's answer gave it.
-    /// - Throws: EEXIST when the name is taken (nothing was written); ENOTSUP on a replica
-    ///   without the capability; the replica's errors.
-    func createWhole(_ data: Data, at url: URL) throws -> FileMetadata
+    /// - Throws: EEXIST when the name is taken (nothing was written); what `contents` throws;
+    ///   ENOTSUP on a replica without the capability; the replica's errors.
+    func createWhole(at url: URL, size: Int64, contents: () throws -> Data) throws -> FileMetadata
 }
 
 extension Replica {
@@ -109,7 +111,7 @@ extension Replica {
 
     var wholeCreateLimit: Int64 { 0 }
 
-    func createWhole(_ data: Data, at url: URL) throws -> FileMetadata {
+    func createWhole(at url: URL, size: Int64, contents: () throws -> Data) throws -> FileMetadata {
         throw CocoaError.fileSystemError(errno: ENOTSUP, path: url.absoluteString, writing: true)
     }
 
@@ -283,9 +285,9 @@ struct S3Replica: RemoteReplica {
     /// a temp name, so an upload cut off is one the next run knows as its own and aborts.
     var wholeCreateLimit: Int64 { Int64(store.partSize) }
 
-    /// One `PutObject` with `If-None-Match: *` (``S3Accessor/createObject(_:at:)``).
-    func createWhole(_ data: Data, at url: URL) throws -> FileMetadata {
-        try store.createObject(data, at: url)
+    /// One `PutObject` with `If-None-Match: *` (``S3Accessor/createObject(at:size:contents:)``).
+    func createWhole(at url: URL, size: Int64, contents: () throws -> Data) throws -> FileMetadata {
+        try store.createObject(at: url, size: size, contents: contents)
     }
 
     /// The object the copy into place made (``S3Accessor/placedObject(at:)``).
