@@ -99,14 +99,14 @@ public final class S3Accessor: Sendable {
     ///   - partSize: The size of each part of a file written in parts; at least 5 MiB, or the
     ///     server refuses the upload.
     ///   - partsInFlight: How many parts of such files are sent at once, this accessor's uploads
-    ///     together (4 by default), and so held in memory at most.
+    ///     together (3 by default), and so held in memory at most.
     ///   - outageCooldown: Once a request found the server unreachable (no connection, no answer
     ///     in time, no such host) after all its retries, every request in this much time fails at
     ///     once with the same error, unsent: a server that went away mid-run ends the run's
     ///     remaining work in moments, not in retries per file. 10 seconds by default.
     ///   - now: Reads the time the cooldown is measured in (the continuous clock by default).
     public init(
-        client: S3Client, prefix: String = "", partSize: Int = 8 << 20, partsInFlight: Int = 4,
+        client: S3Client, prefix: String = "", partSize: Int = 8 << 20, partsInFlight: Int = 3,
         outageCooldown: Duration = .seconds(10),
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
     ) {
