@@ -42,6 +42,9 @@ struct DemoFolders {
     private func write(_ text: String, _ path: String, in root: URL, age: TimeInterval) throws {
         let url = root.appending(path: path)
         try Data(text.utf8).write(to: url)
-        try manager.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
+        // In whole microseconds: Foundation on Linux sets the date through `utimes`, and refuses
+        // (EINVAL) a fraction it rounds up to a whole second, such as x.9999998.
+        let date = Date(timeIntervalSince1970: ((Date().timeIntervalSince1970 - age) * 1e6).rounded() / 1e6)
+        try manager.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
     }
 }

@@ -36,7 +36,10 @@ final class Workspace {
         let url = root.appending(path: path)
         try manager.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(text.utf8).write(to: url)
-        try manager.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
+        // In whole microseconds: Foundation on Linux sets the date through `utimes`, and refuses
+        // (EINVAL) a fraction it rounds up to a whole second, such as x.9999998.
+        let date = Date(timeIntervalSince1970: ((Date().timeIntervalSince1970 - age) * 1e6).rounded() / 1e6)
+        try manager.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
     }
 
     func read(_ path: String, in root: URL) -> String? {

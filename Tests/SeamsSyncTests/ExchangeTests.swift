@@ -22,8 +22,10 @@ import Testing
 
     func write(_ text: String, _ url: URL, age: TimeInterval) throws {
         try Data(text.utf8).write(to: url)
-        try FileManager.default.setAttributes(
-            [.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: url.path)
+        // In whole microseconds: Foundation on Linux refuses (EINVAL) a fraction `utimes` would
+        // round up to a whole second.
+        let date = Date(timeIntervalSince1970: ((Date().timeIntervalSince1970 - age) * 1e6).rounded() / 1e6)
+        try FileManager.default.setAttributes([.modificationDate: date], ofItemAtPath: url.path)
     }
 
     func text(_ url: URL) -> String? { (try? Data(contentsOf: url)).map { String(decoding: $0, as: UTF8.self) } }
