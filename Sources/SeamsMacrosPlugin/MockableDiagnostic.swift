@@ -4,7 +4,6 @@ import SwiftDiagnostics
 enum MockableDiagnostic: String, DiagnosticMessage {
     case notAProtocol
     case subscriptRequirement
-    case variadicParameter
     case opaqueParameter
     case rethrowsRequirement
     case operatorRequirement
@@ -25,10 +24,8 @@ enum MockableDiagnostic: String, DiagnosticMessage {
             "@Mockable applies only to a protocol"
         case .subscriptRequirement:
             "@Mockable does not support subscript requirements; use a method such as 'value(at:)'"
-        case .variadicParameter:
-            "@Mockable does not support variadic parameters; take an array instead"
         case .opaqueParameter:
-            "@Mockable does not support 'some' parameter types; name a generic parameter instead"
+            "@Mockable does not support 'some' parameters in an initializer requirement (a mock's initializer records one type); take a concrete or 'any' type"
         case .rethrowsRequirement:
             "@Mockable does not support 'rethrows'; declare 'throws' or 'throws(E)'"
         case .operatorRequirement:

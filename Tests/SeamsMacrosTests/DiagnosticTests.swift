@@ -15,12 +15,14 @@ import Testing
             diagnostic: "3:5: @Mockable does not support subscript requirements; use a method such as 'value(at:)'"
         ),
         Case(
-            source: "@Mockable\nprotocol P {\n    func f(_ xs: Int...)\n}",
-            diagnostic: "3:12: @Mockable does not support variadic parameters; take an array instead"
+            source: "@Mockable\nprotocol P {\n    init(_ x: some Sendable)\n}",
+            diagnostic:
+                "3:10: @Mockable does not support 'some' parameters in an initializer requirement (a mock's initializer records one type); take a concrete or 'any' type"
         ),
         Case(
-            source: "@Mockable\nprotocol P {\n    func f(_ x: some Sendable)\n}",
-            diagnostic: "3:12: @Mockable does not support 'some' parameter types; name a generic parameter instead"
+            source: "@Mockable\nprotocol P {\n    func f(_ x: some Codable)\n}",
+            diagnostic:
+                "3:12: @Mockable needs every generic parameter of a method constrained to 'Sendable', so its mock can record calls safely"
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    func f(_ g: () throws -> Void) rethrows\n}",

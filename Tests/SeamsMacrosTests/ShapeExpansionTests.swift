@@ -129,6 +129,44 @@ import Testing
         #expect(expansion.contains("$0.onTimes.record(times)"))
     }
 
+    @Test(
+        "a variadic parameter is an array inside the mock: recorded and handed to the handler as one, through an entry point taking arrays"
+    )
+    func variadic() {
+        let expansion = Self.expand("func log(_ items: String..., level: Int) throws -> Int")
+        #expect(
+            expansion.contains(
+                "var logLevel = MockStub<(items: [String], level: Int), Int, any Error, @Sendable ([String], Int) throws -> Int>()"
+            ))
+        #expect(expansion.contains("func log(_ items: String..., level: Int) throws -> Int {"))
+        #expect(expansion.contains("return try self._mockArrays_logLevel(items, level: level)"))
+        #expect(expansion.contains("func _mockArrays_logLevel(_ items: [String], level: Int) throws -> Int {"))
+        #expect(expansion.contains("$0.logLevel.record((items: items, level: level))"))
+    }
+
+    @Test("a child protocol's mock forwards a variadic requirement to the parent mock's entry point taking arrays")
+    func variadicForwarding() {
+        let expansion = Self.expand("func log(_ items: String...)")
+        #expect(
+            expansion.contains("func log(_ items: String...) {\n    mockInherited(MockP.self)!._mockArrays_log(items)"))
+    }
+
+    @Test("a `some P` parameter is the generic parameter it stands for: stubbed and recorded per type")
+    func opaqueParameter() {
+        let expansion = Self.expand(
+            "func save(_ item: some Codable & Sendable, to path: String) throws\nfunc merge<T: Sendable>(_ a: T, _ b: inout some Sendable)"
+        )
+        #expect(
+            expansion.contains("func save<_Opaque0: Codable & Sendable>(_ item: _Opaque0, to path: String) throws {"))
+        #expect(
+            expansion.contains(
+                "func saveTo<_Opaque0: Codable & Sendable>(_ type0: _Opaque0.Type) -> MockStubHandle<(item: _Opaque0, path: String), Void, any Error, @Sendable (_Opaque0, String) throws -> Void>"
+            ))
+        #expect(expansion.contains("$0.saveTo.access(ObjectIdentifier(_Opaque0.self))"))
+        #expect(expansion.contains("func merge<T: Sendable, _Opaque0: Sendable>(_ a: T, _ b: inout _Opaque0) {"))
+        #expect(expansion.contains("$0.merge.access(ObjectIdentifier((T, _Opaque0).self))"))
+    }
+
     @Test("associated types make the mock generic")
     func associatedTypes() {
         let expansion = Self.expand(

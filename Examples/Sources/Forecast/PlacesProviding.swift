@@ -5,6 +5,9 @@ import SeamsMacros
 public protocol PlacesReading: Sendable {
     /// The saved cities, in the user's order.
     func savedCities() throws -> [String]
+
+    /// Whether every one of `cities` is saved.
+    func areSaved(_ cities: String...) throws -> Bool
 }
 
 /// Reads and changes the user's saved places: inherits `PlacesReading`, and its mock answers
@@ -13,4 +16,7 @@ public protocol PlacesReading: Sendable {
 public protocol PlacesProviding: PlacesReading {
     /// Adds `city` to the saved places.
     func save(_ city: String) throws
+
+    /// Attaches a note, any text-like value, to the saved `city`.
+    func attach(_ note: some CustomStringConvertible & Sendable, to city: String) throws
 }

@@ -44,4 +44,23 @@ struct Offline: Error {}
         }
         #expect(lines == ["Bergen: unavailable"])      // the lenient fallback still applies after the issue
     }
+
+    @Test func variadicAndSomeParametersWorkThroughTheProtocol() throws {
+        let mock = MockPlacesProviding(strict: true)
+        mock.stubs.areSaved.handle { cities in !cities.contains("Nowhere") }      // an array of the arguments
+        mock.stubs.attachTo(String.self).returns(())                              // `some P`: stubbed per type
+        mock.stubs.attachTo(Int.self).throwing(Offline())
+        let places: any PlacesProviding = mock
+
+        #expect(try places.areSaved("Oslo", "Bergen"))
+        #expect(try !places.areSaved("Oslo", "Nowhere"))
+        #expect(try places.areSaved())
+        try places.attach("rainy", to: "Bergen")
+        #expect(throws: Offline.self) { try places.attach(3, to: "Oslo") }
+
+        #expect(mock.stubs.areSaved.calls == [["Oslo", "Bergen"], ["Oslo", "Nowhere"], []])
+        #expect(mock.stubs.attachTo(String.self).calls.map(\.note) == ["rainy"])
+        #expect(mock.stubs.attachTo(Int.self).calls.map(\.city) == ["Oslo"])
+        #expect(mock.stubs.attachTo(Double.self).callCount == 0)
+    }
 }

@@ -35,13 +35,13 @@ struct ForwardingGenerator {
 
     private func method(_ method: MethodRequirement) -> String {
         let tryAwait = (method.effects.throwsKind == .none ? "" : "try ") + (method.effects.isAsync ? "await " : "")
-        let arguments = method.parameters.map { parameter in
-            (parameter.label == "_" ? "" : "\(parameter.label): ") + (parameter.isInout ? "&" : "") + parameter.name
-        }.joined(separator: ", ")
+        let arguments = RequirementEmitter.arguments(method.parameters, labelled: true)
         let returnClause = method.returnType.map { " -> \($0)" } ?? ""
+        // A variadic parameter cannot be passed on as one: the mock's entry point takes arrays.
+        let callee = method.isVariadic ? method.arraysName : method.name
         return """
             \(model.access)\(method.isStatic ? "static " : "")func \(method.name)\(method.genericClause)(\(RequirementEmitter.signature(method.parameters)))\(method.effects.clause)\(returnClause)\(method.whereClause) {
-                \(tryAwait)\(target(isStatic: method.isStatic)).\(method.name)(\(arguments))
+                \(tryAwait)\(target(isStatic: method.isStatic)).\(callee)(\(arguments))
             }
             """
     }

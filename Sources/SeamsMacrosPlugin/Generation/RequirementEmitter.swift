@@ -55,9 +55,22 @@ struct RequirementEmitter {
         storage.handle + stubType.dropFirst("MockStub".count)
     }
 
-    static func signature(_ parameters: [Parameter]) -> String {
-        parameters.map { $0.label == $0.name ? "\($0.name): \($0.type)" : "\($0.label) \($0.name): \($0.type)" }
-            .joined(separator: ", ")
+    /// The parameters as a signature writes them; `arrays` writes a variadic `T...` as `[T]`.
+    static func signature(_ parameters: [Parameter], arrays: Bool = false) -> String {
+        parameters.map {
+            let type = arrays ? $0.type : $0.declaredType
+            return $0.label == $0.name ? "\($0.name): \(type)" : "\($0.label) \($0.name): \(type)"
+        }
+        .joined(separator: ", ")
+    }
+
+    /// The arguments of a call that passes each parameter on (`&` for `inout`).
+    static func arguments(_ parameters: [Parameter], labelled: Bool) -> String {
+        parameters.map { parameter in
+            (labelled && parameter.label != "_" ? "\(parameter.label): " : "") + (parameter.isInout ? "&" : "")
+                + parameter.name
+        }
+        .joined(separator: ", ")
     }
 
     // MARK: Handles
@@ -141,15 +154,32 @@ struct RequirementEmitter {
             method.genericNames.isEmpty
             ? "$0.\(method.stubID).record(\(record))"
             : "$0.\(method.stubID).access(ObjectIdentifier(\(Self.key(method.genericNames)).self)) { (stub: inout \(Self.methodStubType(method, storage: storage))) in stub.record(\(record)) }"
-        let arguments = method.parameters.map { ($0.isInout ? "&" : "") + $0.name }.joined(separator: ", ")
-        let signature = Self.signature(method.parameters)
+        let arguments = Self.arguments(method.parameters, labelled: false)
         let returnClause = method.returnType.map { " -> \($0)" } ?? ""
         let body = Self.body(
             display: method.displayName, recordExpression: recordExpression, state: lock, report: report,
             handlerCall: "_mockHandler(\(arguments))", effects: method.effects, returnType: method.returnType
         )
+        let head = "\(access)\(method.isolation)\(method.isStatic ? "static " : "")func "
+        let tail = "\(method.effects.clause)\(returnClause)\(method.whereClause)"
+        let signature = Self.signature(method.parameters)
+        guard method.isVariadic else {
+            return """
+                \(head)\(method.name)\(method.genericClause)(\(signature))\(tail) {
+                \(body)
+                }
+                """
+        }
+        // Inside the requirement a variadic parameter is already an array: the body lives in an
+        // entry point taking arrays, which a child protocol's mock forwards to as well.
+        let tryAwait = (method.effects.throwsKind == .none ? "" : "try ") + (method.effects.isAsync ? "await " : "")
+        let target = method.isStatic ? "Self" : "self"
         return """
-            \(access)\(method.isolation)\(method.isStatic ? "static " : "")func \(method.name)\(method.genericClause)(\(signature))\(method.effects.clause)\(returnClause)\(method.whereClause) {
+            \(head)\(method.name)\(method.genericClause)(\(signature))\(tail) {
+                return \(tryAwait)\(target).\(method.arraysName)(\(Self.arguments(method.parameters, labelled: true)))
+            }
+
+            \(head)\(method.arraysName)\(method.genericClause)(\(Self.signature(method.parameters, arrays: true)))\(tail) {
             \(body)
             }
             """

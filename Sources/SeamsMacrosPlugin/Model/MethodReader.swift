@@ -21,6 +21,10 @@ enum MethodReader {
         var ok = true
         var genericNames: [String] = []
         let whereText = decl.genericWhereClause?.trimmedDescription ?? ""
+        func needsSendable(_ name: String, inherited: String) -> Bool {
+            (sendableMock || isStatic(decl.modifiers)) && !mentionsSendable(inherited)
+                && !whereText.contains("\(name): Sendable") && !whereText.contains("\(name) : Sendable")
+        }
         for generic in decl.genericParameterClause?.parameters ?? [] {
             if generic.specifier != nil {
                 diagnose(generic, .parameterPack)
@@ -28,22 +32,33 @@ enum MethodReader {
                 continue
             }
             genericNames.append(generic.name.text)
-            let inherited = generic.inheritedType?.trimmedDescription ?? ""
-            if sendableMock || isStatic(decl.modifiers), !mentionsSendable(inherited),
-                !whereText.contains("\(generic.name.text): Sendable"),
-                !whereText.contains("\(generic.name.text) : Sendable")
-            {
+            if needsSendable(generic.name.text, inherited: generic.inheritedType?.trimmedDescription ?? "") {
                 diagnose(generic, .nonSendableGenericParameter)
                 ok = false
             }
         }
         guard let effects = effects(decl.signature.effectSpecifiers, decl: decl, diagnose: diagnose),
-            let parameters = parameters(decl.signature.parameterClause, diagnose: diagnose), ok
+            let (parameters, opaque) = parameters(decl.signature.parameterClause, diagnose: diagnose)
         else { return nil }
+        // `some P` is the generic parameter it stands for: the mock names it, stubs and records it
+        // per type as any generic parameter.
+        for parameter in opaque {
+            genericNames.append(parameter.name)
+            if needsSendable(parameter.name, inherited: parameter.constraint) {
+                diagnose(parameter.node, .nonSendableGenericParameter)
+                ok = false
+            }
+        }
+        guard ok else { return nil }
+        var genericClause = decl.genericParameterClause?.trimmedDescription ?? ""
+        if !opaque.isEmpty {
+            let added = opaque.map { "\($0.name): \($0.constraint)" }.joined(separator: ", ")
+            genericClause = genericClause.isEmpty ? "<\(added)>" : String(genericClause.dropLast()) + ", \(added)>"
+        }
         return MethodRequirement(
             name: decl.name.text,
             parameters: parameters,
-            genericClause: decl.genericParameterClause?.trimmedDescription ?? "",
+            genericClause: genericClause,
             genericNames: genericNames,
             whereClause: whereText.isEmpty ? "" : " " + whereText,
             effects: effects,
@@ -90,8 +105,13 @@ enum MethodReader {
             return nil
         }
         guard let effects = effects(decl.signature.effectSpecifiers, decl: decl, diagnose: diagnose),
-            let parameters = parameters(decl.signature.parameterClause, diagnose: diagnose)
+            let (parameters, opaque) = parameters(decl.signature.parameterClause, diagnose: diagnose)
         else { return nil }
+        if let first = opaque.first {
+            // An initializer requirement cannot be generic in the mock (its stub is one value).
+            diagnose(first.node, .opaqueParameter)
+            return nil
+        }
         return InitializerRequirement(
             parameters: parameters, optionalMark: decl.optionalMark?.text ?? "", effects: effects
         )
@@ -116,35 +136,56 @@ enum MethodReader {
         return .untyped
     }
 
-    private static func parameters(_ clause: FunctionParameterClauseSyntax, diagnose: Diagnose) -> [Parameter]? {
+    /// A `some P` parameter, as the generic parameter the mock declares for it.
+    struct OpaqueParameter {
+        /// `_Opaque0`, `_Opaque1`, … in the order of the parameters.
+        var name: String
+        /// `P`, what the parameter conforms to.
+        var constraint: String
+        var node: Syntax
+    }
+
+    private static func parameters(
+        _ clause: FunctionParameterClauseSyntax, diagnose: Diagnose
+    ) -> ([Parameter], [OpaqueParameter])? {
         var result: [Parameter] = []
+        var opaque: [OpaqueParameter] = []
         for (index, parameter) in clause.parameters.enumerated() {
-            if parameter.ellipsis != nil {
-                diagnose(parameter, .variadicParameter)
-                return nil
-            }
             var base = parameter.type
             var isInout = false
             if let attributed = base.as(AttributedTypeSyntax.self) {
                 isInout = attributed.specifiers.contains { $0.trimmedDescription == "inout" }
                 base = attributed.baseType
             }
-            if base.is(SomeOrAnyTypeSyntax.self), base.as(SomeOrAnyTypeSyntax.self)?.someOrAnySpecifier.text == "some" {
-                diagnose(parameter, .opaqueParameter)
-                return nil
+            var type = parameter.type.trimmedDescription
+            if let some = base.as(SomeOrAnyTypeSyntax.self), some.someOrAnySpecifier.tokenKind == .keyword(.some) {
+                let name = "_Opaque\(opaque.count)"
+                opaque.append(
+                    OpaqueParameter(name: name, constraint: some.constraint.trimmedDescription, node: Syntax(parameter))
+                )
+                base = TypeSyntax(IdentifierTypeSyntax(name: .identifier(name)))
+                type =
+                    parameter.type.as(AttributedTypeSyntax.self)?.with(\.baseType, base).trimmedDescription
+                    ?? name
             }
+            // A variadic parameter is an array inside the mock: recorded, stubbed and handed to the
+            // handler as one.
+            let isVariadic = parameter.ellipsis != nil
+            if isVariadic { type = "[\(type)]" }
             let internalName = (parameter.secondName ?? parameter.firstName).text
             result.append(
                 Parameter(
                     label: parameter.firstName.text,
                     name: internalName == "_" ? "arg\(index)" : internalName,
-                    type: parameter.type.trimmedDescription,
-                    recordedType: isFunction(base) || isMetatype(base) ? nil : base.trimmedDescription,
-                    isInout: isInout
+                    type: type,
+                    recordedType: isFunction(base) || isMetatype(base)
+                        ? nil : (isVariadic ? type : base.trimmedDescription),
+                    isInout: isInout,
+                    isVariadic: isVariadic
                 )
             )
         }
-        return result
+        return (result, opaque)
     }
 
     /// Whether `type` is a closure, possibly optional or parenthesized.

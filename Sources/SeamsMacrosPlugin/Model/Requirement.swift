@@ -4,12 +4,20 @@ struct Parameter {
     var label: String
     /// The name the mock's implementation uses.
     var name: String
-    /// The type as written, e.g. `inout Int` or `@escaping @Sendable () -> Void`.
+    /// The type as written, e.g. `inout Int` or `@escaping @Sendable () -> Void`; `[T]` for a
+    /// variadic `T...`, and `_Opaque0` for the first `some P`.
     var type: String
     /// The type recorded for a call, or `nil` for a closure (closures are passed on, not recorded).
     var recordedType: String?
     /// Whether the parameter is `inout`.
     var isInout: Bool
+    /// Whether the parameter is variadic (`T...`, whose `type` is `[T]`).
+    var isVariadic = false
+
+    /// The type in a signature: `T...` for a variadic parameter.
+    var declaredType: String {
+        isVariadic ? String(type.dropFirst().dropLast()) + "..." : type
+    }
 }
 
 /// Whether and what a requirement throws.
@@ -64,6 +72,13 @@ struct MethodRequirement {
     var displayName: String {
         "\(name)(" + parameters.map { "\($0.label):" }.joined() + ")"
     }
+
+    /// Whether a parameter is variadic: the mock then has a second entry point, taking arrays,
+    /// which forwarding from a child protocol's mock can call.
+    var isVariadic: Bool { parameters.contains(where: \.isVariadic) }
+
+    /// The name of the entry point taking arrays.
+    var arraysName: String { "_mockArrays_\(stubID)" }
 }
 
 /// A property requirement.

@@ -31,3 +31,13 @@ protocol Screen {
 public protocol Clock: Sendable {
     func now() -> Double
 }
+
+/// Variadic and `some` parameters, on instance and static requirements, `async`, `throws` and
+/// `inout`.
+@Mockable
+protocol Tagging: Sendable {
+    func tag(_ tags: String..., on path: String) async throws -> Int
+    static func join(_ parts: Int...) -> String
+    func bump(_ value: inout some Numeric & Sendable)
+    func describe<Key: Hashable & Sendable>(_ key: Key, _ value: some Sendable) -> String
+}
