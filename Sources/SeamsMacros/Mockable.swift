@@ -121,7 +121,9 @@
 ///
 /// ## Requirements it mocks
 ///
-/// Sync, `async`, `throws`, `throws(E)`, generic methods whose generic parameters are `Sendable`,
+/// Sync, `async`, `throws`, `throws(E)`, generic methods (configured per type; a generic parameter
+/// not constrained to `Sendable`, as in `func get<T: Decodable>(_ path: String) async throws -> T`,
+/// is configured with a `Sendable` type, and its values are not recorded),
 /// overloads, `get` and `get set` properties (with `async`/`throws` getters), static members,
 /// initializers, `inout` parameters (the handler may change them), closure parameters (passed to
 /// the handler, not recorded), variadic parameters (recorded, and handed to the handler, as an

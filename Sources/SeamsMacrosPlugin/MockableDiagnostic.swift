@@ -8,7 +8,7 @@ enum MockableDiagnostic: String, DiagnosticMessage {
     case rethrowsRequirement
     case operatorRequirement
     case parameterPack
-    case nonSendableGenericParameter
+    case genericInitializer
     case protocolWhereClause
     case associatedTypeWhereClause
     case staticWithAssociatedTypes
@@ -32,8 +32,8 @@ enum MockableDiagnostic: String, DiagnosticMessage {
             "@Mockable does not support operator requirements"
         case .parameterPack:
             "@Mockable does not support parameter packs ('each T')"
-        case .nonSendableGenericParameter:
-            "@Mockable needs every generic parameter of a method constrained to 'Sendable', so its mock can record calls safely"
+        case .genericInitializer:
+            "@Mockable does not support generic initializer requirements (a mock's initializer records one type); take concrete or 'any' types"
         case .protocolWhereClause:
             "@Mockable does not support a 'where' clause on the protocol"
         case .associatedTypeWhereClause:

@@ -167,6 +167,30 @@ import Testing
         #expect(expansion.contains("$0.merge.access(ObjectIdentifier((T, _Opaque0).self))"))
     }
 
+    @Test(
+        "a generic parameter not constrained to Sendable: values of it are not recorded, the handle asks for a Sendable type, the call is answered through the erased stub"
+    )
+    func nonSendableGeneric() {
+        let expansion = Self.expand(
+            "func get<T: Decodable>(_ path: String) async throws -> T\nfunc send(_ body: some Encodable, to path: String) async throws"
+        )
+        #expect(
+            expansion.contains(
+                "func get<T: Decodable & Sendable>(_ type0: T.Type) -> MockStubHandle<String, T, any Error, @Sendable (String) async throws -> T>"
+            ))
+        #expect(expansion.contains("func get<T: Decodable>(_ path: String) async throws -> T {"))
+        #expect(expansion.contains("let _mockErased = _mockState.withLock {"))
+        #expect(expansion.contains("$0.get.record(ObjectIdentifier(T.self), path)"))
+        #expect(
+            expansion.contains(
+                "let _mockAction = (_mockErased as? MockAction<T, any Error, @Sendable (String) async throws -> T>) ?? .unconfigured"
+            ))
+        #expect(
+            expansion.contains(
+                "func sendTo<_Opaque0: Encodable & Sendable>(_ type0: _Opaque0.Type) -> MockStubHandle<String, Void"))
+        #expect(expansion.contains("$0.sendTo.record(ObjectIdentifier(_Opaque0.self), path)"))
+    }
+
     @Test("associated types make the mock generic")
     func associatedTypes() {
         let expansion = Self.expand(

@@ -63,4 +63,16 @@ struct Offline: Error {}
         #expect(mock.stubs.attachTo(Int.self).calls.map(\.city) == ["Oslo"])
         #expect(mock.stubs.attachTo(Double.self).callCount == 0)
     }
+
+    @Test func aDecodableGenericIsConfiguredPerType() async throws {
+        struct Alerts: Decodable, Equatable, Sendable { var count: Int }
+        let mock = MockWeatherProviding(strict: true)
+        mock.stubs.fetch(Alerts.self).returns(Alerts(count: 2))
+        let weather: any WeatherProviding = mock
+
+        let alerts: Alerts = try await weather.fetch("/alerts")
+
+        #expect(alerts == Alerts(count: 2))
+        #expect(mock.stubs.fetch(Alerts.self).calls == ["/alerts"])
+    }
 }

@@ -223,7 +223,7 @@ struct MockGenerator {
             handles.append(
                 emitter.handle(
                     id: method.stubID, stubType: RequirementEmitter.methodStubType(method, storage: storage),
-                    genericClause: method.genericClause, genericNames: method.genericNames,
+                    genericClause: method.handleGenericClause, genericNames: method.genericNames,
                     whereClause: method.whereClause,
                     storage: storage
                 ))

@@ -21,9 +21,27 @@ struct RequirementEmitter {
     static func stubType(
         arguments: String, output: String, effects: Effects, handlerParameters: [String], storage: StateStorage
     ) -> String {
+        "MockStub<\(arguments), "
+            + typeArguments(output: output, effects: effects, handlerParameters: handlerParameters, storage: storage)
+            + ">"
+    }
+
+    /// The `MockAction` a stub of these types answers with.
+    static func actionType(output: String, effects: Effects, handlerParameters: [String], storage: StateStorage)
+        -> String
+    {
+        "MockAction<"
+            + typeArguments(output: output, effects: effects, handlerParameters: handlerParameters, storage: storage)
+            + ">"
+    }
+
+    /// `Output, Failure, Handler`.
+    private static func typeArguments(
+        output: String, effects: Effects, handlerParameters: [String], storage: StateStorage
+    ) -> String {
         let parameters = handlerParameters.joined(separator: ", ")
         let handler = "\(storage.handlerAttribute)(\(parameters))\(effects.clause) -> \(output)"
-        return "MockStub<\(arguments), \(output), \(effects.throwsKind.failureType), \(handler)>"
+        return "\(output), \(effects.throwsKind.failureType), \(handler)"
     }
 
     static func recordedType(_ parameters: [Parameter]) -> String {
@@ -104,9 +122,12 @@ struct RequirementEmitter {
     // MARK: Bodies
 
     /// The body shared by methods and getters: record under the lock, then answer outside it.
+    ///
+    /// With `erasedAction`, the type of the action, the record expression returns it erased
+    /// (`MockGenericStubs.record(_:_:)`), and the body casts it back.
     static func body(
         display: String, recordExpression: String, state: String, report: String,
-        handlerCall: String, effects: Effects, returnType: String?
+        handlerCall: String, effects: Effects, returnType: String?, erasedAction: String? = nil
     ) -> String {
         let returnsVoid = returnType == nil || returnType == "Void" || returnType == "()"
         let tryAwait = (effects.throwsKind == .none ? "" : "try ") + (effects.isAsync ? "await " : "")
@@ -132,8 +153,12 @@ struct RequirementEmitter {
                 true
             )
         }
+        let action =
+            erasedAction.map {
+                "let _mockErased = \(state) { \(recordExpression) }\nlet _mockAction = (_mockErased as? \($0)) ?? .unconfigured"
+            } ?? "let _mockAction = \(state) { \(recordExpression) }"
         return """
-            let _mockAction = \(state) { \(recordExpression) }
+            \(action)
             switch _mockAction {
             \(valueCase)
             \(errorCase)
@@ -150,15 +175,29 @@ struct RequirementEmitter {
         let lock = (method.isStatic ? "Self._mockStaticState." : "_mockState.") + storage.accessor
         let report = method.isStatic ? "Self._mockStaticReport" : "_mockReport"
         let record = Self.recordedValue(method.parameters)
-        let recordExpression =
-            method.genericNames.isEmpty
-            ? "$0.\(method.stubID).record(\(record))"
-            : "$0.\(method.stubID).access(ObjectIdentifier(\(Self.key(method.genericNames)).self)) { (stub: inout \(Self.methodStubType(method, storage: storage))) in stub.record(\(record)) }"
+        let stubType = Self.methodStubType(method, storage: storage)
+        let key = "ObjectIdentifier(\(Self.key(method.genericNames)).self)"
+        let recordExpression: String
+        var erasedAction: String?
+        if method.genericNames.isEmpty {
+            recordExpression = "$0.\(method.stubID).record(\(record))"
+        } else if method.uncheckedGenerics.isEmpty || !storage.isSendable {
+            recordExpression =
+                "$0.\(method.stubID).access(\(key)) { (stub: inout \(stubType)) in stub.record(\(record)) }"
+        } else {
+            // Generic types the mock cannot prove `Sendable`: the stub a test configured (with
+            // `Sendable` ones) answers through its erased form.
+            recordExpression = "$0.\(method.stubID).record(\(key), \(record))"
+            erasedAction = Self.actionType(
+                output: method.returnType ?? "Void", effects: method.effects,
+                handlerParameters: method.parameters.map(\.type), storage: storage)
+        }
         let arguments = Self.arguments(method.parameters, labelled: false)
         let returnClause = method.returnType.map { " -> \($0)" } ?? ""
         let body = Self.body(
             display: method.displayName, recordExpression: recordExpression, state: lock, report: report,
-            handlerCall: "_mockHandler(\(arguments))", effects: method.effects, returnType: method.returnType
+            handlerCall: "_mockHandler(\(arguments))", effects: method.effects, returnType: method.returnType,
+            erasedAction: erasedAction
         )
         let head = "\(access)\(method.isolation)\(method.isStatic ? "static " : "")func "
         let tail = "\(method.effects.clause)\(returnClause)\(method.whereClause)"

@@ -20,10 +20,24 @@ enum MethodReader {
         }
         var ok = true
         var genericNames: [String] = []
+        var unchecked: [String] = []
+        var clause: [String] = []
+        var handleClause: [String] = []
         let whereText = decl.genericWhereClause?.trimmedDescription ?? ""
-        func needsSendable(_ name: String, inherited: String) -> Bool {
-            (sendableMock || isStatic(decl.modifiers)) && !mentionsSendable(inherited)
+        // A generic parameter a `Sendable` mock cannot prove `Sendable`: its values are not
+        // recorded, and a test configures the stub with a `Sendable` type.
+        func add(_ name: String, inherited: String) {
+            genericNames.append(name)
+            clause.append(inherited.isEmpty ? name : "\(name): \(inherited)")
+            let needsSendable =
+                (sendableMock || isStatic(decl.modifiers)) && !mentionsSendable(inherited)
                 && !whereText.contains("\(name): Sendable") && !whereText.contains("\(name) : Sendable")
+            if needsSendable {
+                unchecked.append(name)
+                handleClause.append("\(name): " + (inherited.isEmpty ? "Sendable" : "\(inherited) & Sendable"))
+            } else {
+                handleClause.append(clause.last!)
+            }
         }
         for generic in decl.genericParameterClause?.parameters ?? [] {
             if generic.specifier != nil {
@@ -31,35 +45,28 @@ enum MethodReader {
                 ok = false
                 continue
             }
-            genericNames.append(generic.name.text)
-            if needsSendable(generic.name.text, inherited: generic.inheritedType?.trimmedDescription ?? "") {
-                diagnose(generic, .nonSendableGenericParameter)
-                ok = false
-            }
+            add(generic.name.text, inherited: generic.inheritedType?.trimmedDescription ?? "")
         }
         guard let effects = effects(decl.signature.effectSpecifiers, decl: decl, diagnose: diagnose),
-            let (parameters, opaque) = parameters(decl.signature.parameterClause, diagnose: diagnose)
+            let (read, opaque) = parameters(decl.signature.parameterClause, diagnose: diagnose), ok
         else { return nil }
+        var parameters = read
         // `some P` is the generic parameter it stands for: the mock names it, stubs and records it
         // per type as any generic parameter.
-        for parameter in opaque {
-            genericNames.append(parameter.name)
-            if needsSendable(parameter.name, inherited: parameter.constraint) {
-                diagnose(parameter.node, .nonSendableGenericParameter)
-                ok = false
-            }
+        for parameter in opaque { add(parameter.name, inherited: parameter.constraint) }
+        for index in parameters.indices
+        where parameters[index].recordedType.map({ mentionsAny(of: unchecked, in: $0) }) == true {
+            parameters[index].recordedType = nil
         }
-        guard ok else { return nil }
-        var genericClause = decl.genericParameterClause?.trimmedDescription ?? ""
-        if !opaque.isEmpty {
-            let added = opaque.map { "\($0.name): \($0.constraint)" }.joined(separator: ", ")
-            genericClause = genericClause.isEmpty ? "<\(added)>" : String(genericClause.dropLast()) + ", \(added)>"
-        }
+        let genericClause = clause.isEmpty ? "" : "<" + clause.joined(separator: ", ") + ">"
+        let handleGenericClause = clause.isEmpty ? "" : "<" + handleClause.joined(separator: ", ") + ">"
         return MethodRequirement(
             name: decl.name.text,
             parameters: parameters,
             genericClause: genericClause,
+            handleGenericClause: handleGenericClause,
             genericNames: genericNames,
+            uncheckedGenerics: unchecked,
             whereClause: whereText.isEmpty ? "" : " " + whereText,
             effects: effects,
             returnType: decl.signature.returnClause?.type.trimmedDescription,
@@ -101,7 +108,7 @@ enum MethodReader {
 
     static func initializer(_ decl: InitializerDeclSyntax, diagnose: Diagnose) -> InitializerRequirement? {
         if let generics = decl.genericParameterClause {
-            diagnose(generics, .nonSendableGenericParameter)
+            diagnose(generics, .genericInitializer)
             return nil
         }
         guard let effects = effects(decl.signature.effectSpecifiers, decl: decl, diagnose: diagnose),
@@ -205,6 +212,14 @@ enum MethodReader {
     /// Whether `type` is a metatype such as `T.Type` (not `Sendable` for a generic `T`, so not recorded).
     private static func isMetatype(_ type: TypeSyntax) -> Bool {
         type.is(MetatypeTypeSyntax.self)
+    }
+
+    /// Whether `text` names one of `names` as a whole identifier.
+    private static func mentionsAny(of names: [String], in text: String) -> Bool {
+        guard !names.isEmpty else { return false }
+        return text.split(whereSeparator: { !$0.isLetter && !$0.isNumber && $0 != "_" }).contains {
+            names.contains(String($0))
+        }
     }
 
     private static func mentionsSendable(_ text: String) -> Bool {

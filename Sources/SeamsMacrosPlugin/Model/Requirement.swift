@@ -59,7 +59,14 @@ struct MethodRequirement {
     var name: String
     var parameters: [Parameter]
     var genericClause: String
+    /// The generic clause of the test's handle: `genericClause` with `Sendable` added to each
+    /// parameter in `uncheckedGenerics` (a test configures a stub with `Sendable` types).
+    var handleGenericClause: String
     var genericNames: [String]
+    /// Generic parameters not known to be `Sendable`, of a method whose stubs live in `Sendable`
+    /// state: values of these types are not recorded, and the stub is reached through
+    /// `MockGenericStubs.record(_:_:)`.
+    var uncheckedGenerics: [String] = []
     var whereClause: String
     var effects: Effects
     var returnType: String?

@@ -41,3 +41,12 @@ protocol Tagging: Sendable {
     func bump(_ value: inout some Numeric & Sendable)
     func describe<Key: Hashable & Sendable>(_ key: Key, _ value: some Sendable) -> String
 }
+
+/// The most common API-client shape: generic parameters constrained to `Decodable` or
+/// `Encodable`, not to `Sendable`.
+@Mockable
+protocol APIClient: Sendable {
+    func get<T: Decodable>(_ path: String) async throws -> T
+    func send(_ body: some Encodable, to path: String) async throws
+    static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T
+}
