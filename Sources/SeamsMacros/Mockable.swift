@@ -127,11 +127,12 @@
 /// overloads, `get` and `get set` properties (with `async`/`throws` getters), static members,
 /// initializers, `inout` parameters (the handler may change them), closure parameters (passed to
 /// the handler, not recorded), variadic parameters (recorded, and handed to the handler, as an
-/// array), `some P` parameters of methods (the generic parameter they stand for: stubbed per type,
+/// array), subscripts (`subscriptKey` for `subscript(key:)`; a set value is answered by the getter
+/// for the same arguments), `some P` parameters of methods (the generic parameter they stand for: stubbed per type,
 /// as `stubs.save(Int.self)`), associated types (the mock becomes generic over them), `Sendable`,
 /// `Actor` and `@MainActor` protocols. Arguments and results must be `Sendable` unless the mock
 /// is written with `sendable: false` (see above). Anything else
-/// (subscripts, `some` parameters of initializers, `rethrows`, operators, parameter packs,
+/// (generic subscripts, `some` parameters of initializers and subscripts, `rethrows`, operators, parameter packs,
 /// inherited standard protocols, `where` clauses on the protocol or its associated types) is an
 /// error at its declaration. `Self` may appear anywhere in a requirement; inherited `@Mockable` protocols are
 /// mocked too (above).

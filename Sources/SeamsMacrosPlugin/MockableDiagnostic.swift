@@ -23,7 +23,7 @@ enum MockableDiagnostic: String, DiagnosticMessage {
         case .notAProtocol:
             "@Mockable applies only to a protocol"
         case .subscriptRequirement:
-            "@Mockable does not support subscript requirements; use a method such as 'value(at:)'"
+            "@Mockable does not support generic subscripts or 'some' subscript parameters; use a generic method such as 'value(at:)'"
         case .opaqueParameter:
             "@Mockable does not support 'some' parameters in an initializer requirement (a mock's initializer records one type); take a concrete or 'any' type"
         case .rethrowsRequirement:

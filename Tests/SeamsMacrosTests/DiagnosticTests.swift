@@ -11,8 +11,9 @@ import Testing
     static let cases: [Case] = [
         Case(source: "@Mockable\nstruct S {}", diagnostic: "1:1: @Mockable applies only to a protocol"),
         Case(
-            source: "@Mockable\nprotocol P {\n    subscript(i: Int) -> Int { get }\n}",
-            diagnostic: "3:5: @Mockable does not support subscript requirements; use a method such as 'value(at:)'"
+            source: "@Mockable\nprotocol P {\n    subscript<T: Sendable>(i: T) -> Int { get }\n}",
+            diagnostic:
+                "3:14: @Mockable does not support generic subscripts or 'some' subscript parameters; use a generic method such as 'value(at:)'"
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    init(_ x: some Sendable)\n}",

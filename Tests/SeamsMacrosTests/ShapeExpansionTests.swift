@@ -191,6 +191,31 @@ import Testing
         #expect(expansion.contains("$0.sendTo.record(ObjectIdentifier(_Opaque0.self), path)"))
     }
 
+    @Test(
+        "subscripts: the getter is stubbed and recorded like a method, the setter records the arguments and the new value and answers it from then on"
+    )
+    func subscripts() {
+        let expansion = Self.expand(
+            "subscript(key: String) -> Int? { get set }\nsubscript(row: Int, column: Int) -> Double { get throws }")
+        #expect(expansion.contains("var subscriptKey = MockStub<String, Int?, Never, @Sendable (String) -> Int?>()"))
+        #expect(
+            expansion.contains(
+                "var setSubscriptKey = MockStub<(key: String, newValue: Int?), Void, Never, @Sendable (String, Int?) -> Void>()"
+            ))
+        #expect(expansion.contains("subscript(_ key: String) -> Int? {"))
+        #expect(expansion.contains("$0.setSubscriptKey.record((key: key, newValue: newValue))"))
+        #expect(expansion.contains("$0.subscriptKey.answer(.value(newValue), when: key)"))
+        #expect(
+            expansion.contains(
+                "var subscriptRowColumn: MockStubHandle<(row: Int, column: Int), Double, any Error, @Sendable (Int, Int) throws -> Double>"
+            ))
+        #expect(expansion.contains("subscript(_ row: Int, _ column: Int) -> Double {"))
+        #expect(expansion.contains("get throws {"))
+        #expect(expansion.contains(#"throw UnconfiguredMockCall(requirement: "subscript(_:_:)")"#))
+        #expect(expansion.contains("try mockInherited(MockP.self)! [row, column]"))
+        #expect(expansion.contains("nonmutating set {\n            mockInherited(MockP.self)! [key] = newValue"))
+    }
+
     @Test("associated types make the mock generic")
     func associatedTypes() {
         let expansion = Self.expand(

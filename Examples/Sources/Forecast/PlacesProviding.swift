@@ -6,6 +6,9 @@ public protocol PlacesReading: Sendable {
     /// The saved cities, in the user's order.
     func savedCities() throws -> [String]
 
+    /// The saved city at `position`, if there is one.
+    subscript(position: Int) -> String? { get }
+
     /// Whether every one of `cities` is saved.
     func areSaved(_ cities: String...) throws -> Bool
 }

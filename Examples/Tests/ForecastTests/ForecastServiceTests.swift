@@ -62,6 +62,11 @@ struct Offline: Error {}
         #expect(mock.stubs.attachTo(String.self).calls.map(\.note) == ["rainy"])
         #expect(mock.stubs.attachTo(Int.self).calls.map(\.city) == ["Oslo"])
         #expect(mock.stubs.attachTo(Double.self).callCount == 0)
+
+        mock.stubs.subscriptPosition.handle { $0 == 0 ? "Oslo" : nil }           // a subscript, by parameter name
+        #expect(places[0] == "Oslo")
+        #expect(places[1] == nil)
+        #expect(mock.stubs.subscriptPosition.calls == [0, 1])
     }
 
     @Test func aDecodableGenericIsConfiguredPerType() async throws {

@@ -18,8 +18,10 @@ struct ForwardingGenerator {
 
     /// The extension's text, or `nil` when the protocol's requirements cannot be forwarded.
     func generate() -> String? {
-        guard model.isForwardable, !model.methods.isEmpty || !model.properties.isEmpty else { return nil }
-        let members = model.properties.map(property) + model.methods.map(method)
+        guard model.isForwardable, !model.methods.isEmpty || !model.properties.isEmpty || !model.subscripts.isEmpty
+        else { return nil }
+        let members =
+            model.properties.map(property) + model.subscripts.map(subscriptRequirement) + model.methods.map(method)
         return """
             extension \(model.name) where Self: MockInheriting {
             #if DEBUG || SEAMS_MOCKS
@@ -42,6 +44,21 @@ struct ForwardingGenerator {
         return """
             \(model.access)\(method.isStatic ? "static " : "")func \(method.name)\(method.genericClause)(\(RequirementEmitter.signature(method.parameters)))\(method.effects.clause)\(returnClause)\(method.whereClause) {
                 \(tryAwait)\(target(isStatic: method.isStatic)).\(callee)(\(arguments))
+            }
+            """
+    }
+
+    private func subscriptRequirement(_ requirement: SubscriptRequirement) -> String {
+        let getter = requirement.getter
+        let tryAwait = (getter.effects.throwsKind == .none ? "" : "try ") + (getter.effects.isAsync ? "await " : "")
+        let target = target(isStatic: getter.isStatic)
+        let arguments = RequirementEmitter.arguments(getter.parameters, labelled: true)
+        let setterModifier = getter.isStatic || model.isClassBound ? "" : "nonmutating "
+        let setter =
+            requirement.hasSetter ? "\n    \(setterModifier)set { \(target)[\(arguments)] = newValue }" : ""
+        return """
+            \(model.access)\(getter.isStatic ? "static " : "")subscript(\(RequirementEmitter.signature(getter.parameters))) -> \(getter.returnType ?? "Void") {
+                get\(getter.effects.clause) { \(tryAwait)\(target)[\(arguments)] }\(setter)
             }
             """
     }

@@ -246,6 +246,47 @@ struct RequirementEmitter {
             """
     }
 
+    func subscriptRequirement(_ requirement: SubscriptRequirement) -> String {
+        let getter = requirement.getter
+        let storage = storage(isStatic: getter.isStatic)
+        let lock = (getter.isStatic ? "Self._mockStaticState." : "_mockState.") + storage.accessor
+        let report = getter.isStatic ? "Self._mockStaticReport" : "_mockReport"
+        let record = Self.recordedValue(getter.parameters)
+        let body = Self.body(
+            display: getter.displayName, recordExpression: "$0.\(getter.stubID).record(\(record))", state: lock,
+            report: report, handlerCall: "_mockHandler(\(Self.arguments(getter.parameters, labelled: false)))",
+            effects: getter.effects, returnType: getter.returnType
+        )
+        // A set value is what the getter answers for the same arguments from then on.
+        let setter =
+            requirement.hasSetter
+            ? """
+            set {
+                \(lock) {
+                    _ = $0.\(requirement.setterStubID).record(\(Self.recordedValue(requirement.setterParameters)))
+                    if type(of: $0.\(getter.stubID)).canCompare(\(record)) {
+                        $0.\(getter.stubID).answer(.value(newValue), when: \(record))
+                    }
+                }
+            }
+            """ : ""
+        return """
+            \(access)\(getter.isolation)\(getter.isStatic ? "static " : "")subscript(\(Self.signature(getter.parameters))) -> \(getter.returnType ?? "Void") {
+                get\(getter.effects.clause) {
+            \(body)
+                }
+                \(setter)
+            }
+            """
+    }
+
+    static func subscriptSetterStubType(_ requirement: SubscriptRequirement, storage: StateStorage) -> String {
+        stubType(
+            arguments: recordedType(requirement.setterParameters), output: "Void", effects: Effects(),
+            handlerParameters: requirement.setterParameters.map(\.type), storage: storage
+        )
+    }
+
     func initializer(_ initializer: InitializerRequirement) -> String {
         let signature = Self.signature(initializer.parameters)
         return """

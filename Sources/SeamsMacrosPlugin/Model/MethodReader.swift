@@ -106,6 +106,40 @@ enum MethodReader {
         }
     }
 
+    static func subscriptRequirement(_ decl: SubscriptDeclSyntax, diagnose: Diagnose) -> SubscriptRequirement? {
+        if let generics = decl.genericParameterClause {
+            diagnose(generics, .subscriptRequirement)
+            return nil
+        }
+        guard let (read, opaque) = parameters(decl.parameterClause, diagnose: diagnose) else { return nil }
+        if let first = opaque.first {
+            diagnose(first.node, .subscriptRequirement)
+            return nil
+        }
+        // A subscript's parameter has no argument label unless it is given two names.
+        var parameters = read
+        for (index, parameter) in decl.parameterClause.parameters.enumerated() where parameter.secondName == nil {
+            parameters[index].label = "_"
+        }
+        var hasSetter = false
+        var getterEffects = Effects()
+        if case .accessors(let accessors) = decl.accessorBlock?.accessors {
+            for accessor in accessors {
+                if accessor.accessorSpecifier.tokenKind == .keyword(.set) { hasSetter = true }
+                if accessor.accessorSpecifier.tokenKind == .keyword(.get), let specifiers = accessor.effectSpecifiers {
+                    getterEffects.isAsync = specifiers.asyncSpecifier != nil
+                    getterEffects.throwsKind = throwsKind(specifiers.throwsClause)
+                }
+            }
+        }
+        let getter = MethodRequirement(
+            name: "subscript", parameters: parameters, genericClause: "", handleGenericClause: "", genericNames: [],
+            whereClause: "", effects: getterEffects, returnType: decl.returnClause.type.trimmedDescription,
+            isStatic: isStatic(decl.modifiers), isolation: isolation(decl.modifiers)
+        )
+        return SubscriptRequirement(getter: getter, hasSetter: hasSetter)
+    }
+
     static func initializer(_ decl: InitializerDeclSyntax, diagnose: Diagnose) -> InitializerRequirement? {
         if let generics = decl.genericParameterClause {
             diagnose(generics, .genericInitializer)

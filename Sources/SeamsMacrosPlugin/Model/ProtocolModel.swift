@@ -14,6 +14,7 @@ struct ProtocolModel {
     var associatedTypes: [AssociatedType] = []
     var methods: [MethodRequirement] = []
     var properties: [PropertyRequirement] = []
+    var subscripts: [SubscriptRequirement] = []
     var initializers: [InitializerRequirement] = []
     /// Inherited protocols other than `Sendable`, `Actor` and `AnyObject`: `@Mockable` protocols
     /// whose mocks (`Mock` + the name) the mock holds and whose requirements it forwards to them.
@@ -29,6 +30,7 @@ struct ProtocolModel {
 
     var hasStatics: Bool {
         methods.contains(where: \.isStatic) || properties.contains(where: \.isStatic)
+            || subscripts.contains(where: \.getter.isStatic)
     }
 
     init(_ decl: ProtocolDeclSyntax, sendable: Bool, diagnose: (any SyntaxProtocol, MockableDiagnostic) -> Void) {
@@ -93,8 +95,10 @@ struct ProtocolModel {
                 associated.inheritanceClause?.inheritedTypes
                 .map { $0.type.trimmedDescription }.joined(separator: " & ") ?? ""
             associatedTypes.append(AssociatedType(name: associated.name.text, inheritance: inheritance))
-        } else if decl.is(SubscriptDeclSyntax.self) {
-            diagnose(decl, .subscriptRequirement)
+        } else if let subscriptDecl = decl.as(SubscriptDeclSyntax.self) {
+            if let requirement = MethodReader.subscriptRequirement(subscriptDecl, diagnose: diagnose) {
+                subscripts.append(requirement)
+            }
         }
     }
 

@@ -88,6 +88,26 @@ struct MethodRequirement {
     var arraysName: String { "_mockArrays_\(stubID)" }
 }
 
+/// A subscript requirement: its getter is stubbed and recorded like a method (`subscriptKey`
+/// for `subscript(key: String)`), its setter like a property's (`setSubscriptKey`, recording the
+/// arguments and the new value, after which the getter answers that value for those arguments).
+struct SubscriptRequirement {
+    /// The getter, as a method named `subscript` whose parameters carry their real labels (`_`
+    /// for a parameter with one name, as a subscript's parameters have none by default).
+    var getter: MethodRequirement
+    var hasSetter: Bool
+    var setterStubID = ""
+
+    /// The parameters of the setter's stub: the getter's and `newValue`.
+    var setterParameters: [Parameter] {
+        getter.parameters + [
+            Parameter(
+                label: "newValue", name: "newValue", type: getter.returnType ?? "Void",
+                recordedType: getter.returnType ?? "Void", isInout: false)
+        ]
+    }
+}
+
 /// A property requirement.
 struct PropertyRequirement {
     var name: String

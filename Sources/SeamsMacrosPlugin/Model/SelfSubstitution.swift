@@ -57,6 +57,11 @@ enum SelfSubstitution {
             model.methods[index].genericClause = replace(model.methods[index].genericClause)
             replaceEffects(&model.methods[index].effects)
         }
+        for index in model.subscripts.indices {
+            replaceParameters(&model.subscripts[index].getter.parameters)
+            model.subscripts[index].getter.returnType = model.subscripts[index].getter.returnType.map(replace)
+            replaceEffects(&model.subscripts[index].getter.effects)
+        }
         for index in model.properties.indices {
             model.properties[index].type = replace(model.properties[index].type)
             replaceEffects(&model.properties[index].getterEffects)

@@ -13,6 +13,16 @@ enum StubNaming {
                 model.properties[index].setterStubID = unique(setter, fallback: setter, used: &used)
             }
         }
+        for index in model.subscripts.indices {
+            // Named by the parameters' names: `subscript(key: String)` → `subscriptKey`.
+            let parameters = model.subscripts[index].getter.parameters
+            let name = "subscript" + parameters.map { capitalized($0.name) }.joined()
+            model.subscripts[index].getter.stubID = unique(name, fallback: name + types(parameters), used: &used)
+            if model.subscripts[index].hasSetter {
+                let setter = "set" + capitalized(model.subscripts[index].getter.stubID)
+                model.subscripts[index].setterStubID = unique(setter, fallback: setter, used: &used)
+            }
+        }
         let preferred = model.methods.map { $0.name + labels($0.parameters) }
         for index in model.methods.indices {
             let method = model.methods[index]

@@ -50,3 +50,18 @@ protocol APIClient: Sendable {
     func send(_ body: some Encodable, to path: String) async throws
     static func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T
 }
+
+/// Subscripts: get, get set, a throwing getter, several parameters, a labelled one, a static one.
+@Mockable
+protocol Grid: Sendable {
+    subscript(key: String) -> Int? { get set }
+    subscript(row: Int, column: Int) -> Double { get throws }
+    subscript(at index: Int) -> String { get }
+    static subscript(name: String) -> Int { get }
+}
+
+/// A child protocol: its mock answers the parent's subscripts too.
+@Mockable
+protocol LabelledGrid: Grid {
+    func title() -> String
+}
