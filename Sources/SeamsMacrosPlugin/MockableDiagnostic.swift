@@ -27,7 +27,7 @@ enum MockableDiagnostic: String, DiagnosticMessage {
         case .opaqueParameter:
             "@Mockable does not support 'some' parameters in an initializer requirement (a mock's initializer records one type); take a concrete or 'any' type"
         case .rethrowsRequirement:
-            "@Mockable does not support 'rethrows'; declare 'throws' or 'throws(E)'"
+            "@Mockable supports 'rethrows' with exactly one throwing closure parameter (not 'inout', not optional); declare 'throws' or 'throws(E)' otherwise"
         case .operatorRequirement:
             "@Mockable does not support operator requirements"
         case .parameterPack:

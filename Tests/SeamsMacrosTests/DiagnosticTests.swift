@@ -22,8 +22,9 @@ import Testing
         ),
 
         Case(
-            source: "@Mockable\nprotocol P {\n    func f(_ g: () throws -> Void) rethrows\n}",
-            diagnostic: "3:5: @Mockable does not support 'rethrows'; declare 'throws' or 'throws(E)'"
+            source: "@Mockable\nprotocol P {\n    func f(_ g: () throws -> Void, _ h: () throws -> Void) rethrows\n}",
+            diagnostic:
+                "3:5: @Mockable supports 'rethrows' with exactly one throwing closure parameter (not 'inout', not optional); declare 'throws' or 'throws(E)' otherwise"
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    static func == (a: Self, b: Self) -> Bool\n}",

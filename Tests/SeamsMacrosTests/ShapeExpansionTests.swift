@@ -216,6 +216,22 @@ import Testing
         #expect(expansion.contains("nonmutating set {\n            mockInherited(MockP.self)! [key] = newValue"))
     }
 
+    @Test(
+        "rethrows: no configurable error, a throwing handler run by a typed-throws helper that throws only the closure's error"
+    )
+    func rethrowsRequirement() {
+        let expansion = Self.expand("func each(_ items: [Int], _ body: (Int) throws -> Void) rethrows")
+        #expect(
+            expansion.contains(
+                "var each = MockStub<[Int], Void, Never, @Sendable ([Int], (Int) throws -> Void) throws -> Void>()"))
+        #expect(expansion.contains("func each(_ items: [Int], _ body: (Int) throws -> Void) rethrows {"))
+        #expect(
+            expansion.contains(
+                "func _mockRethrow<E: Error>(_ _mockHandler: @escaping @Sendable ([Int], (Int) throws -> Void) throws -> Void, _ items: [Int], _ body: (Int) throws(E) -> Void) throws(E) -> Void {"
+            ))
+        #expect(expansion.contains("try _mockRethrow(_mockHandler, items, body)"))
+    }
+
     @Test("associated types make the mock generic")
     func associatedTypes() {
         let expansion = Self.expand(

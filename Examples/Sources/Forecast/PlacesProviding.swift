@@ -9,6 +9,9 @@ public protocol PlacesReading: Sendable {
     /// The saved city at `position`, if there is one.
     subscript(position: Int) -> String? { get }
 
+    /// Calls `body` with each saved city, in order; throws only what `body` throws.
+    func forEachSaved(_ body: (String) throws -> Void) rethrows
+
     /// Whether every one of `cities` is saved.
     func areSaved(_ cities: String...) throws -> Bool
 }

@@ -67,6 +67,12 @@ struct Offline: Error {}
         #expect(places[0] == "Oslo")
         #expect(places[1] == nil)
         #expect(mock.stubs.subscriptPosition.calls == [0, 1])
+
+        mock.stubs.forEachSaved.handle { body in try ["Oslo", "Bergen"].forEach(body) }   // rethrows
+        var seen: [String] = []
+        places.forEachSaved { seen.append($0) }                                      // no `try` needed
+        #expect(seen == ["Oslo", "Bergen"])
+        #expect(throws: Offline.self) { try places.forEachSaved { _ in throw Offline() } }
     }
 
     @Test func aDecodableGenericIsConfiguredPerType() async throws {

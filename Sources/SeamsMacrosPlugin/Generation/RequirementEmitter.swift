@@ -39,9 +39,16 @@ struct RequirementEmitter {
     private static func typeArguments(
         output: String, effects: Effects, handlerParameters: [String], storage: StateStorage
     ) -> String {
-        let parameters = handlerParameters.joined(separator: ", ")
-        let handler = "\(storage.handlerAttribute)(\(parameters))\(effects.clause) -> \(output)"
+        let handler = handlerType(
+            output: output, effects: effects, handlerParameters: handlerParameters, storage: storage)
         return "\(output), \(effects.throwsKind.failureType), \(handler)"
+    }
+
+    /// The handler's closure type.
+    private static func handlerType(
+        output: String, effects: Effects, handlerParameters: [String], storage: StateStorage
+    ) -> String {
+        "\(storage.handlerAttribute)(\(handlerParameters.joined(separator: ", ")))\(effects.handlerClause) -> \(output)"
     }
 
     static func recordedType(_ parameters: [Parameter]) -> String {
@@ -133,7 +140,7 @@ struct RequirementEmitter {
         let tryAwait = (effects.throwsKind == .none ? "" : "try ") + (effects.isAsync ? "await " : "")
         let valueCase = returnsVoid ? "case .value: return" : "case .value(let _mockValue): return _mockValue"
         let errorCase =
-            effects.throwsKind == .none
+            effects.throwsKind == .none || effects.throwsKind == .rethrowing
             ? "case .error(let _mockError): switch _mockError {}" : "case .error(let _mockError): throw _mockError"
         let handlerCase =
             returnsVoid
@@ -194,11 +201,15 @@ struct RequirementEmitter {
         }
         let arguments = Self.arguments(method.parameters, labelled: false)
         let returnClause = method.returnType.map { " -> \($0)" } ?? ""
-        let body = Self.body(
+        var body = Self.body(
             display: method.displayName, recordExpression: recordExpression, state: lock, report: report,
-            handlerCall: "_mockHandler(\(arguments))", effects: method.effects, returnType: method.returnType,
-            erasedAction: erasedAction
+            handlerCall: method.effects.throwsKind == .rethrowing
+                ? "_mockRethrow(_mockHandler, \(arguments))" : "_mockHandler(\(arguments))",
+            effects: method.effects, returnType: method.returnType, erasedAction: erasedAction
         )
+        if method.effects.throwsKind == .rethrowing {
+            body = Self.rethrowHelper(method, storage: storage) + "\n" + body
+        }
         let head = "\(access)\(method.isolation)\(method.isStatic ? "static " : "")func "
         let tail = "\(method.effects.clause)\(returnClause)\(method.whereClause)"
         let signature = Self.signature(method.parameters)
@@ -220,6 +231,50 @@ struct RequirementEmitter {
 
             \(head)\(method.arraysName)\(method.genericClause)(\(Self.signature(method.parameters, arrays: true)))\(tail) {
             \(body)
+            }
+            """
+    }
+
+    /// A `rethrows` requirement's handler, run by a function generic over the closure's error
+    /// `E` (a typed-throws function may be called from a `rethrows` one): the closure is handed to
+    /// the handler wrapped, so the error it throws is the one the call throws; an error the
+    /// handler throws by itself stops the test, since a `rethrows` function cannot throw it.
+    static func rethrowHelper(_ method: MethodRequirement, storage: StateStorage) -> String {
+        let handlerType = handlerType(
+            output: method.returnType ?? "Void", effects: method.effects,
+            handlerParameters: method.parameters.map(\.type), storage: storage)
+        var parameters: [String] = ["_ _mockHandler: @escaping \(handlerType)"]
+        var passed: [String] = []
+        var closureName = ""
+        var wrapper = ""
+        for parameter in method.parameters {
+            if let rethrowing = parameter.rethrowing {
+                closureName = parameter.name
+                parameters.append("_ \(parameter.name): \(rethrowing.typedType)")
+                let names = (0..<rethrowing.arity).map { "_mockArgument\($0)" }
+                let input = names.isEmpty ? "" : names.joined(separator: ", ") + " in "
+                let call =
+                    "try \(rethrowing.isAsync ? "await " : "")\(parameter.name)(\(names.joined(separator: ", ")))"
+                wrapper =
+                    "{ \(input)do throws(E) { return \(call) } catch { _mockThrown.withLock { $0 = error }; throw error } }"
+                passed.append(wrapper)
+            } else {
+                parameters.append("_ \(parameter.name): \(parameter.type)")
+                passed.append((parameter.isInout ? "&" : "") + parameter.name)
+            }
+        }
+        let returnType = method.returnType ?? "Void"
+        let asyncText = method.effects.isAsync ? " async" : ""
+        let awaitText = method.effects.isAsync ? "await " : ""
+        return """
+            func _mockRethrow<E: Error>(\(parameters.joined(separator: ", ")))\(asyncText) throws(E) -> \(returnType) {
+                let _mockThrown = MockLock<E?>(nil)
+                do {
+                    return try \(awaitText)_mockHandler(\(passed.joined(separator: ", ")))
+                } catch {
+                    if let thrown = _mockThrown.withLock({ $0 }) { throw thrown }
+                    fatalError("@Mockable: the handler of \(method.displayName) threw \\(error), which '\(closureName)' did not throw; a rethrows requirement throws only what its closure throws")
+                }
             }
             """
     }

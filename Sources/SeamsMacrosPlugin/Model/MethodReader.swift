@@ -162,10 +162,42 @@ enum MethodReader {
         _ specifiers: FunctionEffectSpecifiersSyntax?, decl: some SyntaxProtocol, diagnose: Diagnose
     ) -> Effects? {
         if specifiers?.throwsClause?.throwsSpecifier.tokenKind == .keyword(.rethrows) {
-            diagnose(decl, .rethrowsRequirement)
-            return nil
+            // Mocked when exactly one parameter is a throwing closure (see `rethrowing(_:)`).
+            let closures: [FunctionParameterSyntax] =
+                if let function = decl.as(FunctionDeclSyntax.self) {
+                    function.signature.parameterClause.parameters.filter { rethrowing($0.type) != nil }
+                } else { [] }
+            guard closures.count == 1 else {
+                diagnose(decl, .rethrowsRequirement)
+                return nil
+            }
+            return Effects(isAsync: specifiers?.asyncSpecifier != nil, throwsKind: .rethrowing)
         }
         return Effects(isAsync: specifiers?.asyncSpecifier != nil, throwsKind: throwsKind(specifiers?.throwsClause))
+    }
+
+    /// For a throwing closure type with no `inout` parameter, possibly behind attributes such as
+    /// `@escaping`: the type with `throws(E)`, its parameter count, and whether it is `async`.
+    static func rethrowing(_ type: TypeSyntax) -> (typedType: String, arity: Int, isAsync: Bool)? {
+        var base = type
+        var attributed: AttributedTypeSyntax?
+        if let outer = type.as(AttributedTypeSyntax.self) {
+            if outer.specifiers.contains(where: { $0.trimmedDescription == "inout" }) { return nil }
+            attributed = outer
+            base = outer.baseType
+        }
+        guard let function = base.as(FunctionTypeSyntax.self),
+            let effects = function.effectSpecifiers, let throwsClause = effects.throwsClause,
+            throwsClause.type == nil,
+            !function.parameters.contains(where: { $0.type.is(AttributedTypeSyntax.self) })
+        else { return nil }
+        let typedClause = ThrowsClauseSyntax(
+            throwsSpecifier: .keyword(.throws), leftParen: .leftParenToken(),
+            type: TypeSyntax(IdentifierTypeSyntax(name: .identifier("E"))), rightParen: .rightParenToken())
+        let typed = function.with(\.effectSpecifiers, effects.with(\.throwsClause, typedClause))
+        let text =
+            attributed.map { $0.with(\.baseType, TypeSyntax(typed)).trimmedDescription } ?? typed.trimmedDescription
+        return (text, function.parameters.count, effects.asyncSpecifier != nil)
     }
 
     private static func throwsKind(_ clause: ThrowsClauseSyntax?) -> ThrowsKind {
@@ -211,6 +243,7 @@ enum MethodReader {
             }
             // A variadic parameter is an array inside the mock: recorded, stubbed and handed to the
             // handler as one.
+            let rethrowing = rethrowing(parameter.type)
             let isVariadic = parameter.ellipsis != nil
             if isVariadic { type = "[\(type)]" }
             let internalName = (parameter.secondName ?? parameter.firstName).text
@@ -222,7 +255,8 @@ enum MethodReader {
                     recordedType: isFunction(base) || isMetatype(base)
                         ? nil : (isVariadic ? type : base.trimmedDescription),
                     isInout: isInout,
-                    isVariadic: isVariadic
+                    isVariadic: isVariadic,
+                    rethrowing: rethrowing
                 )
             )
         }

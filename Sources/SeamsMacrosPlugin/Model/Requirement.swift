@@ -13,6 +13,9 @@ struct Parameter {
     var isInout: Bool
     /// Whether the parameter is variadic (`T...`, whose `type` is `[T]`).
     var isVariadic = false
+    /// For the throwing closure of a `rethrows` requirement: its type with `throws(E)`, the number
+    /// of its parameters, and whether it is `async`.
+    var rethrowing: (typedType: String, arity: Int, isAsync: Bool)?
 
     /// The type in a signature: `T...` for a variadic parameter.
     var declaredType: String {
@@ -25,11 +28,14 @@ enum ThrowsKind: Equatable {
     case none
     case untyped
     case typed(String)
+    /// `rethrows`: the mock throws only what its closure argument throws, so no error can be
+    /// configured (the failure type is `Never`), and the handler, which gets the closure, throws.
+    case rethrowing
 
     /// The stub's failure type.
     var failureType: String {
         switch self {
-        case .none: "Never"
+        case .none, .rethrowing: "Never"
         case .untyped: "any Error"
         case .typed(let type): type
         }
@@ -41,8 +47,12 @@ enum ThrowsKind: Equatable {
         case .none: ""
         case .untyped: " throws"
         case .typed(let type): " throws(\(type))"
+        case .rethrowing: " rethrows"
         }
     }
+
+    /// The clause of the handler's type (`throws` for `rethrows`).
+    var handlerClause: String { self == .rethrowing ? " throws" : clause }
 }
 
 /// `async` and `throws` of a requirement.
@@ -52,6 +62,9 @@ struct Effects {
 
     /// `async throws(E)` as written after a signature, with a leading space when not empty.
     var clause: String { (isAsync ? " async" : "") + throwsKind.clause }
+
+    /// The same for the handler's type.
+    var handlerClause: String { (isAsync ? " async" : "") + throwsKind.handlerClause }
 }
 
 /// A method requirement.

@@ -65,3 +65,10 @@ protocol Grid: Sendable {
 protocol LabelledGrid: Grid {
     func title() -> String
 }
+
+/// `rethrows`: the mock throws only what the closure throws.
+@Mockable
+protocol Batching: Sendable {
+    func map<T: Sendable>(_ items: [Int], _ transform: (Int) throws -> T) rethrows -> [T]
+    func each(_ body: @Sendable (String, Int) async throws -> Void) async rethrows
+}
