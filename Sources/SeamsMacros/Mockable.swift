@@ -135,8 +135,9 @@
 /// is written with `sendable: false` (see above). Anything else
 /// (generic subscripts, `some` parameters of initializers and subscripts, `rethrows` without
 /// exactly one throwing closure parameter, operators, parameter packs,
-/// inherited standard protocols, `where` clauses on the protocol or its associated types) is an
-/// error at its declaration. `Self` may appear anywhere in a requirement; inherited `@Mockable` protocols are
+/// standard parents other than `Equatable`, `Hashable`, `Identifiable`, `CustomStringConvertible`,
+/// `CustomDebugStringConvertible` and `Codable`, `where` requirements other than on `Self`, on
+/// associated types, or `ID == T`) is an error at its declaration. `Self` may appear anywhere in a requirement; inherited `@Mockable` protocols are
 /// mocked too (above).
 ///
 /// - Parameter sendable: `true` (the default) for a `Sendable` mock whose state is behind a lock;

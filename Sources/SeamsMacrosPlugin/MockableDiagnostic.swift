@@ -10,7 +10,6 @@ enum MockableDiagnostic: String, DiagnosticMessage {
     case parameterPack
     case genericInitializer
     case protocolWhereClause
-    case associatedTypeWhereClause
     case staticWithAssociatedTypes
     case unknownInheritance
     case reservedName
@@ -35,13 +34,11 @@ enum MockableDiagnostic: String, DiagnosticMessage {
         case .genericInitializer:
             "@Mockable does not support generic initializer requirements (a mock's initializer records one type); take concrete or 'any' types"
         case .protocolWhereClause:
-            "@Mockable does not support a 'where' clause on the protocol"
-        case .associatedTypeWhereClause:
-            "@Mockable does not support a 'where' clause on an associated type; constrain it in its inheritance clause"
+            "@Mockable carries into the mock a 'where' requirement on 'Self', on the protocol's associated types, or 'ID == T' for 'Identifiable'; not this one"
         case .staticWithAssociatedTypes:
             "@Mockable does not support static requirements in a protocol with associated types (a generic mock cannot keep static state)"
         case .unknownInheritance:
-            "@Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject' and other @Mockable protocols"
+            "@Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject', 'Equatable', 'Hashable', 'Identifiable', 'CustomStringConvertible', 'CustomDebugStringConvertible', 'Encodable', 'Decodable', 'Codable' and other @Mockable protocols"
         case .reservedName:
             "@Mockable reserves the names 'stubs', 'staticStubs', 'resetMock' and 'mockInherited' for the mock's own API"
         case .untypedProperty:

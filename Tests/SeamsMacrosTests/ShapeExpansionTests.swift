@@ -232,6 +232,24 @@ import Testing
         #expect(expansion.contains("try _mockRethrow(_mockHandler, items, body)"))
     }
 
+    @Test(
+        "standard parents: identity for Equatable and Hashable (in the mock, and for a child's mock), stubbed description and id, Codable"
+    )
+    func standardParents() {
+        let expansion = Self.expand(
+            "func balance() -> Int",
+            header:
+                "protocol Account: Sendable, Hashable, CustomStringConvertible, Identifiable where ID == String, Self: Codable"
+        )
+        #expect(expansion.contains("static func == (lhs: MockAccount, rhs: MockAccount) -> Bool { lhs === rhs }"))
+        #expect(expansion.contains("func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }"))
+        #expect(expansion.contains("var description: MockStubHandle<Void, String, Never, @Sendable () -> String>"))
+        #expect(expansion.contains("var id: String {"))
+        #expect(expansion.contains("func encode(to encoder: any Encoder) throws {"))
+        #expect(expansion.contains("convenience init(from decoder: any Decoder) throws { self.init() }"))
+        #expect(!expansion.contains("extension Account where Self: MockInheriting {"), "Decodable: not forwardable")
+    }
+
     @Test("associated types make the mock generic")
     func associatedTypes() {
         let expansion = Self.expand(

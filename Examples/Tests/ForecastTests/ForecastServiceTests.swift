@@ -86,4 +86,16 @@ struct Offline: Error {}
         #expect(alerts == Alerts(count: 2))
         #expect(mock.stubs.fetch(Alerts.self).calls == ["/alerts"])
     }
+
+    @Test func standardParentsAreStubbedOrByIdentity() {
+        let oslo = MockSavedPlace(strict: true)
+        oslo.stubs.id.returns("oslo")
+        oslo.stubs.description.returns("Oslo")
+        let other = MockSavedPlace()
+
+        #expect(oslo.id == "oslo")
+        #expect("\(oslo)" == "Oslo")
+        #expect(oslo != other)                                   // Equatable and Hashable by identity
+        #expect(Set([oslo, other, oslo]).count == 2)
+    }
 }

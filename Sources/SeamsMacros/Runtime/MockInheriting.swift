@@ -18,3 +18,19 @@ public protocol MockInheriting {
     ///   inherited further up), or `nil` when it inherits no such protocol.
     func mockInherited<Mock>(_ type: Mock.Type) -> Mock?
 }
+
+extension MockInheriting where Self: AnyObject {
+    /// A mock is equal only to itself: what makes the mock of a protocol that inherits an
+    /// `Equatable` `@Mockable` protocol `Equatable` too.
+    ///
+    /// - Parameters:
+    ///   - lhs: A mock.
+    ///   - rhs: Another mock of the same type.
+    /// - Returns: Whether they are the same instance.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs === rhs }
+
+    /// Hashes the mock's identity, for the mock of a protocol that inherits a `Hashable` one.
+    ///
+    /// - Parameter hasher: The hasher to feed.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}

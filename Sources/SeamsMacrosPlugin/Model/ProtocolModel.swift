@@ -23,6 +23,16 @@ struct ProtocolModel {
     var isClassBound = false
     /// Whether a requirement mentions `Self` (set before `Self` is written as the mock's name).
     var mentionsSelf = false
+    /// `Equatable` (or `Hashable`) is inherited: the mock is equal only to itself.
+    var isEquatable = false
+    /// `Hashable` is inherited: the mock hashes its identity.
+    var isHashable = false
+    /// `Decodable` is inherited: the mock has `init(from:)`, which makes a mock with nothing
+    /// configured.
+    var isDecodable = false
+    /// Requirements of the mock's generic parameters (associated types), from `where` clauses on
+    /// the protocol or on its associated types: `A: Hashable`, `A.Element == Int`.
+    var genericRequirements: [String] = []
 
     /// The mock's name: `Mock` + the protocol's name. See `Mockable.swift` for why a trailing
     /// `Providing` stays.
@@ -40,21 +50,46 @@ struct ProtocolModel {
         isMainActor = decl.attributes.contains { attribute in
             attribute.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "MainActor"
         }
-        if let whereClause = decl.genericWhereClause { diagnose(whereClause, .protocolWhereClause) }
-        for inherited in decl.inheritanceClause?.inheritedTypes ?? [] {
-            switch inherited.type.trimmedDescription {
+        var standardParents: Set<String> = []
+        func inherit(_ type: TypeSyntax) {
+            switch type.trimmedDescription {
             case "Sendable", "Swift.Sendable": isSendable = true
             case "Actor", "_Concurrency.Actor": isActor = true
             case "AnyObject": isClassBound = true
+            case let name where Self.standardParents.contains(name) || Self.standardParents.contains("Swift." + name):
+                standardParents.insert(name.hasPrefix("Swift.") ? String(name.dropFirst(6)) : name)
             case let name
             where Self.knownNonMockable.contains(name) || !name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }):
-                diagnose(inherited, .unknownInheritance)
+                diagnose(type, .unknownInheritance)
             case let name: self.inherited.append(name)
             }
         }
+        for inherited in decl.inheritanceClause?.inheritedTypes ?? [] { inherit(inherited.type) }
         for member in decl.memberBlock.members {
             read(member.decl, diagnose: diagnose)
         }
+        // `where Self: P` is one more parent; `where A: P` (an associated type) constrains the
+        // mock's generic parameter; `where ID == T` fixes `Identifiable`'s `ID`.
+        var identifierType: String?
+        for requirement in decl.genericWhereClause?.requirements ?? [] {
+            switch requirement.requirement {
+            case .conformanceRequirement(let conformance) where conformance.leftType.trimmedDescription == "Self":
+                inherit(conformance.rightType)
+            case .conformanceRequirement(let conformance)
+            where mentionsAssociatedType(conformance.leftType.trimmedDescription):
+                genericRequirements.append(conformance.trimmedDescription)
+            case .sameTypeRequirement(let sameType)
+            where sameType.leftType.trimmedDescription == "ID" && standardParents.contains("Identifiable"):
+                identifierType = sameType.rightType.trimmedDescription
+            case .sameTypeRequirement(let sameType)
+            where mentionsAssociatedType(sameType.leftType.trimmedDescription)
+                && sameType.leftType.trimmedDescription.contains("."):
+                genericRequirements.append(sameType.trimmedDescription)
+            default:
+                diagnose(requirement, .protocolWhereClause)
+            }
+        }
+        addStandardRequirements(standardParents, identifierType: identifierType)
         if !associatedTypes.isEmpty, hasStatics {
             diagnose(decl.name, .staticWithAssociatedTypes)
         }
@@ -62,18 +97,64 @@ struct ProtocolModel {
         SelfSubstitution.apply(to: &self)
     }
 
+    /// Standard protocols whose requirements the mock writes itself.
+    static let standardParents: Set<String> = [
+        "Equatable", "Hashable", "Identifiable", "CustomStringConvertible", "CustomDebugStringConvertible",
+        "Encodable", "Decodable", "Codable",
+    ]
+
     /// Standard protocols whose requirements no `@Mockable` wrote a mock of.
     static let knownNonMockable: Set<String> = [
-        "Equatable", "Hashable", "Comparable", "Identifiable", "Codable", "Encodable", "Decodable", "Error",
-        "CustomStringConvertible", "CustomDebugStringConvertible", "Sequence", "Collection", "IteratorProtocol",
+        "Comparable", "Error", "Sequence", "Collection", "IteratorProtocol",
         "AsyncSequence", "RawRepresentable", "CaseIterable", "MainActor", "SendableMetatype",
     ]
+
+    /// Whether `type` is one of the protocol's associated types, or a member of one (`A.Element`).
+    private func mentionsAssociatedType(_ type: String) -> Bool {
+        let root = type.split(separator: ".").first.map(String.init) ?? ""
+        return associatedTypes.contains { $0.name == root }
+    }
+
+    /// The requirements of the standard parents, where the protocol does not declare them itself:
+    /// `description` and `debugDescription` and `id` (for a fixed `ID`) are properties a test
+    /// stubs, `encode(to:)` a method; identity (`==`, `hash(into:)`, `Identifiable`'s default
+    /// `id` of a class) and `init(from:)` are written by the generator.
+    private mutating func addStandardRequirements(_ parents: Set<String>, identifierType: String?) {
+        let isolation = isActor || isMainActor ? "nonisolated " : ""
+        func property(_ name: String, _ type: String) {
+            guard !properties.contains(where: { $0.name == name }) else { return }
+            properties.append(
+                PropertyRequirement(
+                    name: name, type: type, isStatic: false, hasSetter: false, getterEffects: Effects(),
+                    isolation: isolation))
+        }
+        if parents.contains("CustomStringConvertible") { property("description", "String") }
+        if parents.contains("CustomDebugStringConvertible") { property("debugDescription", "String") }
+        if let identifierType { property("id", identifierType) }
+        isEquatable = parents.contains("Equatable") || parents.contains("Hashable")
+        isHashable = parents.contains("Hashable")
+        if parents.contains("Encodable") || parents.contains("Codable"),
+            !methods.contains(where: { $0.name == "encode" && $0.parameters.map(\.label) == ["to"] })
+        {
+            methods.append(
+                MethodRequirement(
+                    name: "encode",
+                    parameters: [
+                        Parameter(label: "to", name: "encoder", type: "any Encoder", recordedType: nil, isInout: false)
+                    ],
+                    genericClause: "", handleGenericClause: "", genericNames: [], whereClause: "",
+                    effects: Effects(isAsync: false, throwsKind: .untyped), returnType: nil, isStatic: false,
+                    isolation: isolation))
+        }
+        isDecodable = parents.contains("Decodable") || parents.contains("Codable")
+    }
 
     /// Whether the requirements can be forwarded from a child protocol's mock to this protocol's
     /// mock: a `Sendable` class mock, with no initializers, associated types or `Self`
     /// (an inherited mock cannot return the child's `Self`).
     var isForwardable: Bool {
         isSendableMock && !isActor && !isMainActor && associatedTypes.isEmpty && initializers.isEmpty && !mentionsSelf
+            && !isDecodable
     }
 
     private mutating func read(_ decl: DeclSyntax, diagnose: (any SyntaxProtocol, MockableDiagnostic) -> Void) {
@@ -88,12 +169,12 @@ struct ProtocolModel {
                 initializers.append(requirement)
             }
         } else if let associated = decl.as(AssociatedTypeDeclSyntax.self) {
-            if let whereClause = associated.genericWhereClause {
-                diagnose(whereClause, .associatedTypeWhereClause)
-            }
             let inheritance =
                 associated.inheritanceClause?.inheritedTypes
                 .map { $0.type.trimmedDescription }.joined(separator: " & ") ?? ""
+            for requirement in associated.genericWhereClause?.requirements ?? [] {
+                genericRequirements.append(requirement.requirement.trimmedDescription)
+            }
             associatedTypes.append(AssociatedType(name: associated.name.text, inheritance: inheritance))
         } else if let subscriptDecl = decl.as(SubscriptDeclSyntax.self) {
             if let requirement = MethodReader.subscriptRequirement(subscriptDecl, diagnose: diagnose) {

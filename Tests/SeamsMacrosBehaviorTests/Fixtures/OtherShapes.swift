@@ -72,3 +72,29 @@ protocol Batching: Sendable {
     func map<T: Sendable>(_ items: [Int], _ transform: (Int) throws -> T) rethrows -> [T]
     func each(_ body: @Sendable (String, Int) async throws -> Void) async rethrows
 }
+
+/// Standard parents: identity, a stubbed description, `Identifiable` with a fixed `ID`.
+@Mockable
+protocol Account: Sendable, Hashable, CustomStringConvertible, Identifiable where ID == String {
+    func balance() -> Int
+}
+
+/// `Codable` through a `where Self:` clause, and `Identifiable` with a class's own `id`.
+@Mockable
+protocol Note: AnyObject, Sendable, Identifiable where Self: Codable {
+    var title: String { get }
+}
+
+/// A child of an `Equatable` protocol: its mock is equal only to itself too.
+@Mockable
+protocol SavingsAccount: Account {
+    func rate() -> Double
+}
+
+/// `where` clauses on an associated type and on the protocol, carried into the generic mock.
+@Mockable
+protocol Catalog where Item: Hashable {
+    associatedtype Item: Sendable
+    associatedtype Key: Sendable where Key: Comparable
+    func item(for key: Key) -> Item?
+}
