@@ -10,7 +10,6 @@ enum MockableDiagnostic: String, DiagnosticMessage {
     case parameterPack
     case genericInitializer
     case protocolWhereClause
-    case staticWithAssociatedTypes
     case unknownInheritance
     case reservedName
     case untypedProperty
@@ -35,8 +34,6 @@ enum MockableDiagnostic: String, DiagnosticMessage {
             "@Mockable does not support generic initializer requirements (a mock's initializer records one type); take concrete or 'any' types"
         case .protocolWhereClause:
             "@Mockable carries into the mock a 'where' requirement on 'Self', on the protocol's associated types, or 'ID == T' for 'Identifiable'; not this one"
-        case .staticWithAssociatedTypes:
-            "@Mockable does not support static requirements in a protocol with associated types (a generic mock cannot keep static state)"
         case .unknownInheritance:
             "@Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject', 'Equatable', 'Hashable', 'Identifiable', 'CustomStringConvertible', 'CustomDebugStringConvertible', 'Encodable', 'Decodable', 'Codable' and other @Mockable protocols"
         case .reservedName:

@@ -74,3 +74,20 @@ import Testing
         #expect(largest(catalog, [0, 1]) == "x")
     }
 }
+
+/// A generic mock's static requirements keep one state per specialization.
+@Suite struct GenericStaticTests {
+    @Test("each specialization of a generic mock has its own static stubs")
+    func perSpecialization() {
+        MockFactory<Int>.staticStubs.makeNamed.handle { $0.count }
+        MockFactory<String>.staticStubs.makeNamed.handle { $0.uppercased() }
+        func make<F: Factory>(_ type: F.Type, _ name: String) -> F.Product { F.make(named: name) }
+        #expect(make(MockFactory<Int>.self, "four") == 4)
+        #expect(make(MockFactory<String>.self, "abc") == "ABC")
+        #expect(MockFactory<Int>.staticStubs.makeNamed.calls == ["four"])
+        #expect(MockFactory<String>.staticStubs.makeNamed.calls == ["abc"])
+        MockFactory<Int>.staticStubs.count.returns(1)
+        #expect(MockFactory<Int>.count == 1)
+        #expect(MockFactory<Double>.staticStubs.count.callCount == 0)
+    }
+}

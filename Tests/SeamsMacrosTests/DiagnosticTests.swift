@@ -45,11 +45,6 @@ import Testing
                 "2:18: @Mockable carries into the mock a 'where' requirement on 'Self', on the protocol's associated types, or 'ID == T' for 'Identifiable'; not this one"
         ),
         Case(
-            source: "@Mockable\nprotocol P {\n    associatedtype A: Sendable\n    static func make() -> A\n}",
-            diagnostic:
-                "2:10: @Mockable does not support static requirements in a protocol with associated types (a generic mock cannot keep static state)"
-        ),
-        Case(
             source: "@Mockable\nprotocol P: Error {\n    func f()\n}",
             diagnostic:
                 "2:13: @Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject', 'Equatable', 'Hashable', 'Identifiable', 'CustomStringConvertible', 'CustomDebugStringConvertible', 'Encodable', 'Decodable', 'Codable' and other @Mockable protocols"

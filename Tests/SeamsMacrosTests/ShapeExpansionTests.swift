@@ -250,6 +250,15 @@ import Testing
         #expect(!expansion.contains("extension Account where Self: MockInheriting {"), "Decodable: not forwardable")
     }
 
+    @Test("static requirements of a generic mock keep their state per specialization in MockStaticStates")
+    func genericStatics() {
+        let expansion = Self.expand(
+            "associatedtype Product: Sendable\nstatic func make() -> Product", header: "protocol Factory")
+        #expect(expansion.contains("private static var _mockStaticState: MockLock<StaticState> {"))
+        #expect(expansion.contains("MockStaticStates.lock(for: Self.self) {"))
+        #expect(!expansion.contains("static let _mockStaticState"))
+    }
+
     @Test("associated types make the mock generic")
     func associatedTypes() {
         let expansion = Self.expand(

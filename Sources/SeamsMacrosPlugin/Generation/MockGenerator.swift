@@ -68,7 +68,7 @@ struct MockGenerator {
             members.append(stubsStruct(named: "StaticStubs", state: "StaticState", isStatic: true))
             members.append(
                 """
-                private \(iso)static let _mockStaticState = MockLock(StaticState())
+                \(staticStateDeclaration)
 
                 /// The static requirements' handles. Static state is shared by every test in the process.
                 \(access)\(iso)static var staticStubs: StaticStubs { StaticStubs(state: _mockStaticState) }
@@ -131,6 +131,20 @@ struct MockGenerator {
                 """)
         }
         return members
+    }
+
+    /// The static state: a `static let`, or, in a mock generic over associated types (which
+    /// cannot have one), the lock `MockStaticStates` keeps for this specialization.
+    private var staticStateDeclaration: String {
+        let iso = emitter.isolation
+        guard !model.associatedTypes.isEmpty else {
+            return "private \(iso)static let _mockStaticState = MockLock(StaticState())"
+        }
+        return """
+            private \(iso)static var _mockStaticState: MockLock<StaticState> {
+                MockStaticStates.lock(for: Self.self) { StaticState() }
+            }
+            """
     }
 
     /// `<Item>` for a mock generic over the associated type `Item`.

@@ -90,9 +90,6 @@ struct ProtocolModel {
             }
         }
         addStandardRequirements(standardParents, identifierType: identifierType)
-        if !associatedTypes.isEmpty, hasStatics {
-            diagnose(decl.name, .staticWithAssociatedTypes)
-        }
         StubNaming.assign(to: &self)
         SelfSubstitution.apply(to: &self)
     }

@@ -98,3 +98,11 @@ protocol Catalog where Item: Hashable {
     associatedtype Key: Sendable where Key: Comparable
     func item(for key: Key) -> Item?
 }
+
+/// Static requirements in a protocol with associated types: static state per specialization.
+@Mockable
+protocol Factory {
+    associatedtype Product: Sendable
+    static func make(named name: String) -> Product
+    static var count: Int { get }
+}
