@@ -129,12 +129,12 @@
 /// the handler, not recorded), variadic parameters (recorded, and handed to the handler, as an
 /// array), subscripts (`subscriptKey` for `subscript(key:)`; a set value is answered by the getter
 /// for the same arguments), `some P` parameters of methods (the generic parameter they stand for: stubbed per type,
-/// as `stubs.save(Int.self)`), `rethrows` with one throwing closure parameter (the mock throws
+/// as `stubs.save(Int.self)`), operators (`staticStubs.operatorPlus` for `+`), `rethrows` with one throwing closure parameter (the mock throws
 /// only what that closure throws; the handler gets it), associated types (the mock becomes generic over them), `Sendable`,
 /// `Actor` and `@MainActor` protocols. Arguments and results must be `Sendable` unless the mock
 /// is written with `sendable: false` (see above). Anything else
 /// (generic subscripts, `some` parameters of initializers and subscripts, `rethrows` without
-/// exactly one throwing closure parameter, operators, parameter packs,
+/// exactly one throwing closure parameter, parameter packs,
 /// standard parents other than `Equatable`, `Hashable`, `Identifiable`, `CustomStringConvertible`,
 /// `CustomDebugStringConvertible` and `Codable`, `where` requirements other than on `Self`, on
 /// associated types, or `ID == T`) is an error at its declaration. `Self` may appear anywhere in a requirement; inherited `@Mockable` protocols are

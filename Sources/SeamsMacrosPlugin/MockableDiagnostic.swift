@@ -6,7 +6,6 @@ enum MockableDiagnostic: String, DiagnosticMessage {
     case subscriptRequirement
     case opaqueParameter
     case rethrowsRequirement
-    case operatorRequirement
     case parameterPack
     case genericInitializer
     case protocolWhereClause
@@ -26,10 +25,8 @@ enum MockableDiagnostic: String, DiagnosticMessage {
             "@Mockable does not support 'some' parameters in an initializer requirement (a mock's initializer records one type); take a concrete or 'any' type"
         case .rethrowsRequirement:
             "@Mockable supports 'rethrows' with exactly one throwing closure parameter (not 'inout', not optional); declare 'throws' or 'throws(E)' otherwise"
-        case .operatorRequirement:
-            "@Mockable does not support operator requirements"
         case .parameterPack:
-            "@Mockable does not support parameter packs ('each T')"
+            "@Mockable does not support parameter packs ('each T'): one stub cannot record and answer packs of every length and type; take an array or a tuple of Sendable values instead"
         case .genericInitializer:
             "@Mockable does not support generic initializer requirements (a mock's initializer records one type); take concrete or 'any' types"
         case .protocolWhereClause:

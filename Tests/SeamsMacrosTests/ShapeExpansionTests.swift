@@ -259,6 +259,18 @@ import Testing
         #expect(!expansion.contains("static let _mockStaticState"))
     }
 
+    @Test("operators are static methods stubbed by their symbols' names; the protocol's own == replaces identity")
+    func operators() {
+        let expansion = Self.expand(
+            "static func == (lhs: Self, rhs: Self) -> Bool\nstatic prefix func - (value: Self) -> Self",
+            header: "protocol Money: Sendable, Equatable")
+        #expect(expansion.contains("var operatorEqualEqual = MockStub<(lhs: MockMoney, rhs: MockMoney), Bool, Never"))
+        #expect(expansion.contains("static func ==(lhs: MockMoney, rhs: MockMoney) -> Bool {"))
+        #expect(expansion.contains("static prefix func -(value: MockMoney) -> MockMoney {"))
+        #expect(expansion.contains("var prefixOperatorMinus: MockStubHandle<MockMoney, MockMoney, Never"))
+        #expect(!expansion.contains("lhs === rhs"))
+    }
+
     @Test("associated types make the mock generic")
     func associatedTypes() {
         let expansion = Self.expand(

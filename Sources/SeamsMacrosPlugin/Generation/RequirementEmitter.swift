@@ -210,7 +210,7 @@ struct RequirementEmitter {
         if method.effects.throwsKind == .rethrowing {
             body = Self.rethrowHelper(method, storage: storage) + "\n" + body
         }
-        let head = "\(access)\(method.isolation)\(method.isStatic ? "static " : "")func "
+        let head = "\(access)\(method.isolation)\(method.isStatic ? "static " : "")\(method.fixity)func "
         let tail = "\(method.effects.clause)\(returnClause)\(method.whereClause)"
         let signature = Self.signature(method.parameters)
         guard method.isVariadic else {

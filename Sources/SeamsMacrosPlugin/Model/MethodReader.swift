@@ -10,10 +10,11 @@ enum MethodReader {
     /// - Parameter sendableMock: Whether the method's stubs live in a `Sendable` mock (or static
     ///   state), whose generic parameters must be `Sendable`.
     static func method(_ decl: FunctionDeclSyntax, sendableMock: Bool, diagnose: Diagnose) -> MethodRequirement? {
-        guard case .identifier = decl.name.tokenKind else {
-            diagnose(decl.name, .operatorRequirement)
-            return nil
-        }
+        // An operator (`static func == (lhs: Self, rhs: Self) -> Bool`) is a static method whose
+        // stub is named after its symbols (`operatorEqualEqual`).
+        let fixity =
+            decl.modifiers.contains { $0.name.tokenKind == .keyword(.prefix) }
+            ? "prefix " : decl.modifiers.contains { $0.name.tokenKind == .keyword(.postfix) } ? "postfix " : ""
         if reservedNames.contains(decl.name.text) {
             diagnose(decl.name, .reservedName)
             return nil
@@ -71,7 +72,8 @@ enum MethodReader {
             effects: effects,
             returnType: decl.signature.returnClause?.type.trimmedDescription,
             isStatic: isStatic(decl.modifiers),
-            isolation: isolation(decl.modifiers)
+            isolation: isolation(decl.modifiers),
+            fixity: fixity
         )
     }
 

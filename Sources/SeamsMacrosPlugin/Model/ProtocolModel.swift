@@ -128,8 +128,10 @@ struct ProtocolModel {
         if parents.contains("CustomStringConvertible") { property("description", "String") }
         if parents.contains("CustomDebugStringConvertible") { property("debugDescription", "String") }
         if let identifierType { property("id", identifierType) }
-        isEquatable = parents.contains("Equatable") || parents.contains("Hashable")
-        isHashable = parents.contains("Hashable")
+        // A protocol that declares `==` or `hash(into:)` itself gets them stubbed instead.
+        isEquatable =
+            (parents.contains("Equatable") || parents.contains("Hashable")) && !methods.contains { $0.name == "==" }
+        isHashable = parents.contains("Hashable") && !methods.contains { $0.name == "hash" }
         if parents.contains("Encodable") || parents.contains("Codable"),
             !methods.contains(where: { $0.name == "encode" && $0.parameters.map(\.label) == ["to"] })
         {
@@ -151,7 +153,7 @@ struct ProtocolModel {
     /// (an inherited mock cannot return the child's `Self`).
     var isForwardable: Bool {
         isSendableMock && !isActor && !isMainActor && associatedTypes.isEmpty && initializers.isEmpty && !mentionsSelf
-            && !isDecodable
+            && !isDecodable && !methods.contains(where: \.isOperator)
     }
 
     private mutating func read(_ decl: DeclSyntax, diagnose: (any SyntaxProtocol, MockableDiagnostic) -> Void) {

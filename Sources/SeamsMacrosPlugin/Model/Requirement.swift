@@ -86,7 +86,12 @@ struct MethodRequirement {
     var isStatic: Bool
     /// `nonisolated ` when the requirement is, else empty.
     var isolation = ""
+    /// `prefix ` or `postfix ` for such an operator, else empty.
+    var fixity = ""
     var stubID = ""
+
+    /// Whether the requirement is an operator (`==`, `+`, `prefix -`).
+    var isOperator: Bool { !(name.first.map { $0.isLetter || $0 == "_" } ?? true) }
 
     /// `read(from:)`.
     var displayName: String {

@@ -23,7 +23,7 @@ enum StubNaming {
                 model.subscripts[index].setterStubID = unique(setter, fallback: setter, used: &used)
             }
         }
-        let preferred = model.methods.map { $0.name + labels($0.parameters) }
+        let preferred = model.methods.map { $0.isOperator ? operatorName($0) : $0.name + labels($0.parameters) }
         for index in model.methods.indices {
             let method = model.methods[index]
             let overloaded = preferred.filter { $0 == preferred[index] }.count > 1
@@ -39,6 +39,17 @@ enum StubNaming {
                 used: &used
             )
         }
+    }
+
+    /// `==` → `operatorEqualEqual`, `prefix -` → `prefixOperatorMinus`.
+    private static func operatorName(_ method: MethodRequirement) -> String {
+        let words: [Character: String] = [
+            "=": "Equal", "<": "Less", ">": "Greater", "+": "Plus", "-": "Minus", "*": "Star", "/": "Slash",
+            "%": "Percent", "!": "Bang", "&": "And", "|": "Or", "^": "Caret", "~": "Tilde", ".": "Dot",
+            "?": "Question",
+        ]
+        let spelled = method.name.map { words[$0] ?? "Symbol" }.joined()
+        return method.fixity.isEmpty ? "operator" + spelled : method.fixity.dropLast() + "Operator" + spelled
     }
 
     private static func unique(_ preferred: String, fallback: String, used: inout Set<String>) -> String {

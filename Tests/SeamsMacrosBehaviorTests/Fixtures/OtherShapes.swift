@@ -106,3 +106,12 @@ protocol Factory {
     static func make(named name: String) -> Product
     static var count: Int { get }
 }
+
+/// Operators: binary, prefix, and `==` declared by the protocol itself (stubbed, not identity).
+@Mockable
+protocol Money: Sendable, Equatable {
+    static func + (lhs: Self, rhs: Self) -> Self
+    static prefix func - (value: Self) -> Self
+    static func == (lhs: Self, rhs: Self) -> Bool
+    static func < (lhs: Self, rhs: Int) -> Bool
+}
