@@ -9,6 +9,10 @@ import PackageDescription
 let seams = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .lastPathComponent.lowercased()
 
+let mainActorByDefault: [SwiftSetting] = [
+    .defaultIsolation(MainActor.self), .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+]
+
 let package = Package(
     name: "ForecastExample",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -31,6 +35,20 @@ let package = Package(
                 // Lets the mocks' issues reach Swift Testing or XCTest.
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
+        ),
+        // A module built as Xcode 26 builds a new app target: the main actor is the default
+        // isolation, and nonisolated async functions run on their caller's actor.
+        .target(
+            name: "ForecastScreens", dependencies: [.product(name: "SeamsMacros", package: seams)],
+            swiftSettings: mainActorByDefault),
+        .testTarget(
+            name: "ForecastScreensTests",
+            dependencies: [
+                "ForecastScreens",
+                .product(name: "SeamsMacros", package: seams),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ],
+            swiftSettings: mainActorByDefault
         ),
     ]
 )
