@@ -6,7 +6,7 @@
 # macro: several minutes the first time), then, in turns A B A B:
 #
 #   no-op        nothing changed: SwiftPM's own planning, the floor of every build below
-#   clean        the target's own build products removed, the target built again
+#   clean        every source of the target touched, so every file is compiled again
 #   incremental  one protocol gains a requirement (and its hand-written mock an implementation)
 #
 #   Benchmarks/mock-build-bench.sh            # RUNS=3 turns each (medians); WORK=/tmp/seams-mock-build-bench
@@ -129,7 +129,6 @@ done
 cd "$WORK"
 echo "building the scratch package and its dependencies once (swift-syntax: minutes the first time)..." >&2
 swift build > "$WORK/first-build.log" 2>&1 || { tail -30 "$WORK/first-build.log" >&2; exit 1; }
-DEBUG=$(swift build --show-bin-path)
 
 seconds() {
     local start end
@@ -146,7 +145,8 @@ edit=0
 for run in $(seq 1 "$RUNS"); do
     for target in Generated HandWritten; do
         times[$target-noop]+="$(seconds swift build --target "$target") "
-        rm -rf "$DEBUG/$target.build" "$DEBUG/Modules/$target.swiftmodule" "$DEBUG/$target.swiftmodule"
+        # Every source of the target changed: each file compiled again (its dependencies stay).
+        touch "$WORK/Sources/$target"/*.swift
         times[$target-clean]+="$(seconds swift build --target "$target") "
         edit=$((edit + 1))
         if [ "$target" = Generated ]; then
