@@ -135,8 +135,8 @@
 /// is written with `sendable: false` (see above). Anything else
 /// (generic subscripts, `some` parameters of initializers and subscripts, `rethrows` without
 /// exactly one throwing closure parameter, parameter packs,
-/// standard parents other than `Equatable`, `Hashable`, `Identifiable`, `CustomStringConvertible`,
-/// `CustomDebugStringConvertible` and `Codable`, `where` requirements other than on `Self`, on
+/// standard parents other than `Equatable`, `Hashable`, `Comparable`, `Identifiable`, `Error`,
+/// `CustomStringConvertible`, `CustomDebugStringConvertible` and `Codable`, `where` requirements other than on `Self`, on
 /// associated types, or `ID == T`) is an error at its declaration. `Self` may appear anywhere in a requirement; inherited `@Mockable` protocols are
 /// mocked too (above).
 ///

@@ -42,9 +42,9 @@ import Testing
                 "2:18: @Mockable carries into the mock a 'where' requirement on 'Self', on the protocol's associated types, or 'ID == T' for 'Identifiable'; not this one"
         ),
         Case(
-            source: "@Mockable\nprotocol P: Error {\n    func f()\n}",
+            source: "@Mockable\nprotocol P: Sequence {\n    func f()\n}",
             diagnostic:
-                "2:13: @Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject', 'Equatable', 'Hashable', 'Identifiable', 'CustomStringConvertible', 'CustomDebugStringConvertible', 'Encodable', 'Decodable', 'Codable' and other @Mockable protocols"
+                "2:13: @Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject', 'Equatable', 'Hashable', 'Comparable', 'Identifiable', 'CustomStringConvertible', 'CustomDebugStringConvertible', 'Encodable', 'Decodable', 'Codable', 'Error' and other @Mockable protocols"
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    var stubs: Int { get }\n}",

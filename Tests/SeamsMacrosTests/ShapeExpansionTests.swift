@@ -271,6 +271,15 @@ import Testing
         #expect(!expansion.contains("lhs === rhs"))
     }
 
+    @Test("Comparable: identity for ==, a stubbed static < ; Error needs nothing")
+    func comparableAndError() {
+        let expansion = Self.expand("func f()", header: "protocol Reading: Sendable, Comparable, Error")
+        #expect(expansion.contains("static func == (lhs: MockReading, rhs: MockReading) -> Bool { lhs === rhs }"))
+        #expect(
+            expansion.contains("var operatorLess: MockStubHandle<(lhs: MockReading, rhs: MockReading), Bool, Never"))
+        #expect(expansion.contains("final class MockReading: Reading, Sendable {"))
+    }
+
     @Test("associated types make the mock generic")
     func associatedTypes() {
         let expansion = Self.expand(

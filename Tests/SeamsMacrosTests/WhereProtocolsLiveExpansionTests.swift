@@ -193,10 +193,10 @@ import Testing
 
     @Test("a standard protocol the mock cannot write is refused as a parent")
     func standardParentRefused() {
-        let expansion = Expansion("@Mockable\nprotocol P: Comparable {\n    func f()\n}")
+        let expansion = Expansion("@Mockable\nprotocol P: Collection {\n    func f()\n}")
         #expect(
             expansion.diagnostics == [
-                "2:13: @Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject', 'Equatable', 'Hashable', 'Identifiable', 'CustomStringConvertible', 'CustomDebugStringConvertible', 'Encodable', 'Decodable', 'Codable' and other @Mockable protocols"
+                "2:13: @Mockable cannot mock the requirements of this inherited protocol; a protocol may inherit 'Sendable', 'Actor', 'AnyObject', 'Equatable', 'Hashable', 'Comparable', 'Identifiable', 'CustomStringConvertible', 'CustomDebugStringConvertible', 'Encodable', 'Decodable', 'Codable', 'Error' and other @Mockable protocols"
             ])
     }
 }

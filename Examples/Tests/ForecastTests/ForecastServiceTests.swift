@@ -98,4 +98,23 @@ struct Offline: Error {}
         #expect(oslo != other)                                   // Equatable and Hashable by identity
         #expect(Set([oslo, other, oslo]).count == 2)
     }
+
+    @Test func operatorsWhereClausesAndGenericStatics() {
+        let cold = MockReading()
+        let warm = MockReading()
+        cold.stubs.celsius.returns(-3)
+        warm.stubs.celsius.returns(21)
+        MockReading.staticStubs.operatorLess.handle { $0.celsius < $1.celsius }    // Comparable's `<`
+        MockReading.staticStubs.operatorPlus.handle { _, rhs in rhs }
+        #expect([warm, cold].sorted() == [cold, warm])                           // `==` by identity
+        #expect(cold + warm === warm)
+
+        let store = MockReadingStore<String, Double>()
+        store.stubs.valueFor.returns(21, when: "Oslo")
+        MockReadingStore<String, Double>.staticStubs.capacity.returns(8)
+        #expect(store.value(for: "Oslo") == 21)
+        #expect(store.value(for: "Bergen") == nil)
+        #expect(MockReadingStore<String, Double>.capacity == 8)
+        #expect(MockReadingStore<Int, Double>.staticStubs.capacity.callCount == 0)   // per specialization
+    }
 }

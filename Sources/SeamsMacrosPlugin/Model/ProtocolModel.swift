@@ -96,13 +96,13 @@ struct ProtocolModel {
 
     /// Standard protocols whose requirements the mock writes itself.
     static let standardParents: Set<String> = [
-        "Equatable", "Hashable", "Identifiable", "CustomStringConvertible", "CustomDebugStringConvertible",
-        "Encodable", "Decodable", "Codable",
+        "Equatable", "Hashable", "Comparable", "Identifiable", "CustomStringConvertible",
+        "CustomDebugStringConvertible", "Encodable", "Decodable", "Codable", "Error",
     ]
 
     /// Standard protocols whose requirements no `@Mockable` wrote a mock of.
     static let knownNonMockable: Set<String> = [
-        "Comparable", "Error", "Sequence", "Collection", "IteratorProtocol",
+        "Sequence", "Collection", "IteratorProtocol",
         "AsyncSequence", "RawRepresentable", "CaseIterable", "MainActor", "SendableMetatype",
     ]
 
@@ -128,9 +128,21 @@ struct ProtocolModel {
         if parents.contains("CustomStringConvertible") { property("description", "String") }
         if parents.contains("CustomDebugStringConvertible") { property("debugDescription", "String") }
         if let identifierType { property("id", identifierType) }
+        // `Comparable`'s `<` is a stubbed operator (`MockX.staticStubs.operatorLess`): an order
+        // is behaviour, which identity cannot give.
+        if parents.contains("Comparable"), !methods.contains(where: { $0.name == "<" }) {
+            let parameters = ["lhs", "rhs"].map {
+                Parameter(label: $0, name: $0, type: "Self", recordedType: "Self", isInout: false)
+            }
+            methods.append(
+                MethodRequirement(
+                    name: "<", parameters: parameters, genericClause: "", handleGenericClause: "", genericNames: [],
+                    whereClause: "", effects: Effects(), returnType: "Bool", isStatic: true, isolation: isolation))
+        }
         // A protocol that declares `==` or `hash(into:)` itself gets them stubbed instead.
         isEquatable =
-            (parents.contains("Equatable") || parents.contains("Hashable")) && !methods.contains { $0.name == "==" }
+            (parents.contains("Equatable") || parents.contains("Hashable") || parents.contains("Comparable"))
+            && !methods.contains { $0.name == "==" }
         isHashable = parents.contains("Hashable") && !methods.contains { $0.name == "hash" }
         if parents.contains("Encodable") || parents.contains("Codable"),
             !methods.contains(where: { $0.name == "encode" && $0.parameters.map(\.label) == ["to"] })
