@@ -68,9 +68,10 @@
 /// the parent's requirements, so each `@Mockable` protocol also writes
 /// `extension Parent where Self: MockInheriting { … }`, which forwards every requirement to the
 /// parent mock a child's mock holds (see ``MockInheriting``); it is empty in release builds.
-/// A parent with `Self` in a requirement, initializers or associated types, or an `Actor` or
-/// `@MainActor` parent, gets no such extension, and a child's mock of it does not compile.
-/// Standard protocols (`Equatable`, `Codable`, …) are refused as parents.
+/// A parent with `Self` in a requirement (`Comparable` among its parents, or an operator on
+/// `Self`), an operator, initializers (`Decodable` among its parents) or associated types, or an
+/// `Actor` or `@MainActor` parent, gets no such extension, and a child's mock of it does not
+/// compile.
 ///
 /// ## Release builds
 ///

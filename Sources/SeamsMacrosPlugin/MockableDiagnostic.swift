@@ -14,15 +14,16 @@ enum MockableDiagnostic: String, DiagnosticMessage {
     case untypedProperty
     case sendableArgumentNotLiteral
     case nonSendableMockOfSendableProtocol
+    case staticSelfInNonSendableMock
 
     var message: String {
         switch self {
         case .notAProtocol:
             "@Mockable applies only to a protocol"
         case .subscriptRequirement:
-            "@Mockable does not support generic subscripts or 'some' subscript parameters; use a generic method such as 'value(at:)'"
+            "@Mockable does not support generic subscripts, nor 'some' or variadic subscript parameters; use a method such as 'value(at:)'"
         case .opaqueParameter:
-            "@Mockable does not support 'some' parameters in an initializer requirement (a mock's initializer records one type); take a concrete or 'any' type"
+            "@Mockable takes 'some P' only as a whole parameter of a method (not in an initializer, nor nested as in '[some P]'); name a generic parameter or take 'any P'"
         case .rethrowsRequirement:
             "@Mockable supports 'rethrows' with exactly one throwing closure parameter (not 'inout', not optional); declare 'throws' or 'throws(E)' otherwise"
         case .parameterPack:
@@ -39,6 +40,8 @@ enum MockableDiagnostic: String, DiagnosticMessage {
             "@Mockable needs a type annotation on every property requirement"
         case .sendableArgumentNotLiteral:
             "@Mockable's 'sendable:' takes the literal 'true' or 'false'"
+        case .staticSelfInNonSendableMock:
+            "@Mockable(sendable: false) cannot keep a static requirement that names 'Self' (an operator, 'Comparable'): static state is shared behind a lock, which needs a Sendable mock; drop 'sendable: false'"
         case .nonSendableMockOfSendableProtocol:
             "@Mockable(sendable: false) writes a mock that is not Sendable, which a 'Sendable', 'Actor' or '@MainActor' protocol cannot have; make the argument and result types Sendable and drop 'sendable: false'"
         }

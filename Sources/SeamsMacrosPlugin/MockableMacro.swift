@@ -26,6 +26,8 @@ public struct MockableMacro: PeerMacro, ExtensionMacro {
         let model = ProtocolModel(decl, sendable: sendable ?? true, diagnose: diagnose)
         if sendable == false, model.isSendable || model.isActor || model.isMainActor {
             diagnose(node, .nonSendableMockOfSendableProtocol)
+        } else if sendable == false, model.staticRequirementMentionsSelf {
+            diagnose(node, .staticSelfInNonSendableMock)
         }
         guard !failed else { return [] }
         return [DeclSyntax(stringLiteral: MockGenerator(model: model).generate())]

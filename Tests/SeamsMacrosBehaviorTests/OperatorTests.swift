@@ -19,5 +19,7 @@ import Testing
         #expect(one < 5 && !(one < 0))
         #expect(MockMoney.staticStubs.operatorLess.calls.map(\.rhs) == [5, 0])
         #expect(MockMoney.staticStubs.operatorPlus.callCount == 1)
+        #expect(
+            MockMoney.staticStubs.operatorEqualEqual.callCount == 2, "the protocol's own == is the stub, not identity")
     }
 }

@@ -63,3 +63,36 @@ import Testing
         #expect(mock.stubs.setSubscriptKey.calls.map(\.newValue) == [1])
     }
 }
+
+/// Shapes found by review: each compiles and answers.
+@Suite struct EdgeShapeTests {
+    @Test("a subscript whose label is its name, a generic E beside rethrows, and hash(_:) beside Hashable")
+    func edges() throws {
+        let mock = MockEdges()
+        mock.stubs.subscriptKey.returns(3)
+        mock.stubs.map(Int.self).handle { xs, f in try xs.map(f) }
+        mock.stubs.hash.returns(7)
+        #expect(mock[key: "a"] == 3)
+        #expect(mock.map([1, 2]) { $0 + 1 } == [2, 3])
+        #expect(mock.hash("x") == 7)
+        #expect(Set([mock, mock]).count == 1)
+    }
+
+    @Test("a mock that is not Sendable takes variadic, subscript, rethrows and some requirements")
+    func looseShapes() {
+        final class Box {}
+        let mock = MockLooseShapes()
+        mock.stubs.subscriptIndex.returns("")
+        mock.log("a", "b")
+        mock[1] = "one"
+        #expect(mock[1] == "one")
+        mock.stubs.each.handle { body in try body(5) }
+        var seen = 0
+        mock.each { seen = $0 }
+        #expect(seen == 5)
+        let box = Box()
+        mock.keep(box)
+        #expect(mock.stubs.keep(Box.self).calls.first === box)
+        #expect(mock.stubs.log.calls == [["a", "b"]])
+    }
+}

@@ -13,12 +13,12 @@ import Testing
         Case(
             source: "@Mockable\nprotocol P {\n    subscript<T: Sendable>(i: T) -> Int { get }\n}",
             diagnostic:
-                "3:14: @Mockable does not support generic subscripts or 'some' subscript parameters; use a generic method such as 'value(at:)'"
+                "3:14: @Mockable does not support generic subscripts, nor 'some' or variadic subscript parameters; use a method such as 'value(at:)'"
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    init(_ x: some Sendable)\n}",
             diagnostic:
-                "3:10: @Mockable does not support 'some' parameters in an initializer requirement (a mock's initializer records one type); take a concrete or 'any' type"
+                "3:10: @Mockable takes 'some P' only as a whole parameter of a method (not in an initializer, nor nested as in '[some P]'); name a generic parameter or take 'any P'"
         ),
 
         Case(
@@ -69,6 +69,21 @@ import Testing
         Case(
             source: "@Mockable(sendable: isSendable)\nprotocol P {\n    func f()\n}",
             diagnostic: "1:21: @Mockable's 'sendable:' takes the literal 'true' or 'false'"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    func f(_ xs: [some Sendable])\n}",
+            diagnostic:
+                "3:12: @Mockable takes 'some P' only as a whole parameter of a method (not in an initializer, nor nested as in '[some P]'); name a generic parameter or take 'any P'"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    subscript(keys: String...) -> Int { get }\n}",
+            diagnostic:
+                "3:15: @Mockable does not support generic subscripts, nor 'some' or variadic subscript parameters; use a method such as 'value(at:)'"
+        ),
+        Case(
+            source: "@Mockable(sendable: false)\nprotocol P: Comparable {\n    func f()\n}",
+            diagnostic:
+                "1:1: @Mockable(sendable: false) cannot keep a static requirement that names 'Self' (an operator, 'Comparable'): static state is shared behind a lock, which needs a Sendable mock; drop 'sendable: false'"
         ),
     ]
 

@@ -227,7 +227,7 @@ import Testing
         #expect(expansion.contains("func each(_ items: [Int], _ body: (Int) throws -> Void) rethrows {"))
         #expect(
             expansion.contains(
-                "func _mockRethrow<E: Error>(_ _mockHandler: @escaping @Sendable ([Int], (Int) throws -> Void) throws -> Void, _ items: [Int], _ body: (Int) throws(E) -> Void) throws(E) -> Void {"
+                "func _mockRethrow<_MockFailure: Error>(_ _mockHandler: @escaping @Sendable ([Int], (Int) throws -> Void) throws -> Void, _ items: [Int], _ body: (Int) throws(_MockFailure) -> Void) throws(_MockFailure) -> Void {"
             ))
         #expect(expansion.contains("try _mockRethrow(_mockHandler, items, body)"))
     }
@@ -278,6 +278,39 @@ import Testing
         #expect(
             expansion.contains("var operatorLess: MockStubHandle<(lhs: MockReading, rhs: MockReading), Bool, Never"))
         #expect(expansion.contains("final class MockReading: Reading, Sendable {"))
+    }
+
+    @Test(
+        "review cases: a subscript label equal to its name, a method's own generic E beside rethrows, overloads that are not the standard ones, Self in a rethrowing closure"
+    )
+    func reviewCases() {
+        let expansion = Self.expand(
+            """
+            subscript(key key: String) -> Int { get }
+            subscript() -> Int { get }
+            func map<E: Sendable>(_ xs: [E], _ f: (E) throws -> E) rethrows -> [E]
+            static func == (lhs: Self, rhs: Int) -> Bool
+            func hash(_ text: String) -> Int
+            func visit(_ body: (Self) throws -> Void) rethrows
+            """,
+            header: "protocol P: Sendable, Hashable")
+        #expect(expansion.contains("subscript(key key: String) -> Int {"))
+        #expect(expansion.contains("var subscriptValue: MockStubHandle<Void, Int"))
+        #expect(expansion.contains("_ f: (E) throws(_MockFailure) -> E) throws(_MockFailure) -> [E] {"))
+        #expect(
+            expansion.contains("static func == (lhs: MockP, rhs: MockP) -> Bool { lhs === rhs }"),
+            "identity kept beside an == on Int")
+        #expect(expansion.contains("func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }"))
+        #expect(expansion.contains("_ body: (MockP) throws(_MockFailure) -> Void"))
+    }
+
+    @Test("a where clause naming Identifiable after ID == T, and Self in an associated type's requirement")
+    func whereOrder() {
+        let expansion = Self.expand(
+            "associatedtype Child: Sendable where Child: Sendable\nfunc f()",
+            header: "protocol Node where ID == String, Self: Identifiable")
+        #expect(expansion.diagnostics.isEmpty)
+        #expect(expansion.contains("var id: String {"))
     }
 
     @Test("associated types make the mock generic")

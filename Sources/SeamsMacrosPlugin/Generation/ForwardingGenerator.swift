@@ -64,7 +64,7 @@ struct ForwardingGenerator {
         let setter =
             requirement.hasSetter ? "\n    \(setterModifier)set { \(target)[\(arguments)] = newValue }" : ""
         return """
-            \(model.access)\(getter.isStatic ? "static " : "")subscript(\(RequirementEmitter.signature(getter.parameters))) -> \(getter.returnType ?? "Void") {
+            \(model.access)\(getter.isStatic ? "static " : "")subscript(\(RequirementEmitter.signature(getter.parameters, bothNames: true))) -> \(getter.returnType ?? "Void") {
                 get\(getter.effects.clause) { \(tryAwait)\(target)[\(arguments)] }\(setter)
             }
             """

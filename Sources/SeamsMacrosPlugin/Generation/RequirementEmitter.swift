@@ -80,11 +80,13 @@ struct RequirementEmitter {
         storage.handle + stubType.dropFirst("MockStub".count)
     }
 
-    /// The parameters as a signature writes them; `arrays` writes a variadic `T...` as `[T]`.
-    static func signature(_ parameters: [Parameter], arrays: Bool = false) -> String {
+    /// The parameters as a signature writes them; `arrays` writes a variadic `T...` as `[T]`;
+    /// `bothNames` writes the label even when it is the name (a subscript's `key key: String`,
+    /// whose one name alone would mean no label).
+    static func signature(_ parameters: [Parameter], arrays: Bool = false, bothNames: Bool = false) -> String {
         parameters.map {
             let type = arrays ? $0.type : $0.declaredType
-            return $0.label == $0.name ? "\($0.name): \(type)" : "\($0.label) \($0.name): \(type)"
+            return $0.label == $0.name && !bothNames ? "\($0.name): \(type)" : "\($0.label) \($0.name): \(type)"
         }
         .joined(separator: ", ")
     }
@@ -256,7 +258,7 @@ struct RequirementEmitter {
                 let call =
                     "try \(rethrowing.isAsync ? "await " : "")\(parameter.name)(\(names.joined(separator: ", ")))"
                 wrapper =
-                    "{ \(input)do throws(E) { return \(call) } catch { _mockThrown.withLock { $0 = error }; throw error } }"
+                    "{ \(input)do throws(_MockFailure) { return \(call) } catch { _mockThrown.withLock { $0 = error }; throw error } }"
                 passed.append(wrapper)
             } else {
                 parameters.append("_ \(parameter.name): \(parameter.type)")
@@ -267,8 +269,8 @@ struct RequirementEmitter {
         let asyncText = method.effects.isAsync ? " async" : ""
         let awaitText = method.effects.isAsync ? "await " : ""
         return """
-            func _mockRethrow<E: Error>(\(parameters.joined(separator: ", ")))\(asyncText) throws(E) -> \(returnType) {
-                let _mockThrown = MockLock<E?>(nil)
+            func _mockRethrow<_MockFailure: Error>(\(parameters.joined(separator: ", ")))\(asyncText) throws(_MockFailure) -> \(returnType) {
+                let _mockThrown = MockLock<_MockFailure?>(nil)
                 do {
                     return try \(awaitText)_mockHandler(\(passed.joined(separator: ", ")))
                 } catch {
@@ -326,7 +328,7 @@ struct RequirementEmitter {
             }
             """ : ""
         return """
-            \(access)\(getter.isolation)\(getter.isStatic ? "static " : "")subscript(\(Self.signature(getter.parameters))) -> \(getter.returnType ?? "Void") {
+            \(access)\(getter.isolation)\(getter.isStatic ? "static " : "")subscript(\(Self.signature(getter.parameters, bothNames: true))) -> \(getter.returnType ?? "Void") {
                 get\(getter.effects.clause) {
             \(body)
                 }

@@ -25,6 +25,14 @@ enum MethodReader {
         var clause: [String] = []
         var handleClause: [String] = []
         let whereText = decl.genericWhereClause?.trimmedDescription ?? ""
+        // The generic parameters the `where` clause constrains to `Sendable` (`T: Hashable & Sendable`).
+        let sendableInWhere: Set<String> = Set(
+            (decl.genericWhereClause?.requirements ?? []).compactMap { requirement in
+                guard case .conformanceRequirement(let conformance) = requirement.requirement,
+                    mentionsSendable(conformance.rightType.trimmedDescription)
+                else { return nil }
+                return conformance.leftType.trimmedDescription
+            })
         // A generic parameter a `Sendable` mock cannot prove `Sendable`: its values are not
         // recorded, and a test configures the stub with a `Sendable` type.
         func add(_ name: String, inherited: String) {
@@ -32,7 +40,7 @@ enum MethodReader {
             clause.append(inherited.isEmpty ? name : "\(name): \(inherited)")
             let needsSendable =
                 (sendableMock || isStatic(decl.modifiers)) && !mentionsSendable(inherited)
-                && !whereText.contains("\(name): Sendable") && !whereText.contains("\(name) : Sendable")
+                && !sendableInWhere.contains(name)
             if needsSendable {
                 unchecked.append(name)
                 handleClause.append("\(name): " + (inherited.isEmpty ? "Sendable" : "\(inherited) & Sendable"))
@@ -73,7 +81,8 @@ enum MethodReader {
             returnType: decl.signature.returnClause?.type.trimmedDescription,
             isStatic: isStatic(decl.modifiers),
             isolation: isolation(decl.modifiers),
-            fixity: fixity
+            fixity: fixity,
+            isOperator: decl.name.tokenKind != .identifier(decl.name.text)
         )
     }
 
@@ -116,6 +125,10 @@ enum MethodReader {
         guard let (read, opaque) = parameters(decl.parameterClause, diagnose: diagnose) else { return nil }
         if let first = opaque.first {
             diagnose(first.node, .subscriptRequirement)
+            return nil
+        }
+        if let variadic = decl.parameterClause.parameters.first(where: { $0.ellipsis != nil }) {
+            diagnose(variadic, .subscriptRequirement)
             return nil
         }
         // A subscript's parameter has no argument label unless it is given two names.
@@ -195,7 +208,7 @@ enum MethodReader {
         else { return nil }
         let typedClause = ThrowsClauseSyntax(
             throwsSpecifier: .keyword(.throws), leftParen: .leftParenToken(),
-            type: TypeSyntax(IdentifierTypeSyntax(name: .identifier("E"))), rightParen: .rightParenToken())
+            type: TypeSyntax(IdentifierTypeSyntax(name: .identifier("_MockFailure"))), rightParen: .rightParenToken())
         let typed = function.with(\.effectSpecifiers, effects.with(\.throwsClause, typedClause))
         let text =
             attributed.map { $0.with(\.baseType, TypeSyntax(typed)).trimmedDescription } ?? typed.trimmedDescription
@@ -233,6 +246,14 @@ enum MethodReader {
                 base = attributed.baseType
             }
             var type = parameter.type.trimmedDescription
+            let isOpaque = base.as(SomeOrAnyTypeSyntax.self)?.someOrAnySpecifier.tokenKind == .keyword(.some)
+            if !isOpaque,
+                parameter.type.tokens(viewMode: .sourceAccurate).contains(where: { $0.tokenKind == .keyword(.some) })
+            {
+                // `[some P]`, `(some P)?`: no generic parameter stands for it as a whole.
+                diagnose(parameter, .opaqueParameter)
+                return nil
+            }
             if let some = base.as(SomeOrAnyTypeSyntax.self), some.someOrAnySpecifier.tokenKind == .keyword(.some) {
                 let name = "_Opaque\(opaque.count)"
                 opaque.append(

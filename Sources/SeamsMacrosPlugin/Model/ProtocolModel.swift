@@ -34,6 +34,19 @@ struct ProtocolModel {
     /// the protocol or on its associated types: `A: Hashable`, `A.Element == Int`.
     var genericRequirements: [String] = []
 
+    /// Whether a static requirement names the mock's own type (after `Self` is written as it):
+    /// static state is always locked, so such a mock must be `Sendable`.
+    var staticRequirementMentionsSelf: Bool {
+        let name = mockName
+        func types(_ method: MethodRequirement) -> [String] {
+            method.parameters.map(\.type) + [method.returnType ?? ""]
+        }
+        var staticTypes: [String] = properties.filter(\.isStatic).map(\.type)
+        for method in methods where method.isStatic { staticTypes += types(method) }
+        for requirement in subscripts where requirement.getter.isStatic { staticTypes += types(requirement.getter) }
+        return staticTypes.contains { $0.contains(name) }
+    }
+
     /// The mock's name: `Mock` + the protocol's name. See `Mockable.swift` for why a trailing
     /// `Providing` stays.
     var mockName: String { "Mock" + name }
@@ -54,6 +67,10 @@ struct ProtocolModel {
         func inherit(_ type: TypeSyntax) {
             switch type.trimmedDescription {
             case "Sendable", "Swift.Sendable": isSendable = true
+            case "Error", "Swift.Error":
+                // `Error` inherits `Sendable`.
+                isSendable = true
+                standardParents.insert("Error")
             case "Actor", "_Concurrency.Actor": isActor = true
             case "AnyObject": isClassBound = true
             case let name where Self.standardParents.contains(name) || Self.standardParents.contains("Swift." + name):
@@ -71,7 +88,13 @@ struct ProtocolModel {
         // `where Self: P` is one more parent; `where A: P` (an associated type) constrains the
         // mock's generic parameter; `where ID == T` fixes `Identifiable`'s `ID`.
         var identifierType: String?
-        for requirement in decl.genericWhereClause?.requirements ?? [] {
+        // `Self: P` first, so that `ID == T` finds `Identifiable` wherever it is written.
+        let written = Array(decl.genericWhereClause?.requirements ?? [])
+        func isOnSelf(_ requirement: GenericRequirementSyntax) -> Bool {
+            guard case .conformanceRequirement(let conformance) = requirement.requirement else { return false }
+            return conformance.leftType.trimmedDescription == "Self"
+        }
+        for requirement in written.filter(isOnSelf) + written.filter({ !isOnSelf($0) }) {
             switch requirement.requirement {
             case .conformanceRequirement(let conformance) where conformance.leftType.trimmedDescription == "Self":
                 inherit(conformance.rightType)
@@ -130,20 +153,28 @@ struct ProtocolModel {
         if let identifierType { property("id", identifierType) }
         // `Comparable`'s `<` is a stubbed operator (`MockX.staticStubs.operatorLess`): an order
         // is behaviour, which identity cannot give.
-        if parents.contains("Comparable"), !methods.contains(where: { $0.name == "<" }) {
+        /// Whether the protocol declares `name(Self, Self)` itself (an overload on other types
+        /// does not count).
+        func declaresOnSelf(_ name: String) -> Bool {
+            methods.contains { $0.name == name && $0.parameters.map(\.type) == ["Self", "Self"] }
+        }
+        if parents.contains("Comparable"), !declaresOnSelf("<") {
             let parameters = ["lhs", "rhs"].map {
                 Parameter(label: $0, name: $0, type: "Self", recordedType: "Self", isInout: false)
             }
             methods.append(
                 MethodRequirement(
                     name: "<", parameters: parameters, genericClause: "", handleGenericClause: "", genericNames: [],
-                    whereClause: "", effects: Effects(), returnType: "Bool", isStatic: true, isolation: isolation))
+                    whereClause: "", effects: Effects(), returnType: "Bool", isStatic: true, isolation: isolation,
+                    isOperator: true))
         }
         // A protocol that declares `==` or `hash(into:)` itself gets them stubbed instead.
         isEquatable =
             (parents.contains("Equatable") || parents.contains("Hashable") || parents.contains("Comparable"))
-            && !methods.contains { $0.name == "==" }
-        isHashable = parents.contains("Hashable") && !methods.contains { $0.name == "hash" }
+            && !declaresOnSelf("==")
+        isHashable =
+            parents.contains("Hashable")
+            && !methods.contains { $0.name == "hash" && $0.parameters.map(\.label) == ["into"] }
         if parents.contains("Encodable") || parents.contains("Codable"),
             !methods.contains(where: { $0.name == "encode" && $0.parameters.map(\.label) == ["to"] })
         {
@@ -157,7 +188,9 @@ struct ProtocolModel {
                     effects: Effects(isAsync: false, throwsKind: .untyped), returnType: nil, isStatic: false,
                     isolation: isolation))
         }
-        isDecodable = parents.contains("Decodable") || parents.contains("Codable")
+        isDecodable =
+            (parents.contains("Decodable") || parents.contains("Codable"))
+            && !initializers.contains { $0.parameters.map(\.label) == ["from"] }
     }
 
     /// Whether the requirements can be forwarded from a child protocol's mock to this protocol's

@@ -88,10 +88,9 @@ struct MethodRequirement {
     var isolation = ""
     /// `prefix ` or `postfix ` for such an operator, else empty.
     var fixity = ""
-    var stubID = ""
-
     /// Whether the requirement is an operator (`==`, `+`, `prefix -`).
-    var isOperator: Bool { !(name.first.map { $0.isLetter || $0 == "_" } ?? true) }
+    var isOperator = false
+    var stubID = ""
 
     /// `read(from:)`.
     var displayName: String {

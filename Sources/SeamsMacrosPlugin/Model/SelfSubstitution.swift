@@ -45,6 +45,9 @@ enum SelfSubstitution {
             for index in parameters.indices {
                 parameters[index].type = replace(parameters[index].type)
                 parameters[index].recordedType = parameters[index].recordedType.map(replace)
+                if let rethrowing = parameters[index].rethrowing {
+                    parameters[index].rethrowing = (replace(rethrowing.typedType), rethrowing.arity, rethrowing.isAsync)
+                }
             }
         }
         func replaceEffects(_ effects: inout Effects) {
@@ -55,6 +58,7 @@ enum SelfSubstitution {
             model.methods[index].returnType = model.methods[index].returnType.map(replace)
             model.methods[index].whereClause = replace(model.methods[index].whereClause)
             model.methods[index].genericClause = replace(model.methods[index].genericClause)
+            model.methods[index].handleGenericClause = replace(model.methods[index].handleGenericClause)
             replaceEffects(&model.methods[index].effects)
         }
         for index in model.subscripts.indices {
@@ -70,5 +74,6 @@ enum SelfSubstitution {
             replaceParameters(&model.initializers[index].parameters)
             replaceEffects(&model.initializers[index].effects)
         }
+        model.genericRequirements = model.genericRequirements.map(replace)
     }
 }

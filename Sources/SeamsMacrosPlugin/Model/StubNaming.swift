@@ -16,7 +16,7 @@ enum StubNaming {
         for index in model.subscripts.indices {
             // Named by the parameters' names: `subscript(key: String)` → `subscriptKey`.
             let parameters = model.subscripts[index].getter.parameters
-            let name = "subscript" + parameters.map { capitalized($0.name) }.joined()
+            let name = "subscript" + (parameters.isEmpty ? "Value" : parameters.map { capitalized($0.name) }.joined())
             model.subscripts[index].getter.stubID = unique(name, fallback: name + types(parameters), used: &used)
             if model.subscripts[index].hasSetter {
                 let setter = "set" + capitalized(model.subscripts[index].getter.stubID)

@@ -115,3 +115,22 @@ protocol Money: Sendable, Equatable {
     static func == (lhs: Self, rhs: Self) -> Bool
     static func < (lhs: Self, rhs: Int) -> Bool
 }
+
+/// Review cases that must compile: a subscript whose label is its name, a method's own generic
+/// `E` beside `rethrows`, `Hashable` beside a `hash(_:)` of another kind, `Self` in a rethrowing
+/// closure, and a `sendable: false` mock with the new shapes.
+@Mockable
+protocol Edges: Sendable, Hashable {
+    subscript(key key: String) -> Int { get }
+    func map<E: Sendable>(_ xs: [E], _ f: (E) throws -> E) rethrows -> [E]
+    func hash(_ text: String) -> Int
+}
+
+/// A mock that is not `Sendable`, with variadic, subscript, rethrows and `some` requirements.
+@Mockable(sendable: false)
+protocol LooseShapes {
+    func log(_ items: String...)
+    subscript(index: Int) -> String { get set }
+    func each(_ body: (Int) throws -> Void) rethrows
+    func keep(_ value: some AnyObject)
+}
