@@ -46,10 +46,10 @@ public struct MockableMacro: PeerMacro, ExtensionMacro {
         let ignore = { (_: any SyntaxProtocol, _: MockableDiagnostic) in failed = true }
         let sendable = sendableArgument(of: node, diagnose: ignore) ?? true
         let model = ProtocolModel(decl, sendable: sendable, diagnose: ignore)
-        guard !failed else { return [] }
-        return ForwardingGenerator(model: model).generate().compactMap {
-            DeclSyntax(stringLiteral: $0).as(ExtensionDeclSyntax.self)
-        }
+        guard !failed, let text = ForwardingGenerator(model: model).generate(),
+            let extensionDecl = DeclSyntax(stringLiteral: text).as(ExtensionDeclSyntax.self)
+        else { return [] }
+        return [extensionDecl]
     }
 
     /// The literal value of `sendable:`, or `nil` when it is not given (or not a literal, which is

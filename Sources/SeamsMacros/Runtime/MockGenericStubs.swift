@@ -50,6 +50,10 @@ public struct MockGenericStubs: Sendable {
             }
         }
         let result = body(&stub)
+        if stubs[key] != nil {
+            stubs[key]?.stub = stub
+            return result
+        }
         stubs[key] = Entry(stub: stub) { stored, arguments in
             guard var stub = stored as? Stub, let arguments = arguments as? Arguments else {
                 return MockAction<Output, Failure, Handler>.unconfigured

@@ -16,26 +16,22 @@
 struct ForwardingGenerator {
     let model: ProtocolModel
 
-    /// The extensions' text: none when the protocol's requirements cannot be forwarded.
-    func generate() -> [String] {
-        guard model.isForwardable else { return [] }
-        var extensions: [String] = []
-        if !model.methods.isEmpty || !model.properties.isEmpty || !model.subscripts.isEmpty {
-            let members =
-                model.properties.map(property) + model.subscripts.map(subscriptRequirement) + model.methods.map(method)
-            extensions.append(
-                """
-                extension \(model.name) where Self: MockInheriting {
-                #if DEBUG || SEAMS_MOCKS
-                \(members.joined(separator: "\n\n"))
-                #endif
-                }
-                """)
-        }
-        // A child protocol's mock gets `==` and `hash(into:)` by identity from SeamsMacros'
-        // `extension MockInheriting where Self: AnyObject` (an operator in a macro's extension is
-        // not found as a witness).
-        return extensions
+    /// The extension's text, or `nil` when the protocol's requirements cannot be forwarded. (A
+    /// child protocol's mock gets `==` and `hash(into:)` by identity from SeamsMacros'
+    /// `extension MockInheriting where Self: AnyObject`: an operator in a macro's extension is
+    /// not found as a witness.)
+    func generate() -> String? {
+        guard model.isForwardable, !model.methods.isEmpty || !model.properties.isEmpty || !model.subscripts.isEmpty
+        else { return nil }
+        let members =
+            model.properties.map(property) + model.subscripts.map(subscriptRequirement) + model.methods.map(method)
+        return """
+            extension \(model.name) where Self: MockInheriting {
+            #if DEBUG || SEAMS_MOCKS
+            \(members.joined(separator: "\n\n"))
+            #endif
+            }
+            """
     }
 
     private func target(isStatic: Bool) -> String {
