@@ -101,12 +101,12 @@ public struct SyncEngine: Sendable {
     /// stop the run: pass a ``SyncStopToken`` and ask it to stop (``SyncManager`` does).
     public func run(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions = SyncOptions(),
-        stop: SyncStopToken? = nil, progress: (@Sendable (SyncProgress) -> Void)? = nil
+        stop: SyncStopToken? = nil, progress: (@Sendable (SyncProgress) -> Void)? = nil, scope: SyncScope = .full
     ) async throws -> SyncReport {
         try await BlockingExecutor.shared.run { [self] in
             try runBlocking(
                 local: local, container: container, stateDirectory: stateDirectory, options: options, stop: stop,
-                progress: progress)
+                progress: progress, scope: scope)
         }
     }
 
@@ -124,27 +124,30 @@ public struct SyncEngine: Sendable {
     ///   - stop: Asks the run to stop at its next safe point; the report then carries
     ///     ``SyncReport/interruption``.
     ///   - progress: Told how far the run is; `nil` uses the engine's own.
+    ///   - scope: Which folders are listed: all of them (``SyncScope/full``, the default), or on
+    ///     a side only those a watcher saw change, the rest taken as the state recorded it
+    ///     (``SyncWatcher`` passes them).
     /// - Returns: What was done; paths that failed are listed in it.
     /// - Throws: ``SyncError`` when the run was refused or could not finish;
     ///   ``SyncError/interrupted`` when it was asked to stop before it changed anything.
     @available(*, noasync, message: "blocks its thread for the whole run; use the async overload from async code")
     public func run(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions = SyncOptions(),
-        stop: SyncStopToken? = nil, progress: (@Sendable (SyncProgress) -> Void)? = nil
+        stop: SyncStopToken? = nil, progress: (@Sendable (SyncProgress) -> Void)? = nil, scope: SyncScope = .full
     ) throws -> SyncReport {
         try runBlocking(
             local: local, container: container, stateDirectory: stateDirectory, options: options, stop: stop,
-            progress: progress)
+            progress: progress, scope: scope)
     }
 
     private func runBlocking(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions, stop: SyncStopToken?,
-        progress: (@Sendable (SyncProgress) -> Void)?
+        progress: (@Sendable (SyncProgress) -> Void)?, scope: SyncScope
     ) throws -> SyncReport {
         do {
             return try runChecked(
                 local: local, container: container, stateDirectory: stateDirectory, options: options,
-                stop: stop, progress: progress ?? self.progress)
+                stop: stop, progress: progress ?? self.progress, scope: scope)
         } catch let error as SyncError {
             throw Self.lostServer(error, container: replica(at: container)) ?? error
         } catch {
@@ -178,7 +181,7 @@ public struct SyncEngine: Sendable {
     /// The run as its stages: prepare → scan → plan → apply → commit → purge.
     private func runChecked(
         local: URL, container: URL, stateDirectory: URL, options: SyncOptions, stop: SyncStopToken?,
-        progress: @escaping @Sendable (SyncProgress) -> Void
+        progress: @escaping @Sendable (SyncProgress) -> Void, scope: SyncScope
     ) throws -> SyncReport {
         let run = SyncRun(
             localReplica: LocalFolderReplica(root: local, directories: directories, files: files),
@@ -189,7 +192,8 @@ public struct SyncEngine: Sendable {
         let archive = consume loaded
         defer { prepared.lock?.release() }
         let scan = ScanStage(
-            run: run, concurrently: scansConcurrently, serverReaders: serverRequestsAtOnce, progress: progress)
+            run: run, concurrently: scansConcurrently, serverReaders: serverRequestsAtOnce, progress: progress,
+            scope: scope)
         let apply = ApplyStage(
             run: run, prepared: prepared, progress: progress, concurrently: scansConcurrently,
             requestsInFlight: requestsInFlight, work: interleaving)

@@ -13,6 +13,8 @@ struct ScanStage {
     let serverReaders: Int
     /// Told the items both scans found so far, after each folder listed.
     var progress: @Sendable (SyncProgress) -> Void = { _ in }
+    /// Which folders of each side are listed (``SyncScope/full``: all of them).
+    var scope = SyncScope.full
 
     /// What the scans found.
     struct Scanned {
@@ -47,6 +49,8 @@ struct ScanStage {
                 keptItems: replica.can(.networked) ? Scanner.serverKeptItems : 0)
         }
         let shouldStop = run.shouldStop
+        let changes = Side.allCases.map { archive.entries.isEmpty ? nil : scope.changes($0) }
+        let ruleFolders = Self.foldersAbove(changes.compactMap { $0 })
         // A local side is listed by two readers, 16 folders each per turn, when the sides are
         // scanned together: the two scans alone keep a quiet two-core machine busy, but on a
         // machine busy with other work four threads hold four shares of it instead of two (no
@@ -74,12 +78,20 @@ struct ScanStage {
                 replica.beginListing()
                 defer { replica.endListing() }
                 do {
-                    let snapshot = try scanners[index].scan(
-                        roots[index], expectedCount: expected, comparedWith: archive,
-                        side: index == 0 ? .local : .container,
-                        readers: readers[index], foldersPerReader: foldersPerReader[index], learning: &learned,
-                        ignoring: rules, listed: listed, shouldStop: shouldStop)
-                    return (snapshot, learned)
+                    func scan(_ changes: ChangedFolders?) throws -> Snapshot {
+                        try scanners[index].scan(
+                            roots[index], expectedCount: expected, comparedWith: archive,
+                            side: index == 0 ? .local : .container,
+                            readers: readers[index], foldersPerReader: foldersPerReader[index], learning: &learned,
+                            ignoring: rules, changes: changes, rulesIn: ruleFolders, listed: listed,
+                            shouldStop: shouldStop)
+                    }
+                    do {
+                        return (try scan(changes[index]), learned)
+                    } catch is ScanGap {
+                        learned = []
+                        return (try scan(nil), learned)  // what changed cannot be told from the state: all of it
+                    }
                 } catch is ScanStopped {
                     throw SyncError.interrupted
                 } catch let error as SyncError {
@@ -94,6 +106,22 @@ struct ScanStage {
         let (container, learnedContainer) = try scans[1].get()
         if run.shouldStop() { throw SyncError.interrupted }
         return try settle(local, container, learned: learnedLocal + learnedContainer)
+    }
+
+    /// The folders whose `.seamsignore` applies to what a scan of `changes` lists: each changed
+    /// folder and those above it, in path order; read on both sides, so both scans apply the same rules.
+    static func foldersAbove(_ changes: [ChangedFolders]) -> [SyncPath?] {
+        var folders: Set<SyncPath?> = []
+        for item in changes.flatMap(\.listed) {
+            var current = item.folder
+            while let folder = current, folders.insert(folder).inserted { current = folder.parent }
+            folders.insert(nil)
+        }
+        return folders.sorted { a, b in
+            guard let second = b else { return false }
+            guard let first = a else { return true }
+            return first < second
+        }
     }
 
     /// The two sides' scans made one: each side's rules applied to the other, the items the plan

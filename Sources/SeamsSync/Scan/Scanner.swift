@@ -4,9 +4,9 @@ import SeamsCore
 /// Lists a folder tree through ``DirectoryAccessorProviding``: one listing call per folder, one
 /// at a time or several at once.
 struct Scanner: Sendable {
-    private let directories: any DirectoryAccessorProviding
+    let directories: any DirectoryAccessorProviding
     /// Reads the `.seamsignore` files found; without it none is read.
-    private let files: (any FileAccessorProviding)?
+    let files: (any FileAccessorProviding)?
     /// Whether the replica's files carry content tags worth learning (``ReplicaCapabilities/contentTags``).
     private let learnsTags: Bool
     /// Whether a file's size and content tag alone say it is unchanged, its date not compared
@@ -93,6 +93,7 @@ struct Scanner: Sendable {
         _ root: URL, expectedCount: Int = 0, comparedWith archive: Archive?, side: Side, readers: Int,
         foldersPerReader: Int = 4,
         learning learned: inout [Learned], ignoring rules: IgnoreRules = IgnoreRules(),
+        changes: ChangedFolders? = nil, rulesIn ruleFolders: [SyncPath?] = [],
         listed: (Int) -> Void = { _ in }, shouldStop: () -> Bool
     ) throws -> Snapshot {
         var snapshot = Snapshot()
@@ -100,6 +101,13 @@ struct Scanner: Sendable {
         let known = Known(
             table: archive?.entries.compacted(), side: side, learnsTags: learnsTags && side == .container,
             learnsIDs: side == .local || !learnsTags, tagsDecide: tagsDecide && side == .container)
+        if let table = known.table, let changes {
+            try scan(
+                root, changes: changes, table: table, known: known, rulesIn: ruleFolders, readers: readers,
+                foldersPerReader: foldersPerReader, into: &snapshot, learning: &learned, listed: listed,
+                shouldStop: shouldStop)
+            return snapshot
+        }
         if let table = known.table {
             snapshot.unchanged = UnchangedPaths(table: table)
         } else {
@@ -109,6 +117,19 @@ struct Scanner: Sendable {
         let top = try directories.contentsOfDirectory(at: root)
         try add(top, under: nil, root: root, known: known, to: &snapshot, learning: &learned, pending: &pending)
         listed(top.count)
+        try list(
+            &pending, root: root, known: known, readers: readers, foldersPerReader: foldersPerReader,
+            into: &snapshot, learning: &learned, listed: listed, shouldStop: shouldStop)
+        return snapshot
+    }
+
+    /// Lists the `pending` folders and every folder found in them, adding what they hold to
+    /// `snapshot`.
+    func list(
+        _ pending: inout [(SyncPath?, URL)], root: URL, known: Known, readers: Int, foldersPerReader: Int,
+        into snapshot: inout Snapshot, learning learned: inout [Learned], listed: (Int) -> Void,
+        shouldStop: () -> Bool
+    ) throws {
         // Folders taken at once: one for one reader (depth first, each listing added before the
         // next is asked for); `foldersPerReader` per reader otherwise.
         let takenAtOnce = readers > 1 ? readers * foldersPerReader : 1
@@ -137,11 +158,10 @@ struct Scanner: Sendable {
             snapshot.reserved.sort()
             snapshot.ignored.sort()
         }
-        return snapshot
     }
 
     /// What the archive recorded on the scanned side.
-    private struct Known {
+    struct Known {
         /// The archive's entries (`nil`: the scan is not compared with an archive).
         let table: ArchiveTable?
         let side: Side
@@ -180,7 +200,7 @@ struct Scanner: Sendable {
         }
     }
 
-    private func add(
+    func add(
         _ entries: [DirectoryEntry], under parent: SyncPath?, root: URL, known: Known,
         to snapshot: inout Snapshot, learning learned: inout [Learned], pending: inout [(SyncPath?, URL)]
     ) throws {

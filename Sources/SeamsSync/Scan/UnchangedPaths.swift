@@ -20,6 +20,14 @@ struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLiteral {
         bits = [UInt64](repeating: 0, count: (table.count + 63) / 64)
     }
 
+    /// Every entry of `table`: what a scan that lists only changed folders starts from.
+    init(everyEntryOf table: ArchiveTable) {
+        self.table = table
+        bits = [UInt64](repeating: ~0, count: (table.count + 63) / 64)
+        if table.count % 64 != 0 { bits[bits.count - 1] = (1 << UInt64(table.count % 64)) - 1 }
+        count = table.count
+    }
+
     /// Creates the set of `paths`.
     init(_ paths: some Sequence<SyncPath>) {
         loose = Set(paths)
@@ -89,6 +97,20 @@ struct UnchangedPaths: Sequence, Hashable, Sendable, ExpressibleByArrayLiteral {
         guard bits[ordinal >> 6] & mask != 0 else { return }
         bits[ordinal >> 6] &= ~mask
         count -= 1
+    }
+
+    /// Removes the table's entries `ordinals`.
+    mutating func remove(ordinals: Range<Int>) {
+        var ordinal = ordinals.lowerBound
+        while ordinal < ordinals.upperBound {
+            let word = ordinal >> 6
+            let low = ordinal & 63
+            let high = Swift.min(64, low + (ordinals.upperBound - ordinal))
+            let mask: UInt64 = high - low == 64 ? ~0 : ((1 << UInt64(high - low)) - 1) << UInt64(low)
+            count -= (bits[word] & mask).nonzeroBitCount
+            bits[word] &= ~mask
+            ordinal += high - low
+        }
     }
 
     /// The word of bits `64 × index…` (0 past the end).
