@@ -37,7 +37,8 @@ extension Applier {
         do {
             try context.directories(side).removeItem(at: context.url(path, on: side), recursively: false)
         } catch let error as CocoaError where error.posixCode == .ENOTEMPTY || error.posixCode == .EEXIST {
-            let kept = plan.snapshot(side).ignored.filter { $0.isDescendant(of: path) }
+            var kept = plan.snapshot(side).ignored.filter { $0.isDescendant(of: path) }
+            if kept.isEmpty { kept = try ignoredItems(in: path, on: side) }
             guard let first = kept.first else { throw error }
             // Platform junk (a Finder's `.DS_Store`) goes to the trash with the folder; what else
             // the ignore rules leave alone is never deleted, and keeps the folder.
@@ -58,6 +59,26 @@ extension Applier {
         folderState.dirty[side]!.remove(path)
         folderState.dirty[side]!.insert(path.parent)
         countDeletion(on: side)
+    }
+
+    /// The items in the folder `path` the ignore rules leave alone, read from the folder: a scan
+    /// that listed only changed folders did not list it (``SyncScope``).
+    private func ignoredItems(in path: SyncPath, on side: Side) throws -> [SyncPath] {
+        let rules = plan.snapshot(side).rules
+        var found: [SyncPath] = []
+        var pending = [path]
+        while let folder = pending.popLast() {
+            for entry in try context.directories(side).contentsOfDirectory(at: context.url(folder, on: side)) {
+                let item = folder.appending(entry.name)
+                let isFolder = entry.metadata.kind == .directory
+                if rules.ignoresPathOrFolderAbove(item, isFolder: isFolder) {
+                    found.append(item)
+                } else if isFolder {
+                    pending.append(item)
+                }
+            }
+        }
+        return found.sorted()
     }
 
     /// Removes the temp files an interrupted run left; they are the tool's own, never a user's.

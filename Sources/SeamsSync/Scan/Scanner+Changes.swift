@@ -73,11 +73,17 @@ extension Scanner {
                 let recorded = table.children(of: folder)
                 for child in recorded { snapshot.unchanged.remove(ordinal: child.ordinal) }
                 try add(entries, under: folder, root: root, known: known, to: &snapshot, learning: &learned, pending: &pending)
+                // A `.seamsignore` made, edited or removed here changes what is ignored below:
+                // all of it is listed again, as a whole scan would apply the new rules.
+                let ruleFile = folder?.appending(IgnoreRules.fileName) ?? SyncPath(IgnoreRules.fileName)
+                let rulesChanged =
+                    snapshot.items[ruleFile] != nil
+                    || recorded.contains { $0.name == IgnoreRules.fileName && !snapshot.unchanged.isSet($0.ordinal) }
                 // A recorded subfolder not found again as it was: what it held is not trusted.
                 var trusted: Set<String> = []
                 for child in recorded where child.kind == .directory {
                     let path = folder?.appending(child.name) ?? SyncPath(child.name)
-                    if snapshot.unchanged.isSet(child.ordinal) {
+                    if snapshot.unchanged.isSet(child.ordinal), !rulesChanged {
                         trusted.insert(child.name)
                     } else {
                         snapshot.unchanged.remove(ordinals: table.ordinals(below: path))

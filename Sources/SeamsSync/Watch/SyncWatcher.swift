@@ -132,7 +132,7 @@ public struct SyncWatcher: Sendable {
                         local: local, container: container, stateDirectory: stateDirectory, options: options,
                         stop: stop, scope: scope)
                     if report.interruption != nil { return }
-                    if loop.succeeded(scope, at: clock.now) { tell(.resumed) }
+                    if loop.succeeded(scope, report, at: clock.now) { tell(.resumed) }
                     tell(.synced(Sync(report: report, scope: scope, reason: reason)))
                     if loop.wantsWatch, reason == .poll || watch == nil {
                         watch?.close()

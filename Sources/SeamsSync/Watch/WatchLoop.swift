@@ -1,6 +1,19 @@
 import SeamsCore
 
 extension SyncWatcher {
+    /// The folders a sync looks at again after `failures`: each failed path's folder, and the
+    /// path itself where it is a folder. The state kept what it knew of them, which may no longer
+    /// be what is there (a folder not removed because it held an ignored file).
+    static func changes(retrying failures: [SyncReport.Problem]) -> ChangedFolders {
+        var changes = ChangedFolders()
+        for failure in failures {
+            let path = SyncPath(failure.path)
+            changes.folders.insert(path.parent?.rawValue ?? "")
+            changes.folders.insert(path.rawValue)
+        }
+        return changes
+    }
+
     /// When the watcher syncs, and which folders each sync lists: a state machine over the
     /// watcher's clock, with no I/O of its own.
     struct Loop {
@@ -72,12 +85,21 @@ extension SyncWatcher {
             return (scope, reason)
         }
 
-        /// A sync of `scope` finished at `now`. Returns whether it ends a run of failures.
-        mutating func succeeded(_ scope: SyncScope, at now: Duration) -> Bool {
+        /// A sync of `scope` finished at `now` with `report`. Returns whether it ends a run of
+        /// failures. Paths that failed are looked at again in a retry, with back-off.
+        mutating func succeeded(_ scope: SyncScope, _ report: SyncReport, at now: Duration) -> Bool {
             if scope.local == nil || scope.container == nil { nextPoll = now + settings.poll }
             if scope.local == nil, scope.container == nil { nextFull = now + settings.fullScan }
             let recovered = lastError != nil
-            (retryAt, retryDelay, lastError) = (nil, .zero, nil)
+            lastError = nil
+            guard !report.failures.isEmpty else {
+                (retryAt, retryDelay) = (nil, .zero)
+                return recovered
+            }
+            let retried = SyncWatcher.changes(retrying: report.failures)
+            for side in Side.allCases { pending[side, default: ChangedFolders()].formUnion(retried) }
+            retryDelay = retryDelay == .zero ? .seconds(1) : min(retryDelay * 2, settings.longestRetry)
+            retryAt = now + retryDelay
             return recovered
         }
 
