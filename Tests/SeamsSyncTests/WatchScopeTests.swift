@@ -158,7 +158,7 @@ import Testing
                 #expect(throws: (any Error).self) { try resultScoped.get() }
                 return
             }
-            retried = SyncWatcher.changes(retrying: reportScoped.failures)
+            retried = SyncWatcher.changes(retrying: reportScoped.failures + reportScoped.skipped)
             #expect(reportScoped.failures.map(\.path) == report.failures.map(\.path), "seed \(seed) round \(round)")
             for root in [local, container] {
                 #expect(try tree(root, scoped) == tree(root, whole), "seed \(seed) round \(round) \(root.path)")

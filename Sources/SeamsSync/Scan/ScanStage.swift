@@ -102,10 +102,57 @@ struct ScanStage {
                 }
             }
         }
-        let (local, learnedLocal) = try scans[0].get()
-        let (container, learnedContainer) = try scans[1].get()
+        var (local, learnedLocal) = try scans[0].get()
+        var (container, learnedContainer) = try scans[1].get()
         if run.shouldStop() { throw SyncError.interrupted }
+        // A folder gone from one side (moved, removed) is listed whole on the other, so that
+        // what it holds there unseen by the state (ignored items) is seen, as a whole scan sees it.
+        if changes.contains(where: { $0 != nil }) {
+            let snapshots = [local, container]
+            var again: [Snapshot?] = [nil, nil]
+            for index in 0..<2 {
+                guard var changed = changes[index], snapshots[index].goneFolders != nil else { continue }
+                let other = snapshots[1 - index]
+                guard let goneThere = other.goneFolders else {
+                    // The other side was listed whole: so is this one.
+                    again[index] = try rescan(index, nil)
+                    continue
+                }
+                let table = archive.entries.compacted()
+                let trusted = goneThere.filter { folder in
+                    table.find(folder).map { snapshots[index].unchanged.isSet($0.ordinal) } ?? false
+                }
+                guard !trusted.isEmpty else { continue }
+                changed.trees.formUnion(trusted.map(\.rawValue))
+                again[index] = try rescan(index, changed)
+            }
+            if let snapshot = again[0] { local = snapshot }
+            if let snapshot = again[1] { container = snapshot }
+        }
         return try settle(local, container, learned: learnedLocal + learnedContainer)
+
+        func rescan(_ index: Int, _ changed: ChangedFolders?) throws -> Snapshot {
+            var learned: [Learned] = []
+            let snapshot: Snapshot
+            do {
+                snapshot = try scanners[index].scan(
+                    roots[index], expectedCount: expected, comparedWith: archive,
+                    side: index == 0 ? .local : .container, readers: readers[index],
+                    foldersPerReader: foldersPerReader[index], learning: &learned, ignoring: rules, changes: changed,
+                    rulesIn: ruleFolders, shouldStop: shouldStop)
+            } catch is ScanGap {
+                return try rescan(index, nil)
+            } catch is ScanStopped {
+                throw SyncError.interrupted
+            } catch let error as SyncError {
+                throw error
+            } catch {
+                guard networked[index] else { throw SyncError.folderNotAvailable(roots[index]) }
+                throw SyncError.serverNotAvailable(roots[index], reason: SyncEngine.serverReason(error))
+            }
+            if index == 0 { learnedLocal = learned } else { learnedContainer = learned }
+            return snapshot
+        }
     }
 
     /// The folders whose `.seamsignore` applies to what a scan of `changes` lists: each changed

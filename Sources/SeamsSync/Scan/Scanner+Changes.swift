@@ -24,6 +24,8 @@ extension Scanner {
         listed: (Int) -> Void, shouldStop: () -> Bool
     ) throws {
         snapshot.unchanged = UnchangedPaths(everyEntryOf: table)
+        var gone: [SyncPath] = []
+        defer { snapshot.goneFolders = gone }
         let work = changes.listed
         let listedFolders = Set(work.map(\.folder))
         for folder in ruleFolders where !listedFolders.contains(folder) {
@@ -58,6 +60,7 @@ extension Scanner {
                     // The parent's listing (there is one, or the folder was trusted: then its
                     // parent changed unseen) says what became of it.
                     guard listedFolders.contains(folder.parent) || isCovered(folder.parent) else { throw ScanGap() }
+                    gone.append(folder)
                 } else {
                     snapshot.unreadableFolders[folder] = UnderlyingError(error)
                 }
@@ -87,6 +90,7 @@ extension Scanner {
                         trusted.insert(child.name)
                     } else {
                         snapshot.unchanged.remove(ordinals: table.ordinals(below: path))
+                        if !snapshot.unchanged.isSet(child.ordinal) { gone.append(path) }
                     }
                 }
                 // Subfolders found as recorded stay trusted; new ones are listed whole.

@@ -36,6 +36,10 @@ struct Snapshot: Sendable {
     /// How many entries each listed folder held, in a scan compared with the archive: the
     /// plan's completion lists a folder again only where it needs most of them.
     var entryCounts: [SyncPath?: Int] = [:]
+    /// In a scan of changed folders only (``SyncScope``): the recorded folders it found gone or
+    /// changed. The other side lists them whole, so a move or deletion of one there sees all it
+    /// holds (`nil`: the scan listed everything).
+    var goneFolders: [SyncPath]?
 
     /// Creates a snapshot.
     init(

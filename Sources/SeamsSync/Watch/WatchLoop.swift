@@ -1,9 +1,9 @@
 import SeamsCore
 
 extension SyncWatcher {
-    /// The folders a sync looks at again after `failures`: each failed path's folder, and the
-    /// path itself where it is a folder. The state kept what it knew of them, which may no longer
-    /// be what is there (a folder not removed because it held an ignored file).
+    /// The folders a sync looks at again after paths failed or were skipped: each path's folder,
+    /// and the path itself where it is a folder. The state kept what it knew of them, which may
+    /// no longer be what is there (a folder kept because it held an ignored file).
     static func changes(retrying failures: [SyncReport.Problem]) -> ChangedFolders {
         var changes = ChangedFolders()
         for failure in failures {
@@ -92,6 +92,10 @@ extension SyncWatcher {
             if scope.local == nil, scope.container == nil { nextFull = now + settings.fullScan }
             let recovered = lastError != nil
             lastError = nil
+            // A path skipped (a folder kept for what it holds) may not be as the state says: the
+            // next sync looks again, whenever it comes.
+            let skipped = SyncWatcher.changes(retrying: report.skipped)
+            for side in Side.allCases { pending[side, default: ChangedFolders()].formUnion(skipped) }
             guard !report.failures.isEmpty else {
                 (retryAt, retryDelay) = (nil, .zero)
                 return recovered
