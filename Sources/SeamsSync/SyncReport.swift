@@ -102,6 +102,13 @@ public struct SyncReport: Hashable, Sendable, Codable {
     /// Whether every path was synced.
     public var succeeded: Bool { failures.isEmpty && interruption == nil }
 
+    /// Whether the run changed nothing and found nothing wrong: no copy, deletion, folder, move
+    /// or conflict, no failure, nothing skipped, not interrupted.
+    public var changedNothing: Bool {
+        copiedToLocal + copiedToContainer + foldersCreated + deletedLocal + deletedContainer == 0 && moves.isEmpty
+            && conflicts.isEmpty && failures.isEmpty && skipped.isEmpty && interruption == nil
+    }
+
     /// A few lines a person reads.
     public var summary: String {
         var lines = [

@@ -24,7 +24,7 @@ final class InterruptSignals {
     private let received = LockedSignal()
 
     /// Starts watching; the signals' default action (ending the process) is off until ``cancel()``.
-    init(stop: SyncStopToken) {
+    init(stop: SyncStopToken, quiet: Bool = false) {
         self.stop = stop
         let queue = DispatchQueue(label: "seams-sync.signals")
         var sources: [any DispatchSourceSignal] = []
@@ -40,6 +40,7 @@ final class InterruptSignals {
                     _exit(ExitStatus.interrupted(by: first).rawValue)
                 }
                 stop.requestStop()
+                if quiet { return }
                 FileHandle.standardError.write(
                     Data(
                         "\nseams-sync: stopping at the next safe point; press Ctrl-C again to quit at once.\n".utf8))

@@ -63,6 +63,51 @@ struct Output: Sendable {
         }
     }
 
+    /// One line for what a watcher did: a sync's summary (one JSON object with `--json`), a
+    /// failure it retries, a recovery, a side it cannot watch.
+    func watched(_ event: SyncWatcher.Event, local: URL, container: URL) {
+        let time = Date().formatted(.iso8601.time(includingFractionalSeconds: false))
+        switch event {
+        case .synced(let sync):
+            let status = ExitStatus(sync.report)
+            if json {
+                emitLine(
+                    WatchLine(
+                        event: "synced", reason: sync.reason.rawValue, status: status.word, report: sync.report))
+            } else {
+                // The sync that follows a sync's own writes finds nothing to do: no line for it.
+                if sync.reason == .changes, sync.report.changedNothing { return }
+                let first = sync.report.summary.split(separator: "\n", maxSplits: 1).first ?? ""
+                print("\(time) synced (\(sync.reason.rawValue)): \(first)")
+                for line in sync.report.summary.split(separator: "\n").dropFirst() { print("  \(line)") }
+            }
+        case .waiting(let error, let retry):
+            let message = "\(error); retrying in \(retry.components.seconds) s, and quietly after that"
+            if json { emitLine(WatchLine(event: "waiting", error: message)) } else { logger.warning("\(message)") }
+        case .resumed:
+            if json { emitLine(WatchLine(event: "resumed")) } else { print("\(time) syncing again") }
+        case .notWatched(let side, let reason):
+            let message = "the \(side) folder is not watched (\(reason)); it is listed whole at every poll"
+            if json { emitLine(WatchLine(event: "notWatched", error: message)) } else { logger.warning("\(message)") }
+        }
+        fflush(nil)  // each line as it comes, also into a pipe
+    }
+
+    /// One line of `watch --json`.
+    private struct WatchLine: Encodable {
+        var event: String
+        var reason: String?
+        var status: String?
+        var error: String?
+        var report: SyncReport?
+    }
+
+    private func emitLine(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        if let data = try? encoder.encode(value) { print(String(decoding: data, as: UTF8.self)) }
+    }
+
     func fail(_ status: ExitStatus, _ message: String) {
         if json {
             emit(JSONReport(status: status.word, exitCode: status.rawValue, error: message))

@@ -16,7 +16,7 @@ struct SeamsSyncTool: ParsableCommand {
             3 refused by a safety guard or an unavailable folder, nothing changed; 4 another run \
             holds the lock; 5 finished, but some paths failed (listed, nothing lost); 1 anything else.
             """,
-        subcommands: [SyncCommand.self, DemoCommand.self]
+        subcommands: [SyncCommand.self, WatchCommand.self, DemoCommand.self]
     )
 
     /// Parses and runs, mapping every failure to the contract's exit codes (ArgumentParser's own

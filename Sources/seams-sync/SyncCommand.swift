@@ -17,6 +17,53 @@ struct SyncCommand: ParsableCommand {
         abstract: "Sync LOCAL with CONTAINER, two-way; deleted and replaced versions go to .seams-trash."
     )
 
+    @OptionGroup var pair: PairOptions
+
+    @Flag(name: .customLong("dry-run"), help: "Show what would change; change nothing.")
+    var dryRun = false
+
+    func run() throws {
+        let output = Output(json: pair.json)
+        let prepared = try pair.prepare(output, dryRun: dryRun)
+        defer { try? prepared.transport?.shutdownWaiting() }
+        let (engine, localURL, containerURL, state, options) = (
+            prepared.engine, prepared.local, prepared.container, prepared.state, prepared.options
+        )
+        let stop = SyncStopToken()
+        let signals = InterruptSignals(stop: stop)
+        defer { signals.cancel() }
+        let status: ExitStatus
+        do {
+            let report = try engine.run(
+                local: localURL, container: containerURL, stateDirectory: state, options: options, stop: stop)
+            status = report.interruption == nil ? ExitStatus(report) : signals.status
+            output.finish(report, status: status, local: localURL, container: containerURL, listIgnored: pair.verbose)
+        } catch SyncError.interrupted {
+            status = signals.status
+            output.fail(status, SyncError.interrupted.description)
+        } catch {
+            status = ExitStatus(error)
+            output.fail(status, String(describing: error))
+        }
+        if status != .synced { throw ExitCode(status.rawValue) }
+    }
+
+}
+
+/// The arguments and options `sync` and `watch` share: the two folders, the server's, the
+/// state's place, the guards and the ignore rules.
+struct PairOptions: ParsableArguments {
+    /// What a run needs, made from the command line.
+    struct Prepared {
+        let local: URL
+        let container: URL
+        let state: URL
+        let options: SyncOptions
+        let engine: SyncEngine
+        /// The HTTP client of a server container, to shut down at the end.
+        let transport: AsyncHTTPClientTransport?
+    }
+
     @Argument(help: "The local folder.")
     var local: String
 
@@ -49,9 +96,6 @@ struct SyncCommand: ParsableCommand {
 
     @Option(name: .customLong("state-dir"), help: "Where the sync state lives (default $XDG_STATE_HOME/seams-sync).")
     var stateDir: String?
-
-    @Flag(name: .customLong("dry-run"), help: "Show what would change; change nothing.")
-    var dryRun = false
 
     @Flag(help: "Print one machine-readable JSON report on standard output.")
     var json = false
@@ -102,8 +146,9 @@ struct SyncCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
-        let output = Output(json: json)
+    /// Checks the command line and makes what a run needs: the folders, the state's place, the
+    /// options and the engine; a refusal is reported through `output` and thrown as its exit code.
+    func prepare(_ output: Output, dryRun: Bool = false) throws -> Prepared {
         let localURL = Self.absolute(local)
         let remote: RemoteContainer?
         let bucket: S3Container?
@@ -159,7 +204,6 @@ struct SyncCommand: ParsableCommand {
         }
         // Made only for a server: a local run starts no event loop.
         let transport = isFolder ? nil : AsyncHTTPClientTransport()
-        defer { try? transport?.shutdownWaiting() }
         let server = remote.map {
             WebDAVAccessor(baseURL: $0.url, credentials: $0.credentials, transport: transport!)
         }
@@ -173,23 +217,9 @@ struct SyncCommand: ParsableCommand {
         let engine = SyncEngine(
             directories: DefaultDirectoryAccessor(), files: DefaultFileAccessor(), progress: output.progress,
             requestsInFlight: requests, remote: server, objectStore: objectStore)
-        let stop = SyncStopToken()
-        let signals = InterruptSignals(stop: stop)
-        defer { signals.cancel() }
-        let status: ExitStatus
-        do {
-            let report = try engine.run(
-                local: localURL, container: containerURL, stateDirectory: state, options: options, stop: stop)
-            status = report.interruption == nil ? ExitStatus(report) : signals.status
-            output.finish(report, status: status, local: localURL, container: containerURL, listIgnored: verbose)
-        } catch SyncError.interrupted {
-            status = signals.status
-            output.fail(status, SyncError.interrupted.description)
-        } catch {
-            status = ExitStatus(error)
-            output.fail(status, String(describing: error))
-        }
-        if status != .synced { throw ExitCode(status.rawValue) }
+        return Prepared(
+            local: localURL, container: containerURL, state: state, options: options, engine: engine,
+            transport: transport)
     }
 
     static func absolute(_ path: String) -> URL {

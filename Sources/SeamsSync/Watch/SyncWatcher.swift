@@ -155,7 +155,7 @@ public struct SyncWatcher: Sendable {
                 clock.sleep(for: wait)
             }
             loop.slept(asked: wait, waited: clock.now - before)
-            for root in batch.unwatched.sorted() {
+            for root in batch.unwatched.sorted() where loop.toldLost.insert(root).inserted {
                 tell(.notWatched(root == 0 ? .local : .container, reason: batch.reason))
             }
             loop.add(batch, at: clock.now)
@@ -170,10 +170,14 @@ public struct SyncWatcher: Sendable {
         do {
             let watch = try events.watch(roots, leavingOut: leavingOut)
             loop.unwatched = roots.count == 2 ? [] : [.container]
+            loop.toldUnwatched = false
             return watch
         } catch {
             loop.unwatched = [.local, .container]
-            loop.wantsWatch = true
+            // A platform without a watcher stays without; a watcher that failed is tried again.
+            loop.wantsWatch = error != .unsupported
+            guard !loop.toldUnwatched else { return nil }
+            loop.toldUnwatched = true
             tell(.notWatched(.local, reason: error.description))
             return nil
         }

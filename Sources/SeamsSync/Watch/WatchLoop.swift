@@ -22,6 +22,10 @@ extension SyncWatcher {
         var unwatched: Set<Side>
         /// Whether the watch should be started again (after a root was lost), at the next poll.
         var wantsWatch = false
+        /// Whether the user was told that no watch could start (told once until one does).
+        var toldUnwatched = false
+        /// The roots whose lost watch the user was told of (once each).
+        var toldLost: Set<Int> = []
         /// What changed on each side since the last sync began.
         private var pending: [Side: ChangedFolders] = [:]
         /// Sides the next sync lists whole.

@@ -3,7 +3,8 @@ public import Seams
 
 /// A file watcher for an ``InMemoryFileSystem``, with its own clock: what a test does to the
 /// file system, and what the code under test does to it, comes back as events, and time passes
-/// only when a wait asks for it. A watch loop runs deterministically, with no sleeps.
+/// only when a wait asks for it (the file system's clock moves with it). A watch loop runs
+/// deterministically, with no sleeps.
 ///
 /// Scheduled actions stand for the user: each runs when a wait reaches its time, and its
 /// changes are the events that wait returns.
@@ -62,6 +63,14 @@ public final class InMemoryFileEvents: FileEventSource, FileEventWatching {
     /// Moves the clock on without a wait: the machine slept for `duration`.
     public func sleepMachine(for duration: Duration) {
         state.withLock { $0.now += duration }
+        advanceFileSystem(by: duration)
+    }
+
+    /// Moves the file system's clock on with this one's, so files written later are dated later.
+    private func advanceFileSystem(by duration: Duration) {
+        guard duration > .zero else { return }
+        let (seconds, attoseconds) = duration.components
+        fileSystem.advanceTime(by: Double(seconds) + Double(attoseconds) / 1e18)
     }
 
     /// Reports the next wait as having lost `root`'s events (the kernel's queue overflowed), or
@@ -110,16 +119,18 @@ public final class InMemoryFileEvents: FileEventSource, FileEventWatching {
     public func next(waitingAtMost timeout: Duration) -> FileEvents {
         var events = collect()
         if !events.isEmpty { return events }
-        let due: Scheduled? = state.withLock { state in
+        let (due, passed): (Scheduled?, Duration) = state.withLock { state in
+            let start = state.now
             let deadline = state.now + max(timeout, .zero)
             guard let first = state.scheduled.first, first.time <= deadline else {
                 state.now = deadline
-                return nil
+                return (nil, deadline - start)
             }
             state.scheduled.removeFirst()
             state.now = max(state.now, first.time)
-            return first
+            return (first, state.now - start)
         }
+        advanceFileSystem(by: passed)
         guard let due else { return events }
         try? due.action(fileSystem)
         events = collect()
