@@ -56,11 +56,15 @@ import Testing
 
     func seeded() throws -> InMemoryFileSystem {
         let fileSystem = try fileSystem()
-        for path in ["a/one.txt", "a/b/two.txt", "c/three.txt", "top.txt"] { try write("v1", path, in: local, fileSystem) }
+        for path in ["a/one.txt", "a/b/two.txt", "c/three.txt", "top.txt"] {
+            try write("v1", path, in: local, fileSystem)
+        }
         return fileSystem
     }
 
-    @Test("the first sync lists both sides whole; a saved file reaches the container after the quiet time, by a sync listing its folder only")
+    @Test(
+        "the first sync lists both sides whole; a saved file reaches the container after the quiet time, by a sync listing its folder only"
+    )
     func editSyncsItsFolder() throws {
         let fileSystem = try seeded()
         let events = InMemoryFileEvents(fileSystem: fileSystem)

@@ -106,7 +106,12 @@ import Testing
         let runs = LockedValue(0)
         return SyncEngine(
             directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test",
-            runID: { runs.withLock { $0 += 1; return "r\($0)" } }, scansConcurrently: false)
+            runID: {
+                runs.withLock {
+                    $0 += 1
+                    return "r\($0)"
+                }
+            }, scansConcurrently: false)
     }
 
     @Test(
@@ -148,7 +153,9 @@ import Testing
                 local: local, container: container, stateDirectory: state, options: dryRun, scope: scope(seen))
             #expect(plannedScoped.planned == planned.planned, "seed \(seed) round \(round), events \(seen)")
             #expect(plannedScoped.moves == planned.moves, "seed \(seed) round \(round)")
-            let result = Result { try engines[0].run(local: local, container: container, stateDirectory: state, options: options) }
+            let result = Result {
+                try engines[0].run(local: local, container: container, stateDirectory: state, options: options)
+            }
             let resultScoped = Result {
                 try engines[1].run(
                     local: local, container: container, stateDirectory: state, options: options, scope: scope(seen))

@@ -146,7 +146,9 @@ public struct DefaultFileEventSource: FileEventSource {
         /// Stops watching `path` and every folder below it.
         private func forget(root: Int, under path: String) {
             let gone = state.withLock { state in
-                let wds = state.folders.filter { $0.value.root == root && ($0.value.path == path || $0.value.path.hasPrefix(path + "/")) }.map(\.key)
+                let wds = state.folders.filter {
+                    $0.value.root == root && ($0.value.path == path || $0.value.path.hasPrefix(path + "/"))
+                }.map(\.key)
                 for wd in wds { state.folders[wd] = nil }
                 return wds
             }
@@ -193,7 +195,8 @@ public struct DefaultFileEventSource: FileEventSource {
 
         /// Why a root's events are lost when the watch limit is reached, with the setting that raises it.
         private static func limitReason() -> String {
-            let limit = (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8))?
+            let limit =
+                (try? String(contentsOfFile: "/proc/sys/fs/inotify/max_user_watches", encoding: .utf8))?
                 .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
             return "the system's limit of watched folders was reached (fs.inotify.max_user_watches = \(limit)); "
                 + "raise it with: sudo sysctl fs.inotify.max_user_watches=1048576 (scanning whole at every poll until then)"

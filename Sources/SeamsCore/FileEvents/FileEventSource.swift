@@ -49,7 +49,9 @@ public struct FileEvents: Hashable, Sendable {
     public var reason: String
 
     /// Creates a set of events.
-    public init(changes: [Int: ChangedFolders] = [:], lost: Set<Int> = [], unwatched: Set<Int> = [], reason: String = "") {
+    public init(
+        changes: [Int: ChangedFolders] = [:], lost: Set<Int> = [], unwatched: Set<Int> = [], reason: String = ""
+    ) {
         self.changes = changes
         self.lost = lost
         self.unwatched = unwatched
@@ -67,7 +69,9 @@ public struct FileEvents: Hashable, Sendable {
         if parts.contains(where: { Self.isToolsOwn($0) }) { return }
         let folder = parts.dropLast().joined(separator: "/")
         changes[root, default: ChangedFolders()].folders.insert(folder)
-        if isNewFolder, !parts.isEmpty { changes[root, default: ChangedFolders()].trees.insert(parts.joined(separator: "/")) }
+        if isNewFolder, !parts.isEmpty {
+            changes[root, default: ChangedFolders()].trees.insert(parts.joined(separator: "/"))
+        }
     }
 
     /// Whether `name` is one seams-sync gives its own items (`.seams-tmp-…`, `.seams-trash`,

@@ -71,11 +71,15 @@ extension Scanner {
             if isTree {
                 snapshot.unchanged.remove(ordinals: table.ordinals(below: folder))
                 covered.append(folder)
-                try add(entries, under: folder, root: root, known: known, to: &snapshot, learning: &learned, pending: &pending)
+                try add(
+                    entries, under: folder, root: root, known: known, to: &snapshot, learning: &learned,
+                    pending: &pending)
             } else {
                 let recorded = table.children(of: folder)
                 for child in recorded { snapshot.unchanged.remove(ordinal: child.ordinal) }
-                try add(entries, under: folder, root: root, known: known, to: &snapshot, learning: &learned, pending: &pending)
+                try add(
+                    entries, under: folder, root: root, known: known, to: &snapshot, learning: &learned,
+                    pending: &pending)
                 // A `.seamsignore` made, edited or removed here changes what is ignored below:
                 // all of it is listed again, as a whole scan would apply the new rules.
                 let ruleFile = folder?.appending(IgnoreRules.fileName) ?? SyncPath(IgnoreRules.fileName)

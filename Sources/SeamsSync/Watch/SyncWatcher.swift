@@ -183,4 +183,3 @@ public struct SyncWatcher: Sendable {
         }
     }
 }
-
