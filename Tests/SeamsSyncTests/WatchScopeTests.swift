@@ -118,6 +118,19 @@ import Testing
         "over random edits on both sides, syncs listing only the folders the events name plan and end as syncs listing every folder",
         arguments: 0..<100)
     func incrementalSyncsAsWhole(seed: UInt64) throws {
+        try twins(seed: seed)
+    }
+
+    @Test(
+        "known: of 500 seeds, 386 ends differently (a folder moved whole by the events, file by file by the whole listing; nothing lost)"
+    )
+    func knownDivergence() throws {
+        withKnownIssue("seed 386: a local folder move the events carry whole") {
+            try twins(seed: 386)
+        }
+    }
+
+    func twins(seed: UInt64) throws {
         // Twins: the same edits on both; one syncs whole, the other by the events.
         var random = SplitMix64(seed: seed)
         let whole = try seeded(&random)

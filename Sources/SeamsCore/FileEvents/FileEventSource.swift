@@ -96,6 +96,7 @@ public enum FileWatchError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The system refused (`inotify_init1` failed), with the reason.
     case unavailable(String)
 
+    /// The reason, in words.
     public var description: String {
         switch self {
         case .unsupported: "this system has no file watcher seams-sync can use"

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Benchmark, not a test: `seams-sync watch` against a timer running `seams-sync sync` every
+second, side by side on one tree, with a local container.
+
+    Benchmarks/watch-bench.py                       # 100,000 files in 1,000 folders, 100 edits
+    FILES=1000000 FOLDERS=10000 Benchmarks/watch-bench.py
+    LOAD=1 Benchmarks/watch-bench.py                # with one busy loop (the other core busy)
+
+For each of the two, in turn: latency from a save (a file rewritten in a random folder) to the
+file complete in the container, p50 and p95 over EDITS edits (a new edit starts once the last one
+arrived, after a pause of 0.3 to 0.6 s); CPU time (user + system, from /proc) of the watcher or of
+the timer's runs per edit; CPU used by IDLE (60) idle seconds. Goals (issue 30): one-file edit in
+the million-file tree reaches the container in under 1 s at p95, under 50 ms of CPU; idle CPU
+under 1%.
+"""
+import os, random, shutil, signal, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.environ.get("BIN", os.path.join(ROOT, ".build/release/seams-sync"))
+FILES = int(os.environ.get("FILES", "100000"))
+FOLDERS = int(os.environ.get("FOLDERS", "1000"))
+EDITS = int(os.environ.get("EDITS", "100"))
+IDLE = float(os.environ.get("IDLE", "60"))
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_of(pids):
+    """User + system seconds of the processes and their reaped children."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15]) / TICKS
+        except FileNotFoundError:
+            pass
+    return total
+
+
+def make_tree(local):
+    per = FILES // FOLDERS
+    for f in range(FOLDERS):
+        folder = os.path.join(local, f"d{f // 100}", f"f{f}")
+        os.makedirs(folder, exist_ok=True)
+        for i in range(per):
+            with open(os.path.join(folder, f"n{i}.txt"), "w") as out:
+                out.write(f"{f}-{i}\n")
+
+
+def edits(local, container, count, seed, cpu):
+    rng = random.Random(seed)
+    latencies = []
+    first = cpu()
+    for n in range(count):
+        time.sleep(rng.uniform(0.3, 0.6))
+        f = rng.randrange(FOLDERS)
+        rel = os.path.join(f"d{f // 100}", f"f{f}", f"n{rng.randrange(FILES // FOLDERS)}.txt")
+        text = f"edit {seed} {n} {rng.random()}\n"
+        start = time.monotonic()
+        with open(os.path.join(local, rel), "w") as out:
+            out.write(text)
+        target = os.path.join(container, rel)
+        while True:
+            try:
+                if open(target).read() == text:
+                    break
+            except FileNotFoundError:
+                pass
+            time.sleep(0.002)
+            if time.monotonic() - start > 120:
+                sys.exit(f"edit {n} did not arrive in 120 s")
+        latencies.append(time.monotonic() - start)
+    time.sleep(1)  # the last sync's commit
+    return latencies, (cpu() - first) / count
+
+
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))]
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="seams-watch-bench.")
+    load = None
+    if os.environ.get("LOAD") == "1":
+        load = subprocess.Popen(["sh", "-c", "while :; do :; done"])
+        print("load: one busy loop (the other core busy)", file=sys.stderr)
+    try:
+        local, container, state = (os.path.join(work, x) for x in ("local", "container", "state"))
+        os.makedirs(container)
+        print(f"tree: {FILES} files in {FOLDERS} folders", file=sys.stderr)
+        make_tree(local)
+        pair = [local, container, "--state-dir", state]
+        subprocess.run([BIN, "sync", *pair], check=True, stdout=subprocess.DEVNULL)
+        start = time.monotonic()
+        subprocess.run([BIN, "sync", *pair], check=True, stdout=subprocess.DEVNULL)
+        whole = time.monotonic() - start
+        rows = {}
+
+        # seams-sync watch
+        watch = subprocess.Popen([BIN, "watch", *pair, "--json"], stdout=subprocess.PIPE, text=True)
+        watch.stdout.readline()  # the first sync
+        time.sleep(1)
+        rows["watch"] = edits(local, container, EDITS, 1, lambda: cpu_of([watch.pid]))
+        time.sleep(1)
+        idle_before = cpu_of([watch.pid])
+        time.sleep(IDLE)
+        rows["watch"] += ((cpu_of([watch.pid]) - idle_before) / IDLE,)
+        watch.send_signal(signal.SIGTERM)
+        watch.wait()
+
+        # a timer: `seams-sync sync` every second
+        timer = subprocess.Popen(
+            ["sh", "-c", f"while :; do '{BIN}' sync '{local}' '{container}' --state-dir '{state}' >/dev/null; sleep 1; done"])
+        rows["timer"] = edits(local, container, EDITS, 2, lambda: cpu_of([timer.pid]))
+        idle_before = cpu_of([timer.pid])
+        time.sleep(IDLE)
+        rows["timer"] += ((cpu_of([timer.pid]) - idle_before) / IDLE,)
+        timer.kill()
+        timer.wait()
+
+        print(f"one whole `sync` with nothing to do: {whole:.3f} s")
+        print(f"{'':8} {'p50 s':>8} {'p95 s':>8} {'CPU/edit ms':>12} {'idle CPU %':>11}")
+        for name, (lat, cpus, idle) in rows.items():
+            print(f"{name:8} {pct(lat, 50):8.3f} {pct(lat, 95):8.3f} {cpus * 1000:12.1f} {idle * 100:11.2f}")
+        w, t = rows["watch"], rows["timer"]
+        print(f"watch / timer: p50 {pct(w[0], 50) / pct(t[0], 50):.2f}x, p95 {pct(w[0], 95) / pct(t[0], 95):.2f}x, "
+              f"CPU per edit {w[1] / max(t[1], 1e-9):.2f}x")
+    finally:
+        if load:
+            load.kill()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
