@@ -2,7 +2,7 @@ public import Foundation
 
 /// Watches folder trees for changes: the boundary `seams-sync watch` waits on.
 ///
-/// The live one is ``InotifyEventSource`` on Linux; tests use `InMemoryFileEvents` from
+/// The live one is ``DefaultFileEventSource`` (inotify on Linux); tests use `InMemoryFileEvents` from
 /// SeamsTesting, which reports what was done to an `InMemoryFileSystem` and keeps the time.
 public protocol FileEventSource: Sendable {
     /// Starts watching the trees under `roots`.

@@ -32,7 +32,7 @@ extension ChangedFolders {
 /// Which folders a sync lists: every folder of both sides (``full``, what `seams-sync sync`
 /// does), or on a side only the folders a watcher saw change.
 ///
-/// A side given as ``ChangedFolders`` is listed only there; the rest of it is taken to be as the
+/// A side given as `ChangedFolders` is listed only there; the rest of it is taken to be as the
 /// last sync recorded. A sync of a pair with no state yet, or where a changed folder is gone
 /// without its parent being among the changed ones, lists that side whole.
 public struct SyncScope: Hashable, Sendable {
