@@ -66,6 +66,58 @@ import Testing
         #expect(workers.threadsStarted == 2, "the ended thread was not handed the second job")
     }
 
+    @Test("a caller waits for no thread that has not begun: map's calls and started work run on the calling thread")
+    func noWaitForThreadsNotBegun() {
+        // No thread starts until the test lets it: on a busy machine a woken thread may wait
+        // milliseconds for a core, and a caller that waits for it waits as long.
+        let held = LockedValue<[@Sendable () -> Void]>([])
+        let workers = BlockingExecutor(idleTimeout: 60) { body in held.withLock { $0.append(body) } }
+        struct Failed: Error, Equatable {}
+        let outcome = LockedValue<(squares: [Int], ran: Bool, failure: Failed?)?>(nil)
+        let finished = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            let squares = workers.map(5, width: 3) { $0 * $0 }
+            let ran = LockedValue(false)
+            let started = workers.start { ran.withLock { $0 = true } }
+            let ended = started.wait()
+            let failing = workers.start { throw Failed() }.wait()
+            var failure: Failed?
+            if case .failure(let error) = failing { failure = error as? Failed }
+            let succeeded = (try? ended.get()) != nil
+            outcome.withLock { $0 = (squares, succeeded && ran.withLock { $0 }, failure) }
+            finished.signal()
+        }
+        let returned = finished.wait(timeout: .now() + 30) == .success
+        // Let the held threads go either way: they find nothing left to do (or, before this
+        // behaviour, the calls they were waited for).
+        for body in held.withLock({ $0 }) { Thread.detachNewThread(body) }
+        #expect(returned, "the caller waited for threads that had not begun")
+        if !returned { _ = finished.wait(timeout: .now() + 30) }
+        let seen = outcome.withLock { $0 }
+        #expect(seen?.squares == [0, 1, 4, 9, 16])
+        #expect(seen?.ran == true, "started work was not run by the thread that waited for it")
+        #expect(seen?.failure == Failed(), "the error of started work run by the waiting thread was not returned")
+        #expect(workers.threadsStarted == 4, "two for the map, one for each started work")
+    }
+
+    @Test("started work a thread has begun is waited for, and runs once")
+    func startedWorkRunsOnce() {
+        let workers = BlockingExecutor(idleTimeout: 60)
+        for _ in 0..<200 {
+            let runs = LockedValue(0)
+            let began = DispatchSemaphore(value: 0)
+            let pending = workers.start {
+                runs.withLock { $0 += 1 }
+                began.signal()
+            }
+            // Half the time the thread has begun (and ended) before the wait; else either may run it.
+            if Bool.random() { #expect(began.wait(timeout: .now() + 30) == .success) }
+            #expect((try? pending.wait().get()) != nil)
+            Thread.sleep(forTimeInterval: 0.0005)
+            #expect(runs.withLock { $0 } == 1)
+        }
+    }
+
     @Test("a job handed to a thread as its idle wait runs out is still run")
     func noJobLostAtTheTimeout() {
         // A timeout of a millisecond and pauses around it: many jobs arrive just as a thread's

@@ -121,6 +121,36 @@ import Testing
         #expect((try sync(fs)).foldersCreated == 0)
     }
 
+    @Test(
+        "a file moved out of a folder, then the folder moved: the folder the file left is flushed before it moves, and the run ends well"
+    )
+    func fileOutThenFolderMoved() throws {
+        let fs = try fileSystem()
+        try write("deep", "a/b/c/f.txt", in: local, fs)
+        try write("other", "a/b/c/g.txt", in: local, fs)
+        try write("e", "e/x/keep.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("a/b/c/f.txt", "e/x/f.moved", in: local, fs)
+        try move("a", "e/y", in: local, fs)  // after e/x/f.moved in the plan's order
+        fs.resetCalls()
+        // Before, the folder the file left was flushed at its old name after the folder moved,
+        // and the whole run ended with "Could not write /container/a/b/c".
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        #expect(report.moves.map(\.to) == ["e/x/f.moved", "e/y"])
+        #expect(report.copiedToContainer == 0 && report.deletedContainer == 0)
+        #expect(try tree(container, fs) == (try tree(local, fs)))
+        let flushes = fs.calls.filter { $0.operation == .synchronizeDirectory }
+        #expect(flushes.allSatisfy { $0.outcome == .success }, "\(flushes)")
+        let left = flushes.firstIndex { $0.url?.path == container.appending(path: "a/b/c").path }
+        let moved = fs.calls.firstIndex {
+            $0.operation == .moveItem && $0.url?.path == container.appending(path: "a").path
+        }
+        #expect(left != nil && moved != nil, "the folder left flushed at its name, then moved")
+        if let left, let moved { #expect(fs.calls.firstIndex(of: flushes[left])! < moved) }
+        #expect(try trash(container, fs).isEmpty)
+    }
+
     @Test("one file moved to different names on the two sides keeps both names")
     func movedDifferentlyOnBothSides() throws {
         let fs = try fileSystem()

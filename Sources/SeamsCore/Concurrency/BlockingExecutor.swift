@@ -13,6 +13,12 @@ import Foundation
 /// a millisecond here (measured with the other core busy); a cold sync of 10,000 files hands out
 /// its copies about 1,250 times.
 ///
+/// A caller never waits for a thread only to hand it work: on a machine whose cores are busy
+/// with other work, a woken thread can wait a scheduler tick (4 ms here) before it runs. So
+/// ``map(_:width:_:)`` does on the calling thread whatever is left when its own share is done,
+/// and waits only for the threads already running a call; and ``PendingWork/wait()`` runs work
+/// started by ``start(_:)`` on the waiting thread when no thread has begun it yet.
+///
 /// Four entry points, one pool:
 ///
 /// ```swift
@@ -40,6 +46,8 @@ package final class BlockingExecutor: Sendable {
 
     /// Threads waiting for a job, the one that waited least last.
     private let idle = LockedValue<[Worker]>([])
+    /// Starts a thread that runs its argument (`Thread.detachNewThread`; tests hold threads back).
+    private let startThread: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// Threads started, for tests.
     private let started = LockedValue(0)
 
@@ -52,8 +60,19 @@ package final class BlockingExecutor: Sendable {
     /// Creates an executor, no thread started yet.
     ///
     /// - Parameter idleTimeout: Seconds a thread waits for its next job before it ends.
-    package init(idleTimeout: Double) {
+    package convenience init(idleTimeout: Double) {
+        self.init(idleTimeout: idleTimeout) { Thread.detachNewThread($0) }
+    }
+
+    /// Creates an executor that starts its threads with `startThread`: a test passes one that
+    /// starts them late, or never, to see what a caller does while no thread has come.
+    ///
+    /// - Parameters:
+    ///   - idleTimeout: Seconds a thread waits for its next job before it ends.
+    ///   - startThread: Runs its argument on a new thread.
+    package init(idleTimeout: Double, startThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         self.idleTimeout = idleTimeout
+        self.startThread = startThread
     }
 
     /// How many threads were started so far (each ended one was counted when it started).
@@ -79,7 +98,8 @@ package final class BlockingExecutor: Sendable {
     /// Calls `transform` for each index of `0..<count` on at most `width` threads (the calling
     /// thread and up to `width - 1` of the executor's) and returns the results in index order,
     /// once every call has returned. With a `width` of 1 or a single index, every call runs on
-    /// the calling thread, in order.
+    /// the calling thread, in order. A thread that has not begun by the time the calling thread
+    /// finds no call left is not waited for.
     ///
     /// - Parameters:
     ///   - count: How many calls.
@@ -103,41 +123,85 @@ package final class BlockingExecutor: Sendable {
                 results.withLock { $0[index] = result }
             }
         }
+        // Helpers that began, and whether the caller still lets them: once the caller finds no
+        // index left, a helper that has not begun has nothing to do, and is not waited for.
+        let helpers = LockedValue((running: 0, closed: false))
         let done = DispatchSemaphore(value: 0)
         for _ in 1..<threads {
             execute {
+                let begins = helpers.withLock { helpers in
+                    if !helpers.closed { helpers.running += 1 }
+                    return !helpers.closed
+                }
+                guard begins else { return }
                 work()
                 done.signal()
             }
         }
         work()
-        for _ in 1..<threads { done.wait() }
+        let running = helpers.withLock { helpers in
+            helpers.closed = true
+            return helpers.running
+        }
+        for _ in 0..<running { done.wait() }
         return results.withLock { $0.map { $0! } }
     }
 
-    /// Starts `work` on one of the executor's threads, beside the caller, to be waited for once.
+    /// Starts `work` on one of the executor's threads, beside the caller, to be waited for once;
+    /// waited for before a thread has begun it, it runs on the waiting thread.
     ///
     /// - Parameter work: What to run; it may block.
     /// - Returns: The running work.
     package func start(_ work: @escaping @Sendable () throws -> Void) -> any PendingWork {
-        let pending = Started()
-        execute {
-            let result = Result { try work() }
-            pending.outcome.withLock { $0 = result }
-            pending.done.signal()
-        }
+        let pending = Started(work)
+        execute { pending.runIfWaiting() }
         return pending
     }
 
-    /// Work begun by ``start(_:)``.
+    /// Work begun by ``start(_:)``: run by whichever comes first, a thread of the executor or
+    /// the thread that waits for it.
     private final class Started: PendingWork {
-        let outcome = LockedValue<Result<Void, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
+        enum Stage {
+            case waiting(@Sendable () throws -> Void)
+            case running
+            case ended(Result<Void, any Error>)
+        }
+        private let stage: LockedValue<Stage>
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ work: @escaping @Sendable () throws -> Void) {
+            stage = LockedValue(.waiting(work))
+        }
+
+        /// Takes the work if nobody has: the caller then runs it.
+        private func claim() -> (@Sendable () throws -> Void)? {
+            stage.withLock { stage in
+                guard case .waiting(let work) = stage else { return nil }
+                stage = .running
+                return work
+            }
+        }
+
+        /// On the executor's thread: runs the work unless the waiting thread took it.
+        func runIfWaiting() {
+            guard let work = claim() else { return }
+            let result = Result { try work() }
+            stage.withLock { $0 = .ended(result) }
+            done.signal()
+        }
 
         @available(*, noasync, message: "blocks its thread until the work ends")
         func wait() -> Result<Void, any Error> {
+            if let work = claim() {
+                let result = Result { try work() }
+                stage.withLock { $0 = .ended(result) }
+                return result
+            }
             done.wait()
-            return outcome.withLock { $0! }
+            return stage.withLock {
+                guard case .ended(let result) = $0 else { preconditionFailure("signalled once ended") }
+                return result
+            }
         }
     }
 
@@ -153,7 +217,7 @@ package final class BlockingExecutor: Sendable {
         let worker = Worker()
         worker.job.withLock { $0 = job }
         started.withLock { $0 += 1 }
-        Thread.detachNewThread { [self] in serve(worker) }
+        startThread { [self] in serve(worker) }
     }
 
     /// A thread's life: its job, then wait on the idle list for the next one until the timeout.

@@ -65,6 +65,14 @@ extension Applier {
                     try context.replicas.flush(left)
                     (arrived, left) = (Durables(), Durables())
                 }
+                let moving = context.url(move.from, on: move.madeOn)
+                if [arrived, left].contains(where: { $0.holds(anyInside: moving, on: move.madeOn) }) {
+                    // A folder an earlier move left or arrived in is inside the item that moves
+                    // now: flushed at its name first, before that name is gone.
+                    try context.replicas.flush(arrived)
+                    try context.replicas.flush(left)
+                    (arrived, left) = (Durables(), Durables())
+                }
                 try makeFolders(above: move.to, on: move.madeOn)
                 switch move.step {
                 case .whole:

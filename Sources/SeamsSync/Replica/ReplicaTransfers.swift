@@ -161,6 +161,13 @@ struct Durables: Sendable {
         for (side, more) in other.folders { folders[side, default: []].formUnion(more) }
     }
 
+    /// Whether a folder to flush on `side` is `item` or inside it.
+    func holds(anyInside item: URL, on side: Side) -> Bool {
+        guard let folders = folders[side] else { return false }
+        let path = item.path
+        return folders.contains { $0.path == path || $0.path.hasPrefix(path + "/") }
+    }
+
     /// Folders in the order they are flushed: deepest first.
     static func deepestFirst(_ folders: some Sequence<URL>) -> [URL] {
         folders.sorted { $0.path.utf8.count > $1.path.utf8.count }
