@@ -7,17 +7,18 @@ import Foundation
 /// File system calls and the WebDAV accessor's exchanges block their thread. Run on Swift's
 /// cooperative pool (one thread per core), they would hold threads that other tasks (the
 /// accessor's own exchanges among them) need; Dispatch may be slow to lend a thread when the
-/// machine is busy. So this executor keeps threads of its own: a job goes to a thread that waits
-/// for one, or to a new thread when none does, and a thread with nothing to do for
-/// ``idleTimeout`` seconds ends, so an idle process keeps none. Starting a thread took about half
-/// a millisecond here (measured with the other core busy); a cold sync of 10,000 files hands out
-/// its copies about 1,250 times.
+/// machine is busy. So this executor keeps threads of its own around one queue: a job wakes a
+/// thread that waits for one, or starts a new thread when every thread is busy and none is on its
+/// way already, and a thread with nothing to do for ``idleTimeout`` seconds ends, so an idle
+/// process keeps none. Starting a thread took about half a millisecond here (measured with the
+/// other core busy); a cold sync of 10,000 files hands out its copies about 1,250 times.
 ///
 /// A caller never waits for a thread only to hand it work: on a machine whose cores are busy
 /// with other work, a woken thread can wait a scheduler tick (4 ms here) before it runs. So
 /// ``map(_:width:_:)`` does on the calling thread whatever is left when its own share is done,
-/// and waits only for the threads already running a call; and ``PendingWork/wait()`` runs work
-/// started by ``start(_:)`` on the waiting thread when no thread has begun it yet.
+/// takes back the jobs no thread has taken, and waits only for the threads that took one; and
+/// ``PendingWork/wait()`` runs work started by ``start(_:)`` on the waiting thread when no thread
+/// has taken it yet.
 ///
 /// Four entry points, one pool:
 ///
@@ -44,16 +45,27 @@ package final class BlockingExecutor: Sendable {
     /// How long, in seconds, a thread with nothing to do waits for a job before it ends.
     package let idleTimeout: Double
 
-    /// Threads waiting for a job, the one that waited least last.
-    private let idle = LockedValue<[Worker]>([])
+    /// Jobs not yet taken, in the order given, and the threads that take them.
+    private struct Queue {
+        /// Jobs no thread has taken yet, each with the id ``withdraw(_:)`` names it by.
+        var jobs: [(id: UInt64, job: @Sendable () -> Void)] = []
+        /// The id of the last job queued.
+        var lastID: UInt64 = 0
+        /// Threads waiting for a job, the one that waited least last.
+        var idle: [Worker] = []
+        /// Threads on their way to the queue (woken, or just started), each to take a job: a job
+        /// queued while there are at least as many of them as jobs needs no other thread.
+        var coming = 0
+        /// Threads started, for tests.
+        var started = 0
+    }
+
+    private let queue = LockedValue(Queue())
     /// Starts a thread that runs its argument (`Thread.detachNewThread`; tests hold threads back).
     private let startThread: @Sendable (@escaping @Sendable () -> Void) -> Void
-    /// Threads started, for tests.
-    private let started = LockedValue(0)
 
-    /// One thread: the job it was handed, and the signal that one is there.
+    /// One thread's signal that a job may be there.
     private final class Worker: Sendable {
-        let job = LockedValue<(@Sendable () -> Void)?>(nil)
         let wake = DispatchSemaphore(value: 0)
     }
 
@@ -76,10 +88,10 @@ package final class BlockingExecutor: Sendable {
     }
 
     /// How many threads were started so far (each ended one was counted when it started).
-    package var threadsStarted: Int { started.withLock { $0 } }
+    package var threadsStarted: Int { queue.withLock { $0.started } }
 
     /// How many threads wait for a job right now.
-    package var idleThreads: Int { idle.withLock { $0.count } }
+    package var idleThreads: Int { queue.withLock { $0.idle.count } }
 
     // MARK: Entry points
 
@@ -123,27 +135,18 @@ package final class BlockingExecutor: Sendable {
                 results.withLock { $0[index] = result }
             }
         }
-        // Helpers that began, and whether the caller still lets them: once the caller finds no
-        // index left, a helper that has not begun has nothing to do, and is not waited for.
-        let helpers = LockedValue((running: 0, closed: false))
+        // Helpers no thread has taken when the caller finds no index left have nothing to do:
+        // withdrawn, and not waited for.
         let done = DispatchSemaphore(value: 0)
-        for _ in 1..<threads {
-            execute {
-                let begins = helpers.withLock { helpers in
-                    if !helpers.closed { helpers.running += 1 }
-                    return !helpers.closed
-                }
-                guard begins else { return }
+        let helpers = (1..<threads).map { _ in
+            enqueue {
                 work()
                 done.signal()
             }
         }
         work()
-        let running = helpers.withLock { helpers in
-            helpers.closed = true
-            return helpers.running
-        }
-        for _ in 0..<running { done.wait() }
+        let taken = helpers.count - withdraw(helpers)
+        for _ in 0..<taken { done.wait() }
         return results.withLock { $0.map { $0! } }
     }
 
@@ -153,8 +156,8 @@ package final class BlockingExecutor: Sendable {
     /// - Parameter work: What to run; it may block.
     /// - Returns: The running work.
     package func start(_ work: @escaping @Sendable () throws -> Void) -> any PendingWork {
-        let pending = Started(work)
-        execute { pending.runIfWaiting() }
+        let pending = Started(work, executor: self)
+        pending.queued(as: enqueue { pending.runIfWaiting() })
         return pending
     }
 
@@ -168,10 +171,16 @@ package final class BlockingExecutor: Sendable {
         }
         private let stage: LockedValue<Stage>
         private let done = DispatchSemaphore(value: 0)
+        private let executor: BlockingExecutor
+        /// The id of its job in the executor's queue.
+        private let id = LockedValue<UInt64>(0)
 
-        init(_ work: @escaping @Sendable () throws -> Void) {
+        init(_ work: @escaping @Sendable () throws -> Void, executor: BlockingExecutor) {
             stage = LockedValue(.waiting(work))
+            self.executor = executor
         }
+
+        func queued(as id: UInt64) { self.id.withLock { $0 = id } }
 
         /// Takes the work if nobody has: the caller then runs it.
         private func claim() -> (@Sendable () throws -> Void)? {
@@ -193,6 +202,7 @@ package final class BlockingExecutor: Sendable {
         @available(*, noasync, message: "blocks its thread until the work ends")
         func wait() -> Result<Void, any Error> {
             if let work = claim() {
+                _ = executor.withdraw([id.withLock { $0 }])  // no thread is woken for nothing
                 let result = Result { try work() }
                 stage.withLock { $0 = .ended(result) }
                 return result
@@ -209,41 +219,75 @@ package final class BlockingExecutor: Sendable {
     ///
     /// - Parameter job: What to run; it may block.
     package func execute(_ job: @escaping @Sendable () -> Void) {
-        if let worker = idle.withLock({ $0.popLast() }) {
-            worker.job.withLock { $0 = job }
-            worker.wake.signal()
-            return
-        }
-        let worker = Worker()
-        worker.job.withLock { $0 = job }
-        started.withLock { $0 += 1 }
-        startThread { [self] in serve(worker) }
+        enqueue(job)
     }
 
-    /// A thread's life: its job, then wait on the idle list for the next one until the timeout.
+    /// Queues `job`, wakes a waiting thread for it, or starts one when every thread is busy and
+    /// none is on its way.
+    ///
+    /// - Returns: The job's id, for ``withdraw(_:)``.
+    @discardableResult
+    private func enqueue(_ job: @escaping @Sendable () -> Void) -> UInt64 {
+        let (id, woken, starts) = queue.withLock { queue -> (UInt64, Worker?, Bool) in
+            queue.lastID += 1
+            queue.jobs.append((queue.lastID, job))
+            if let worker = queue.idle.popLast() {
+                queue.coming += 1
+                return (queue.lastID, worker, false)
+            }
+            guard queue.jobs.count > queue.coming else { return (queue.lastID, nil, false) }
+            queue.coming += 1
+            queue.started += 1
+            return (queue.lastID, nil, true)
+        }
+        woken?.wake.signal()
+        if starts { startThread { [self] in serve(Worker()) } }
+        return id
+    }
+
+    /// Takes back the jobs of `ids` that no thread has taken yet.
+    ///
+    /// - Returns: How many were taken back (they will not run).
+    private func withdraw(_ ids: [UInt64]) -> Int {
+        queue.withLock { queue in
+            let before = queue.jobs.count
+            queue.jobs.removeAll { ids.contains($0.id) }
+            return before - queue.jobs.count
+        }
+    }
+
+    /// A thread's life: the jobs in the queue, one after another, then a wait on the idle list
+    /// for the next one until the timeout.
     private func serve(_ worker: Worker) {
         Thread.current.threadDictionary[Self.marker] = true
         SystemThreadName.set(Self.threadName)  // for debuggers and crash logs
+        var arriving = true  // counted in `coming` until it reaches the queue
         while true {
-            do {
-                // Released before the thread waits: the job's captures are not kept while idle.
-                let job = worker.job.withLock { job in
-                    defer { job = nil }
-                    return job
+            // Released before the thread waits: a job's captures are not kept while idle.
+            let job: (@Sendable () -> Void)? = queue.withLock { queue in
+                if arriving { queue.coming -= 1 }
+                guard !queue.jobs.isEmpty else {
+                    queue.idle.append(worker)
+                    return nil
                 }
-                job?()
+                return queue.jobs.removeFirst().job
             }
-            idle.withLock { $0.append(worker) }
+            arriving = false
+            if let job {
+                job()
+                continue
+            }
             if worker.wake.wait(timeout: .now() + idleTimeout) == .timedOut {
-                let leaves = idle.withLock { list in
-                    guard let index = list.firstIndex(where: { $0 === worker }) else { return false }
-                    list.remove(at: index)
+                let leaves = queue.withLock { queue in
+                    guard let index = queue.idle.firstIndex(where: { $0 === worker }) else { return false }
+                    queue.idle.remove(at: index)
                     return true
                 }
                 if leaves { return }
-                // Handed a job just as the wait ran out: its signal is on the way.
+                // Woken just as the wait ran out: its signal is on the way.
                 worker.wake.wait()
             }
+            arriving = true
         }
     }
 }
