@@ -69,37 +69,42 @@ struct ScanStage {
             }
             progress(SyncProgress(phase: .scanning, completed: total, total: 0))
         }
+        /// One side scanned, listing `changes` (or all of it when `nil`, or when what changed
+        /// cannot be told from the state), its errors as the run reports them.
+        @Sendable func scanSide(_ index: Int, _ changes: ChangedFolders?) throws(SyncError) -> (Snapshot, [Learned]) {
+            var learned: [Learned] = []
+            do {
+                func scan(_ changes: ChangedFolders?) throws -> Snapshot {
+                    try scanners[index].scan(
+                        roots[index], expectedCount: expected, comparedWith: archive,
+                        side: index == 0 ? .local : .container,
+                        readers: readers[index], foldersPerReader: foldersPerReader[index], learning: &learned,
+                        ignoring: rules, changes: changes, rulesIn: ruleFolders, listed: listed,
+                        shouldStop: shouldStop)
+                }
+                do {
+                    return (try scan(changes), learned)
+                } catch is ScanGap {
+                    learned = []
+                    return (try scan(nil), learned)  // what changed cannot be told from the state: all of it
+                }
+            } catch is ScanStopped {
+                throw SyncError.interrupted
+            } catch let error as SyncError {
+                throw error
+            } catch {
+                guard networked[index] else { throw SyncError.folderNotAvailable(roots[index]) }
+                throw SyncError.serverNotAvailable(roots[index], reason: SyncEngine.serverReason(error))
+            }
+        }
         // The second scan on the executor's thread: a Dispatch worker may be slow
         // to come when the pool is busy.
         let scans = BlockingExecutor.shared.map(2, width: concurrently ? 2 : 1) { index in
             Result { () throws(SyncError) -> (Snapshot, [Learned]) in
-                var learned: [Learned] = []
                 let replica = index == 0 ? run.localReplica : run.containerReplica
                 replica.beginListing()
                 defer { replica.endListing() }
-                do {
-                    func scan(_ changes: ChangedFolders?) throws -> Snapshot {
-                        try scanners[index].scan(
-                            roots[index], expectedCount: expected, comparedWith: archive,
-                            side: index == 0 ? .local : .container,
-                            readers: readers[index], foldersPerReader: foldersPerReader[index], learning: &learned,
-                            ignoring: rules, changes: changes, rulesIn: ruleFolders, listed: listed,
-                            shouldStop: shouldStop)
-                    }
-                    do {
-                        return (try scan(changes[index]), learned)
-                    } catch is ScanGap {
-                        learned = []
-                        return (try scan(nil), learned)  // what changed cannot be told from the state: all of it
-                    }
-                } catch is ScanStopped {
-                    throw SyncError.interrupted
-                } catch let error as SyncError {
-                    throw error
-                } catch {
-                    guard networked[index] else { throw SyncError.folderNotAvailable(roots[index]) }
-                    throw SyncError.serverNotAvailable(roots[index], reason: SyncEngine.serverReason(error))
-                }
+                return try scanSide(index, changes[index])
             }
         }
         var (local, learnedLocal) = try scans[0].get()
@@ -109,13 +114,13 @@ struct ScanStage {
         // what it holds there unseen by the state (ignored items) is seen, as a whole scan sees it.
         if changes.contains(where: { $0 != nil }) {
             let snapshots = [local, container]
-            var again: [Snapshot?] = [nil, nil]
+            var again: [(Snapshot, [Learned])?] = [nil, nil]
             for index in 0..<2 {
                 guard var changed = changes[index], snapshots[index].goneFolders != nil else { continue }
                 let other = snapshots[1 - index]
                 guard let goneThere = other.goneFolders else {
                     // The other side was listed whole: so is this one.
-                    again[index] = try rescan(index, nil)
+                    again[index] = try scanSide(index, nil)
                     continue
                 }
                 let table = archive.entries.compacted()
@@ -124,35 +129,12 @@ struct ScanStage {
                 }
                 guard !trusted.isEmpty else { continue }
                 changed.trees.formUnion(trusted.map(\.rawValue))
-                again[index] = try rescan(index, changed)
+                again[index] = try scanSide(index, changed)
             }
-            if let snapshot = again[0] { local = snapshot }
-            if let snapshot = again[1] { container = snapshot }
+            if let scanned = again[0] { (local, learnedLocal) = scanned }
+            if let scanned = again[1] { (container, learnedContainer) = scanned }
         }
         return try settle(local, container, learned: learnedLocal + learnedContainer)
-
-        func rescan(_ index: Int, _ changed: ChangedFolders?) throws -> Snapshot {
-            var learned: [Learned] = []
-            let snapshot: Snapshot
-            do {
-                snapshot = try scanners[index].scan(
-                    roots[index], expectedCount: expected, comparedWith: archive,
-                    side: index == 0 ? .local : .container, readers: readers[index],
-                    foldersPerReader: foldersPerReader[index], learning: &learned, ignoring: rules, changes: changed,
-                    rulesIn: ruleFolders, shouldStop: shouldStop)
-            } catch is ScanGap {
-                return try rescan(index, nil)
-            } catch is ScanStopped {
-                throw SyncError.interrupted
-            } catch let error as SyncError {
-                throw error
-            } catch {
-                guard networked[index] else { throw SyncError.folderNotAvailable(roots[index]) }
-                throw SyncError.serverNotAvailable(roots[index], reason: SyncEngine.serverReason(error))
-            }
-            if index == 0 { learnedLocal = learned } else { learnedContainer = learned }
-            return snapshot
-        }
     }
 
     /// The folders whose `.seamsignore` applies to what a scan of `changes` lists: each changed

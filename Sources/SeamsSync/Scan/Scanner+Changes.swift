@@ -121,21 +121,7 @@ extension Scanner {
     {
         let path = folder?.appending(IgnoreRules.fileName) ?? SyncPath(IgnoreRules.fileName)
         guard let files, root.isFileURL || table.find(path) != nil else { return }
-        let url = path.url(in: root)
-        let content: Data
-        do {
-            content = try files.read(from: url)
-        } catch let error as CocoaError
-            where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile
-            || [.ENOENT, .ENOTDIR, .EISDIR].contains(error.posixCode)
-        {
-            return  // none there, or a folder of that name (a whole scan reads only a file)
-        } catch {
-            throw SyncError.badIgnoreRule(
-                source: url.isFileURL ? url.path : url.absoluteString, line: 0, pattern: "",
-                reason: "reading it failed: \(SyncError.reason(UnderlyingError(error)))")
-        }
-        try rules.addFile(content, in: folder, at: url)
+        try Self.addRules(at: path.url(in: root), in: folder, files: files, into: &rules)
     }
 
     /// Whether `path` is `folder` or inside it (every path is inside the root, `nil`).

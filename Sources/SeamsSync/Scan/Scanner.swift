@@ -245,15 +245,31 @@ struct Scanner: Sendable {
             return
         }
         let url = (parent?.appending(file.name) ?? SyncPath(file.name)).url(in: root)
+        try addRules(at: url, in: parent, files: files, into: &rules)
+    }
+
+    /// Adds the rules of the `.seamsignore` at `url`, in `folder`, to `rules`. None there (gone
+    /// since a listing, or a folder of that name: only a file holds rules) adds nothing.
+    ///
+    /// - Throws: ``SyncError/badIgnoreRule(source:line:pattern:reason:)`` for a file that cannot
+    ///   be read or holds a rule git would reject.
+    static func addRules(
+        at url: URL, in folder: SyncPath?, files: any FileAccessorProviding, into rules: inout IgnoreRules
+    ) throws {
+        let content: Data
         do {
-            try rules.addFile(try files.read(from: url), in: parent, at: url)
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile || error.posixCode == .ENOENT {
-            // Gone since the listing: no rules there.
-        } catch let error as CocoaError where error.posixCode == .EACCES || error.posixCode == .EISDIR {
+            content = try files.read(from: url)
+        } catch let error as CocoaError
+            where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile
+            || [.ENOENT, .ENOTDIR, .EISDIR].contains(error.posixCode)
+        {
+            return
+        } catch {
             throw SyncError.badIgnoreRule(
                 source: url.isFileURL ? url.path : url.absoluteString, line: 0, pattern: "",
                 reason: "reading it failed: \(SyncError.reason(UnderlyingError(error)))")
         }
+        try rules.addFile(content, in: folder, at: url)
     }
 
     /// Whether a listed entry is the user's item to sync; one the tool's own names or the rules
