@@ -15,17 +15,42 @@ public import Foundation
 /// On Apple platforms this source is not built here and reports ``FileWatchError/unsupported``:
 /// `seams-sync watch` then scans both sides whole at every poll.
 public struct DefaultFileEventSource: FileEventSource {
+    /// Adds one folder's watch: the system's call, or a test's stand-in for it. Returns the watch's
+    /// descriptor, or minus the error number.
+    private let addWatch: @Sendable (_ instance: Int32, _ path: String, _ mask: UInt32) -> Int32
+
     /// Creates the source.
-    public init() {}
+    public init() {
+        addWatch = Self.systemAddWatch
+    }
+
+    /// Creates a source whose folders' watches are added by `addWatch`, which answers as the
+    /// system's call does (the watch's descriptor) or with minus an error number: a test
+    /// stands in for the kernel's watch limit with it.
+    package init(
+        addingWatches addWatch: @escaping @Sendable (_ instance: Int32, _ path: String, _ mask: UInt32) -> Int32
+    ) {
+        self.addWatch = addWatch
+    }
 
     /// Starts watching `roots`; see ``FileEventSource/watch(_:leavingOut:)``.
     public func watch(_ roots: [URL], leavingOut: @escaping @Sendable (Int, String) -> Bool)
         throws(FileWatchError) -> any FileEventWatching
     {
         #if canImport(Glibc)
-            return try InotifyWatch(roots: roots, leavingOut: leavingOut)
+            return try InotifyWatch(roots: roots, leavingOut: leavingOut, addWatch: addWatch)
         #else
             throw .unsupported
+        #endif
+    }
+
+    /// The system's call that adds a watch, for a test's stand-in to pass on to.
+    package static func systemAddWatch(_ instance: Int32, _ path: String, _ mask: UInt32) -> Int32 {
+        #if canImport(Glibc)
+            let watch = inotify_add_watch(instance, path, mask)
+            return watch >= 0 ? watch : -errno
+        #else
+            return -1
         #endif
     }
 
@@ -55,6 +80,7 @@ public struct DefaultFileEventSource: FileEventSource {
         private let descriptor: Int32
         private let roots: [URL]
         private let leavingOut: @Sendable (Int, String) -> Bool
+        private let addWatch: @Sendable (Int32, String, UInt32) -> Int32
         private let state = LockedValue(State())
         /// Roots lost while watches were added, reported by the first ``next(waitingAtMost:)``.
         private let lostAtStart = LockedValue(FileEvents())
@@ -64,12 +90,16 @@ public struct DefaultFileEventSource: FileEventSource {
             | UInt32(IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR) | UInt32(IN_DONT_FOLLOW)
             | UInt32(IN_EXCL_UNLINK)
 
-        init(roots: [URL], leavingOut: @escaping @Sendable (Int, String) -> Bool) throws(FileWatchError) {
+        init(
+            roots: [URL], leavingOut: @escaping @Sendable (Int, String) -> Bool,
+            addWatch: @escaping @Sendable (Int32, String, UInt32) -> Int32
+        ) throws(FileWatchError) {
             let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
             guard descriptor >= 0 else { throw .unavailable(String(cString: strerror(errno))) }
             self.descriptor = descriptor
             self.roots = roots
             self.leavingOut = leavingOut
+            self.addWatch = addWatch
             var lost = FileEvents()
             for index in roots.indices { addTree(root: index, path: "", into: &lost) }
             lostAtStart.withLock { $0 = lost }
@@ -161,9 +191,9 @@ public struct DefaultFileEventSource: FileEventSource {
             while let folder = pending.popLast() {
                 if !folder.isEmpty, leavingOut(root, folder) { continue }
                 let url = folder.isEmpty ? roots[root] : roots[root].appending(path: folder)
-                let wd = inotify_add_watch(descriptor, url.path, Self.mask)
+                let wd = addWatch(descriptor, url.path, Self.mask)
                 if wd < 0 {
-                    let code = errno
+                    let code = -wd
                     if code == ENOSPC {
                         events.unwatched.insert(root)
                         events.reason = Self.limitReason()
