@@ -279,12 +279,9 @@ public final class S3Accessor: Sendable {
         return error(code, url: url, writing: writing, reason: reason)
     }
 
+    /// The error this folder throws for `url`: Foundation's for `code`, with why in words.
     static func error(_ code: Int32, url: URL, writing: Bool, reason: String? = nil) -> CocoaError {
-        let base = CocoaError.fileSystemError(errno: code, path: url.absoluteString, writing: writing)
-        guard let reason else { return base }
-        var info = base.userInfo
-        info[NSLocalizedFailureReasonErrorKey] = reason
-        return CocoaError(base.code, userInfo: info)
+        .remoteError(errno: code, url: url, writing: writing, reason: reason)
     }
 
     /// Runs one client call, its ``S3Error`` as the file system's error for `url`.

@@ -333,12 +333,9 @@ public final class WebDAVAccessor: Sendable {
             code, url: url, writing: writing, reason: unsent ? words + " a moment ago; not tried again yet" : words)
     }
 
+    /// The error this folder throws for `url`: Foundation's for `code`, with why in words.
     static func error(_ code: Int32, url: URL, writing: Bool, reason: String? = nil) -> CocoaError {
-        let base = CocoaError.fileSystemError(errno: code, path: url.absoluteString, writing: writing)
-        guard let reason else { return base }
-        var info = base.userInfo
-        info[NSLocalizedFailureReasonErrorKey] = reason
-        return CocoaError(base.code, userInfo: info)
+        .remoteError(errno: code, url: url, writing: writing, reason: reason)
     }
 }
 

@@ -49,6 +49,23 @@ extension CocoaError {
         )
     }
 
+    /// The error a server's folder (WebDAV, S3) throws for `url`: Foundation's error for `errno`,
+    /// with the URL whole as its path and, when given, why in words (`NSLocalizedFailureReasonErrorKey`).
+    ///
+    /// - Parameters:
+    ///   - errno: The C error number the failure stands for.
+    ///   - url: The item the call was about.
+    ///   - writing: Whether the call changes the server's folder.
+    ///   - reason: What the server said or did, for a person.
+    /// - Returns: The error.
+    package static func remoteError(errno: Int32, url: URL, writing: Bool, reason: String?) -> CocoaError {
+        let base = fileSystemError(errno: errno, path: url.absoluteString, writing: writing)
+        guard let reason else { return base }
+        var info = base.userInfo
+        info[NSLocalizedFailureReasonErrorKey] = reason
+        return CocoaError(base.code, userInfo: info)
+    }
+
     /// The C error number behind this error, read from `NSUnderlyingErrorKey`, or `nil` when
     /// Foundation recorded none.
     ///
