@@ -39,7 +39,7 @@ struct ForwardingGenerator {
     }
 
     private func method(_ method: MethodRequirement) -> String {
-        let tryAwait = (method.effects.throwsKind == .none ? "" : "try ") + (method.effects.isAsync ? "await " : "")
+        let tryAwait = method.effects.callPrefix
         let arguments = RequirementEmitter.arguments(method.parameters, labelled: true)
         let returnClause = method.returnType.map { " -> \($0)" } ?? ""
         // A variadic parameter cannot be passed on as one: the mock's entry point takes arrays.
@@ -53,7 +53,7 @@ struct ForwardingGenerator {
 
     private func subscriptRequirement(_ requirement: SubscriptRequirement) -> String {
         let getter = requirement.getter
-        let tryAwait = (getter.effects.throwsKind == .none ? "" : "try ") + (getter.effects.isAsync ? "await " : "")
+        let tryAwait = getter.effects.callPrefix
         let target = target(isStatic: getter.isStatic)
         let arguments = RequirementEmitter.arguments(getter.parameters, labelled: true)
         let setterModifier = getter.isStatic || model.isClassBound ? "" : "nonmutating "
@@ -68,7 +68,7 @@ struct ForwardingGenerator {
 
     private func property(_ property: PropertyRequirement) -> String {
         let effects = property.getterEffects
-        let tryAwait = (effects.throwsKind == .none ? "" : "try ") + (effects.isAsync ? "await " : "")
+        let tryAwait = effects.callPrefix
         let target = target(isStatic: property.isStatic)
         let setterModifier = property.isStatic || model.isClassBound ? "" : "nonmutating "
         let setter = property.hasSetter ? "\n    \(setterModifier)set { \(target).\(property.name) = newValue }" : ""

@@ -139,7 +139,7 @@ struct RequirementEmitter {
         handlerCall: String, effects: Effects, returnType: String?, erasedAction: String? = nil
     ) -> String {
         let returnsVoid = returnType == nil || returnType == "Void" || returnType == "()"
-        let tryAwait = (effects.throwsKind == .none ? "" : "try ") + (effects.isAsync ? "await " : "")
+        let tryAwait = effects.callPrefix
         let valueCase = returnsVoid ? "case .value: return" : "case .value(let _mockValue): return _mockValue"
         let errorCase =
             effects.throwsKind == .none || effects.throwsKind == .rethrowing
@@ -224,7 +224,7 @@ struct RequirementEmitter {
         }
         // Inside the requirement a variadic parameter is already an array: the body lives in an
         // entry point taking arrays, which a child protocol's mock forwards to as well.
-        let tryAwait = (method.effects.throwsKind == .none ? "" : "try ") + (method.effects.isAsync ? "await " : "")
+        let tryAwait = method.effects.callPrefix
         let target = method.isStatic ? "Self" : "self"
         return """
             \(head)\(method.name)\(method.genericClause)(\(signature))\(tail) {

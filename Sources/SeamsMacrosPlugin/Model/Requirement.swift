@@ -65,6 +65,9 @@ struct Effects {
 
     /// The same for the handler's type.
     var handlerClause: String { (isAsync ? " async" : "") + throwsKind.handlerClause }
+
+    /// `try await ` as a call of such a requirement needs it, each word only where it must be.
+    var callPrefix: String { (throwsKind == .none ? "" : "try ") + (isAsync ? "await " : "") }
 }
 
 /// A method requirement.
