@@ -164,21 +164,20 @@ public struct S3Client: Sendable {
     public func putObject(
         _ key: String, body: Data, condition: S3WriteCondition = .always, metadata: [String: String] = [:]
     ) throws(S3Error) -> String {
-        var headers = Self.headers(for: condition)
-        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { headers.append(("x-amz-meta-" + name, value)) }
-        let (response, _) = try send("PUT", key: key, headers: headers, body: body)
-        return response.headerFields[.eTag] ?? ""
+        try putObjectDated(key, body: body, condition: condition, metadata: metadata).etag
     }
 
     /// ``putObject(_:body:condition:metadata:)``, returning the new object as the answer
-    /// describes it: its ETag, its size, and the answer's `Date` as its date (an answer to a
-    /// `PUT` carries no `Last-Modified`; S3 dates the object at the second its answer is dated,
-    /// but for a `PUT` that ends as a second turns). `nil` as the date where the answer has none.
+    /// describes it: its ETag and the answer's `Date` as its date (an answer to a `PUT` carries
+    /// no `Last-Modified`; S3 dates the object at the second its answer is dated, but for a `PUT`
+    /// that ends as a second turns). `nil` as the date where the answer has none.
     @available(*, noasync, message: "it blocks its thread")
     public func putObjectDated(
-        _ key: String, body: Data, condition: S3WriteCondition = .always
+        _ key: String, body: Data, condition: S3WriteCondition = .always, metadata: [String: String] = [:]
     ) throws(S3Error) -> (etag: String, date: Date?) {
-        let (response, _) = try send("PUT", key: key, headers: Self.headers(for: condition), body: body)
+        var headers = Self.headers(for: condition)
+        for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { headers.append(("x-amz-meta-" + name, value)) }
+        let (response, _) = try send("PUT", key: key, headers: headers, body: body)
         return (response.headerFields[.eTag] ?? "", response.headerFields[.date].flatMap { HTTPDate.parse($0) })
     }
 
