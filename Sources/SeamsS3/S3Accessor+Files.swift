@@ -31,7 +31,7 @@ extension S3Accessor: FileAccessorProviding {
     /// ``createFile(_:at:)`` does, for a file written straight to its name.
     ///
     /// - Returns: The new object's metadata: its size, and its ETag and date as the answer gave
-    ///   them (``S3Client/putObjectDated(_:body:condition:)``).
+    ///   them (``S3Client/putObjectDated(_:body:condition:metadata:)``).
     /// - Throws: EEXIST when the key is taken; the server's errors as file-system errors.
     @discardableResult
     public func createObject(_ data: Data, at url: URL) throws -> FileMetadata {
