@@ -260,8 +260,15 @@ final class SyncLock: Sendable {
             // since makes the heartbeat fail, never overwrite the other run's lock.
             var seen: FileMetadata?
             if capabilities.contains(.replaceIfUnchanged) {
-                seen = try? directories.metadata(at: url)
-                if seen == nil { throw SyncError.lockHeld(owner: current()?.owner ?? "unknown") }
+                do {
+                    seen = try directories.metadata(at: url)
+                } catch let error as CocoaError
+                    where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile || error.posixCode == .ENOENT
+                {
+                    throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
+                }
+                // Any other failure (a server gone away) is the run's error as it is, not a lock
+                // another run holds.
             }
             guard let record = current(), record.owner == owner else {
                 throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
