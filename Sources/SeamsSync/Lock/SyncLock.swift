@@ -263,7 +263,8 @@ final class SyncLock: Sendable {
                 do {
                     seen = try directories.metadata(at: url)
                 } catch let error as CocoaError
-                    where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile || error.posixCode == .ENOENT
+                    where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile
+                    || error.posixCode == .ENOENT
                 {
                     throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
                 }
