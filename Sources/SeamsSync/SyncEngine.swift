@@ -226,10 +226,15 @@ public struct SyncEngine: Sendable {
                     .init(from: $0.from.rawValue, to: $0.to.rawValue, madeOn: $0.madeOn)
                 }
             } else {
-                let applied = try apply(
+                let applied = try apply.startingFinalFlush(
                     plan, archive: consume archive, mustCommit: prepared.mustCommit || !scanned.learned.isEmpty)
                 report = applied.report
-                if applied.commitNeeded { try CommitStage(prepared: prepared)(applied.archive) }
+                if applied.commitNeeded {
+                    // The new state written while the last flush goes on; put in place after it.
+                    try CommitStage(prepared: prepared)(applied.archive, after: applied.finalFlush)
+                } else {
+                    try applied.finalFlush.wait().get()
+                }
                 if report.interruption == nil { report.skipped += PurgeStage(run: run, start: prepared.start)() }
             }
         }

@@ -14,6 +14,9 @@ struct CopyQueue {
     var flushing: (batch: SealedBatch, flush: any PendingWork)?
     /// Temp names given out so far: each holds the run's id and its number.
     var temporaryCounter = 0
+    /// The container's new marker, written to its temp name with the first batch (so that the
+    /// batch's flush covers it), and whether that flush has made it durable.
+    var marker: (temp: URL, durable: Bool)?
 }
 
 /// A file copied to a temp name beside its target, waiting for the batch flush and its rename.
@@ -45,6 +48,8 @@ struct SealedBatch {
     /// Every file and folder its flush covers: the temp files, the new trash folders' chains
     /// and the trash folders that were waiting.
     let durables: Durables
+    /// The container's new marker at its temp name, when this batch's flush covers it.
+    let marker: URL?
 
     /// Its one flush: the temp files' content, the new trash folders' names and the versions
     /// kept in them (one `syncfs` on the live file system).
@@ -188,7 +193,17 @@ extension Applier {
         var durables = chain
         durables.formUnion(trash)
         for copy in batch { durables.add(file: copy.temp, on: copy.source.other) }
-        return SealedBatch(copies: batch, preserved: preserved, made: made, trash: trash, durables: durables)
+        var marker: URL?
+        if copyQueue.marker == nil, let placement = context.marker, placement.marker.stagesAhead,
+            let temp = try? placement.marker.stage(placement.identity, runID: context.runID)
+        {
+            // A run that copies commits: its marker rides with this flush instead of one of its own.
+            copyQueue.marker = (temp, false)
+            marker = temp
+            durables.add(file: temp, on: .container)
+        }
+        return SealedBatch(
+            copies: batch, preserved: preserved, made: made, trash: trash, durables: durables, marker: marker)
     }
 
     /// Places a sealed batch once its one flush (one `syncfs` on the live file system) has made
@@ -197,6 +212,15 @@ extension Applier {
     /// removed, and the next run tries again (what was kept in the trash stays there, and its
     /// folders wait for the next flush).
     private mutating func place(_ batch: SealedBatch, flushed: Result<Void, any Error>) {
+        if let marker = batch.marker {
+            if case .failure = flushed {
+                // Not known to be durable: written again, and flushed on its own, at the end.
+                context.marker?.marker.discard(marker)
+                copyQueue.marker = nil
+            } else {
+                copyQueue.marker = (marker, true)
+            }
+        }
         if case .failure(let error) = flushed {
             trashState.pending.formUnion(batch.trash)
             for copy in batch.copies {

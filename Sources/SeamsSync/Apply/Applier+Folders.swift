@@ -91,16 +91,15 @@ extension Applier {
         }
     }
 
-    /// Flushes every folder whose entries changed, in two batches: the trash folders not flushed
-    /// since they changed first, so that a replaced or deleted version is durable in the trash
-    /// before its old name is durably gone. (The trash's own new folders were flushed when they
-    /// were made, and the container's marker before its rename.)
-    mutating func flushFolders() throws {
-        try flushTrash()
+    /// Every folder whose entries this run changed, on each side: flushed at the end of the run,
+    /// after the trash folders not flushed since they changed, so that a replaced or deleted
+    /// version is durable in the trash before its old name is durably gone. (The trash's own new
+    /// folders were flushed when they were made, and the container's marker before its rename.)
+    func changedFolders() -> Durables {
         var folders = Durables()
         for side in Side.allCases {
             folders.add(folders: folderState.dirty[side]!.map { context.folderURL($0, on: side) }, on: side)
         }
-        try context.replicas.flush(folders)
+        return folders
     }
 }

@@ -38,6 +38,16 @@ struct Applier {
 
     /// Runs every phase and flushes the touched folders.
     mutating func run() throws -> Archive {
+        let (archive, finalFlush) = try runStartingFinalFlush()
+        try finalFlush.wait().get()
+        return archive
+    }
+
+    /// Runs every phase and starts the final flush of the touched folders beside the caller,
+    /// which waits for it before anything that relies on it (the state's commit): the caller
+    /// can write the new state to its temp name meanwhile. The trash is flushed before this
+    /// returns, so that every version kept there is durable before the old names are.
+    mutating func runStartingFinalFlush() throws -> (archive: Archive, finalFlush: any PendingWork) {
         removeLeftovers()
         findKeptCopies()
         if !plan.moves.isEmpty { try makeMoves() }
@@ -96,19 +106,28 @@ struct Applier {
             if phase != .createAndCopy, !(try retryAfterDeletions(done: &done, total: total)) { break phases }
         }
         placeStaged()
-        if commitNeeded, let placeMarker = context.placeMarker {
-            // The container's new generation, durable with the final flush, before the state's commit.
-            _ = try placeMarker()
+        if commitNeeded, let placement = context.marker {
+            // The container's new generation, durable with the final flush, before the state's
+            // commit: renamed into place when a batch's flush made it durable, else written now.
+            let staged = copyQueue.marker.flatMap { $0.durable ? $0.temp : nil }
+            _ = try placement.marker.place(placement.identity, runID: context.runID, staged: staged)
             folderState.dirty[.container]!.insert(nil)
+        } else if let staged = copyQueue.marker {
+            context.marker?.marker.discard(staged.temp)
         }
-        try flushFolders()
+        try flushTrash()
+        let (replicas, folders) = (context.replicas, changedFolders())
+        // Beside the caller only where work goes several at once, as a full batch's flush does.
+        let finalFlush: any PendingWork =
+            context.copiesAtOnce > 1
+            ? context.work.start { try replicas.flush(folders) } : EndedWork(Result { try replicas.flush(folders) })
         if let interruption = report.interruption {
             done = interruption.done
         } else {
             (done, bytesDone) = (total, bytesTotal)
         }
         context.progress(told())
-        return archive
+        return (archive, finalFlush)
     }
 
     /// The bytes `entry` copies: its source file's size when it carries a file to the other side.

@@ -1,6 +1,14 @@
 import Foundation
 import SeamsCore
 
+/// The container's new marker, and the run that writes it.
+struct MarkerPlacement: Sendable {
+    /// The container's marker.
+    let marker: ReplicaMarker
+    /// The identity the next commit records, one generation on.
+    let identity: ReplicaIdentity
+}
+
 /// What applying a plan needs from outside: the two replicas (each touched through its own
 /// boundaries, and decided about by its capabilities only), the copies between them, and this
 /// run's names.
@@ -28,9 +36,9 @@ struct ApplyContext: Sendable {
     var work: any ConcurrentWork = BlockingExecutor.shared
     /// Whether the state is committed even if no path changes (a rebuilt or first state).
     var mustCommit = false
-    /// Puts the container's new `.seams-replica` in place (not yet flushed) and returns it; run
-    /// before the final flush when the state will be committed, so that one flush covers it.
-    var placeMarker: (@Sendable () throws -> URL)?
+    /// The container's new `.seams-replica`, put in place before the final flush when the state
+    /// will be committed, so that one flush covers it.
+    var marker: MarkerPlacement?
 
     /// The name of the trash folder in each root.
     static let trashName = OwnNames.trash

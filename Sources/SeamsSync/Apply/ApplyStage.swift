@@ -2,7 +2,8 @@ import Foundation
 import SeamsCore
 
 /// The fourth stage: the plan carried out through the boundaries (``Applier``), the container's
-/// new marker placed, and the touched folders flushed.
+/// new marker placed, and the touched folders flushed (the last flush may still be going on when
+/// the stage returns: see ``startingFinalFlush(_:archive:mustCommit:)``).
 struct ApplyStage {
     let run: SyncRun
     let prepared: PrepareStage.Prepared
@@ -23,9 +24,12 @@ struct ApplyStage {
         var report: SyncReport
         /// Whether the state must be committed (a path changed, or ``PrepareStage/Prepared/mustCommit``).
         var commitNeeded: Bool
+        /// The flush of the folders the run changed, started beside the caller: nothing that
+        /// relies on them being durable (the state's commit) happens before it has ended well.
+        var finalFlush: any PendingWork
     }
 
-    /// Runs the stage.
+    /// Runs the stage and waits for its final flush.
     ///
     /// - Parameters:
     ///   - plan: The plan.
@@ -33,14 +37,27 @@ struct ApplyStage {
     ///   - mustCommit: Whether the state is committed even if no path changes.
     /// - Throws: ``SyncError`` when the run cannot go on (the lock lost, a flush failed).
     func callAsFunction(_ plan: SyncPlan, archive: consuming Archive, mustCommit: Bool) throws -> Applied {
+        let applied = try startingFinalFlush(plan, archive: archive, mustCommit: mustCommit)
+        try applied.finalFlush.wait().get()
+        return applied
+    }
+
+    /// Runs the stage, and returns while its final flush may still be going on, so that the
+    /// caller can write the new state to its temp name meanwhile.
+    ///
+    /// - Parameters:
+    ///   - plan: The plan.
+    ///   - archive: The archive the plan was made against, consumed: the applier changes it in place.
+    ///   - mustCommit: Whether the state is committed even if no path changes.
+    /// - Throws: ``SyncError`` when the run cannot go on (the lock lost, a flush failed).
+    func startingFinalFlush(_ plan: SyncPlan, archive: consuming Archive, mustCommit: Bool) throws -> Applied {
         let lock = prepared.lock
-        let marker = prepared.marker
-        let (next, runID) = (prepared.check.next, prepared.runID)
+        let runID = prepared.runID
         var context = ApplyContext(
             replicas: run.transfers, runID: runID,
             trashFolderName: TrashPurger.folderName(startingAt: prepared.start, runID: runID),
             heartbeat: { try lock?.heartbeat() }, progress: progress, shouldStop: run.shouldStop,
-            mustCommit: mustCommit, placeMarker: { try marker.place(next, runID: runID) })
+            mustCommit: mustCommit, marker: MarkerPlacement(marker: prepared.marker, identity: prepared.check.next))
         context.batchCount = max(1, run.options.copyBatchCount)
         // Requests mostly wait: as many at once as asked; local copies share two cores.
         let atOnce = concurrently || work != nil
@@ -48,7 +65,8 @@ struct ApplyStage {
         context.copiesAtOnce = atOnce ? (networked ? requestsInFlight : SyncEngine.localCopiesAtOnce) : 1
         if let work { context.work = work }
         var applier = Applier(context: context, plan: plan, archive: archive)
-        let result = try applier.run()
-        return Applied(archive: result, report: applier.report, commitNeeded: applier.commitNeeded)
+        let (result, finalFlush) = try applier.runStartingFinalFlush()
+        return Applied(
+            archive: result, report: applier.report, commitNeeded: applier.commitNeeded, finalFlush: finalFlush)
     }
 }

@@ -108,6 +108,14 @@ struct ArchiveStore: Sendable {
     ///   - runID: This run's id, for the temp name.
     ///   - removingLegacyFile: Whether a version 1 file was read and is now superseded.
     func commit(_ archive: Archive, runID: String, removingLegacyFile: Bool = false) throws {
+        try place(try stage(archive, runID: runID), removingLegacyFile: removingLegacyFile)
+    }
+
+    /// Writes `archive` to a temp name beside the state and flushes it, for ``place(_:removingLegacyFile:)``
+    /// to put in place; until then the old state stands.
+    ///
+    /// - Returns: The temp file.
+    func stage(_ archive: Archive, runID: String) throws -> URL {
         let temp = temporaryURL(runID: runID)
         do {
             // Made with `open(O_EXCL)` and written a piece at a time (an atomic write would make a
@@ -116,15 +124,38 @@ struct ArchiveStore: Sendable {
             var pieces = ArchiveCodec.Pieces(archive)
             try files.createFile(at: temp) { pieces.next() }
             try directories.synchronizeFile(at: temp)
+            return temp
+        } catch let error as SyncError {
+            discard(temp)
+            throw error
+        } catch {
+            discard(temp)
+            throw SyncError.writeFailed(url, UnderlyingError(error))
+        }
+    }
+
+    /// Puts a state written by ``stage(_:runID:)`` in place of the old one, durably.
+    ///
+    /// - Parameters:
+    ///   - temp: The staged file.
+    ///   - removingLegacyFile: Whether a version 1 file was read and is now superseded.
+    func place(_ temp: URL, removingLegacyFile: Bool) throws {
+        do {
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
             if removingLegacyFile { try directories.removeItem(at: legacyURL, recursively: false) }
             try directories.synchronizeDirectory(at: stateDirectory)
         } catch let error as SyncError {
+            discard(temp)
             throw error
         } catch {
-            try? directories.removeItem(at: temp, recursively: false)
+            discard(temp)
             throw SyncError.writeFailed(url, UnderlyingError(error))
         }
+    }
+
+    /// Removes a staged state that will not be placed (what is left is removed by the next run).
+    func discard(_ temp: URL) {
+        try? directories.removeItem(at: temp, recursively: false)
     }
 
     /// Creates the state folder if needed and removes what crashed commits of this pair left

@@ -75,32 +75,71 @@ struct ReplicaMarker: Sendable {
     /// Replaces the marker atomically (temp file, flush, rename); the caller flushes the container
     /// folder, with the run's other changes, before it commits the state.
     ///
+    /// - Parameter staged: The marker's temp file when ``stage(_:runID:)`` wrote it earlier and a
+    ///   flush has made it durable since (`nil`: written and flushed now).
     /// - Returns: The marker's URL.
-    func place(_ identity: ReplicaIdentity, runID: String) throws -> URL {
-        let temp = container.appending(
-            path: "\(Snapshot.temporaryPrefix)replica-\(runID)", directoryHint: .notDirectory)
+    func place(_ identity: ReplicaIdentity, runID: String, staged: URL? = nil) throws -> URL {
+        let temp = staged ?? temporaryURL(runID: runID)
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let data = try encoder.encode(File(format: Self.format, id: identity.id, generation: identity.generation))
-            // Content durable before the name: a power cut may keep the rename and lose an
-            // unflushed content, and a torn marker reads as another container.
-            if replica.capabilities.contains(.durableWhenAnswered) {
-                // A server writes the body whole before it answers: one `PUT`, where creating
-                // the file exclusively would add a `LOCK` and an `UNLOCK`.
-                try files.write(data, to: temp)
-                try replica.flush(file: temp)
-            } else {
-                // Made and flushed in one call (`open(O_EXCL)`, `write`, `fsync`), where an atomic
-                // write would flush a temp of its own and rename it first.
-                try files.createFile(data, at: temp)
+            if staged == nil {
+                let data = try Self.encoded(identity)
+                // Content durable before the name: a power cut may keep the rename and lose an
+                // unflushed content, and a torn marker reads as another container.
+                if replica.capabilities.contains(.durableWhenAnswered) {
+                    // A server writes the body whole before it answers: one `PUT`, where creating
+                    // the file exclusively would add a `LOCK` and an `UNLOCK`.
+                    try files.write(data, to: temp)
+                    try replica.flush(file: temp)
+                } else {
+                    // Made and flushed in one call (`open(O_EXCL)`, `write`, `fsync`), where an
+                    // atomic write would flush a temp of its own and rename it first.
+                    try files.createFile(data, at: temp)
+                }
             }
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
             return url
         } catch {
-            try? directories.removeItem(at: temp, recursively: false)
+            discard(temp)
             throw SyncError.writeFailed(url, UnderlyingError(error))
         }
+    }
+
+    /// Whether ``stage(_:runID:)`` can write the marker ahead of a flush that covers it: on a
+    /// replica made durable by a flush, where it saves the marker a flush of its own.
+    var stagesAhead: Bool { replica.can(.flush) && !replica.can(.durableWhenAnswered) }
+
+    /// Writes the marker to its temp name without flushing it, for a flush of the run's own to
+    /// make durable before ``place(_:runID:staged:)`` renames it.
+    ///
+    /// - Returns: The temp file.
+    func stage(_ identity: ReplicaIdentity, runID: String) throws -> URL {
+        let temp = temporaryURL(runID: runID)
+        do {
+            var data: Data? = try Self.encoded(identity)
+            try files.createFile(at: temp) {
+                defer { data = nil }
+                return data
+            }
+            return temp
+        } catch {
+            discard(temp)
+            throw SyncError.writeFailed(url, UnderlyingError(error))
+        }
+    }
+
+    /// Removes a staged marker that will not be placed.
+    func discard(_ temp: URL) {
+        try? directories.removeItem(at: temp, recursively: false)
+    }
+
+    private func temporaryURL(runID: String) -> URL {
+        container.appending(path: "\(Snapshot.temporaryPrefix)replica-\(runID)", directoryHint: .notDirectory)
+    }
+
+    private static func encoded(_ identity: ReplicaIdentity) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(File(format: format, id: identity.id, generation: identity.generation))
     }
 }
 

@@ -20,6 +20,15 @@ package protocol ConcurrentWork: Sendable {
 
 extension BlockingExecutor: ConcurrentWork {}
 
+/// Work that ran on the caller's thread before it was handed on: waiting returns how it ended.
+struct EndedWork: PendingWork {
+    let result: Result<Void, any Error>
+
+    init(_ result: Result<Void, any Error>) { self.result = result }
+
+    func wait() -> Result<Void, any Error> { result }
+}
+
 /// One interleaving of the engine's concurrent work, chosen by a seed and the same in every run
 /// of that seed: the calls of a ``map(_:width:_:)`` run one by one in a shuffled order, and work
 /// started beside the caller runs either at once or only when waited for (after everything the
