@@ -104,19 +104,26 @@ import Testing
     @Test("started work a thread has begun is waited for, and runs once")
     func startedWorkRunsOnce() {
         let workers = BlockingExecutor(idleTimeout: 60)
-        for _ in 0..<200 {
-            let runs = LockedValue(0)
+        let runs = LockedValue([Int](repeating: 0, count: 200))
+        for index in 0..<200 {
             let began = DispatchSemaphore(value: 0)
             let pending = workers.start {
-                runs.withLock { $0 += 1 }
+                runs.withLock { $0[index] += 1 }
                 began.signal()
             }
             // Half the time the thread has begun (and ended) before the wait; else either may run it.
             if Bool.random() { #expect(began.wait(timeout: .now() + 30) == .success) }
             #expect((try? pending.wait().get()) != nil)
-            Thread.sleep(forTimeInterval: 0.0005)
-            #expect(runs.withLock { $0 } == 1)
+            #expect(runs.withLock { $0[index] } >= 1, "ended when the wait returned")
         }
+        // Every thread idle again (none leaves within the minute): each job a thread took has
+        // ended, so a second run of any work would be counted by now.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while workers.idleThreads < workers.threadsStarted, ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        #expect(workers.idleThreads == workers.threadsStarted)
+        #expect(runs.withLock { $0 } == [Int](repeating: 1, count: 200))
     }
 
     @Test("a job handed to a thread as its idle wait runs out is still run")

@@ -271,7 +271,9 @@ final class SyncLock: Sendable {
                 // Any other failure (a server gone away) is the run's error as it is, not a lock
                 // another run holds.
             }
-            guard let record = current(), record.owner == owner else {
+            // A lock that is gone or not a record this build reads is not this run's; one that
+            // cannot be read (an I/O error) is the run's error as it is.
+            guard let record = try readChecked(url), record.owner == owner else {
                 throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
             }
             let temp = temporary("beat")
@@ -302,6 +304,23 @@ final class SyncLock: Sendable {
 
     private func read(_ url: URL) -> Record? {
         guard let data = try? files.read(from: url) else { return nil }
+        return try? JSONDecoder().decode(Record.self, from: data)
+    }
+
+    /// The record at `url`, or `nil` when nothing is there or it is not a record.
+    ///
+    /// - Throws: ``SyncError/readFailed(_:_:)`` when it is there but cannot be read.
+    private func readChecked(_ url: URL) throws -> Record? {
+        let data: Data
+        do {
+            data = try files.read(from: url)
+        } catch let error as CocoaError
+            where error.code == .fileReadNoSuchFile || error.code == .fileNoSuchFile || error.posixCode == .ENOENT
+        {
+            return nil
+        } catch {
+            throw SyncError.readFailed(url, UnderlyingError(error))
+        }
         return try? JSONDecoder().decode(Record.self, from: data)
     }
 }
