@@ -167,4 +167,32 @@ import Testing
                 try fileSystem.read(from: container.appending(path: name)) == Data("v2 \(name), longer".utf8))
         }
     }
+
+    @Test(
+        "a batch flush that fails with the marker in it fails its copies alone: the marker is written and flushed on its own at the end, and the run commits"
+    )
+    func markerOutlivesAFailedBatch() throws {
+        let (fileSystem, boundary) = try editedPair()
+        // A deletion too, so that the run has something to commit when every copy fails.
+        try fileSystem.removeItem(at: local.appending(path: names[0]), recursively: false)
+        boundary.addRule(
+            .operation(.synchronizeFile, at: container.appending(path: ".seams-tmp-replica-edit"), fails: .ioError))
+        let report = try engine(boundary, fileSystem).run(local: local, container: container, stateDirectory: state)
+        #expect(
+            report.copiedToContainer == 0 && report.failures.count == 9 && report.deletedContainer == 1,
+            "\(report.summary)")
+        let calls = boundary.calls
+        let marker = named(".seams-tmp-replica-")
+        let writes = calls.indices.filter { calls[$0].operation == .write && marker(calls[$0]) }
+        #expect(writes.count == 2, "staged with the batch, then written again: \(calls.filter(marker))")
+        let onDisk = try fileSystem.read(from: container.appending(path: ".seams-replica"))
+        #expect(String(decoding: onDisk, as: UTF8.self).contains("\"generation\":2"))
+        let left = try fileSystem.contentsOfDirectory(at: container).map(\.name)
+        #expect(!left.contains { $0.hasPrefix(".seams-tmp-") }, "\(left)")
+        fileSystem.advanceTime(by: 5)
+        let next = try SyncEngine(
+            directories: fileSystem, files: fileSystem, clock: { fileSystem.now }, owner: "test", runID: { "again" }
+        ).run(local: local, container: container, stateDirectory: state)
+        #expect(next.copiedToContainer == 9 && next.failures.isEmpty, "\(next.summary)")
+    }
 }
