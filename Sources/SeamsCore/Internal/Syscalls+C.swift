@@ -66,6 +66,10 @@ enum DirectoryReader {
                 if errno != 0 { throw Errno.current }
                 break
             }
+            let dots = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                raw[0] == 0x2E && (raw[1] == 0 || (raw[1] == 0x2E && raw[2] == 0))
+            }
+            if dots { continue }  // `.` and `..`: not read
             var info = stat()
             let (name, valid, status) = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 let bytes = raw.bindMemory(to: CChar.self).baseAddress!
@@ -75,7 +79,6 @@ enum DirectoryReader {
                     fstatat(descriptor, bytes, &info, AT_SYMLINK_NOFOLLOW)
                 )
             }
-            if name == "." || name == ".." { continue }
             if status != 0 {
                 if errno == ENOENT { continue }  // removed while we listed
                 throw Errno.current

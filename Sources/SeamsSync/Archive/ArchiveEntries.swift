@@ -138,7 +138,8 @@ struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLite
 
     /// Walks the table and the sorted changes side by side.
     struct Iterator: IteratorProtocol {
-        private let table: ArchiveTable
+        /// The table walked.
+        let table: ArchiveTable
         private let changes: [(key: SyncPath, value: Archive.Entry?)]
         private var change = 0
         private var cursor: ArchiveTable.Cursor?
@@ -151,10 +152,7 @@ struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLite
 
         /// The next entry in path order.
         mutating func next() -> (key: SyncPath, value: Archive.Entry)? {
-            if cursor == nil {
-                cursor = table.data.withUnsafeBytes { raw in table.cursor(at: 0, raw) }
-                readCurrent()
-            }
+            begin()
             while true {
                 let pending = change < changes.count ? changes[change] : nil
                 if let (path, entry) = current {
@@ -171,6 +169,36 @@ struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLite
                 change += 1
                 if let added = pending.value { return (pending.key, added) }
             }
+        }
+
+        /// When the next entries are a whole block of the table (``ArchiveTable/block(_:)``) that
+        /// no change falls inside, written with `interval`: steps past them and returns their
+        /// bytes' range in the table's data, to be copied as they are. Else `nil`, and nothing moves.
+        mutating func nextUnchangedBlock(interval: Int) -> Range<Int>? {
+            begin()
+            guard table.interval == interval, let cursor, cursor.isValid, cursor.ordinal % interval == 0 else {
+                return nil
+            }
+            let index = cursor.ordinal / interval
+            guard let bytes = table.block(index) else { return nil }
+            if change < changes.count {
+                var key = changes[change].key.rawValue
+                let after = key.withUTF8 { key in
+                    table.data.withUnsafeBytes { raw in table.follows(block: index, UnsafeRawBufferPointer(key), raw) }
+                }
+                guard after else { return nil }
+            }
+            var moving = table.cursor(beforeBlock: index + 1)
+            table.data.withUnsafeBytes { raw in table.advance(&moving, raw) }
+            self.cursor = moving
+            readCurrent()
+            return bytes
+        }
+
+        private mutating func begin() {
+            guard cursor == nil else { return }
+            cursor = table.data.withUnsafeBytes { raw in table.cursor(at: 0, raw) }
+            readCurrent()
         }
 
         private mutating func step() {

@@ -143,6 +143,23 @@ struct ArchiveTable: Sendable {
         cursor.isValid = true
     }
 
+    /// The bytes of the whole block of entries from restart `index` to the next (`interval`
+    /// entries, the first stored whole): `nil` when the block is the last and not full.
+    func block(_ index: Int) -> Range<Int>? {
+        guard index < restarts.count, (index + 1) * interval <= count else { return nil }
+        return restarts[index]..<(index + 1 < restarts.count ? restarts[index + 1] : end)
+    }
+
+    /// Whether `key` comes after every path of the block at restart `index` (``block(_:)``): it
+    /// is not below the next block's first path, or there is no next block.
+    func follows(block index: Int, _ key: UnsafeRawBufferPointer, _ raw: UnsafeRawBufferPointer) -> Bool {
+        guard index + 1 < restarts.count else { return false }
+        return Self.order(key, restartPath(index + 1, raw)) >= 0
+    }
+
+    /// A cursor before the first entry of the block at restart `index`.
+    func cursor(beforeBlock index: Int) -> Cursor { cursor(atRestart: index) }
+
     /// The whole path of restart `index`, in place.
     private func restartPath(_ index: Int, _ raw: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
         var offset = restarts[index]
@@ -495,6 +512,16 @@ struct ArchiveTable: Sendable {
                 carry.containerID = entry.containerID
             }
             count += 1
+        }
+
+        /// Appends a whole block of a table written with the same interval (``ArchiveTable/block(_:)``),
+        /// byte for byte: its first entry is stored whole and stores nothing against the entry
+        /// before, so it reads the same here; the next entry appended is a restart too.
+        mutating func appendBlock(_ bytes: UnsafeRawBufferPointer, to writer: inout ByteWriter) {
+            precondition(count % interval == 0, "a block starts at a restart")
+            restarts.append(writer.count)
+            writer.append(bytes)
+            count += interval
         }
 
         private static func orderIsIncreasing(_ before: UnsafeRawBufferPointer, _ after: UnsafeRawBufferPointer) -> Bool

@@ -51,13 +51,13 @@ struct ScanStage {
         let shouldStop = run.shouldStop
         let changes = Side.allCases.map { archive.entries.isEmpty ? nil : scope.changes($0) }
         let ruleFolders = Self.foldersAbove(changes.compactMap { $0 })
-        // A local side is listed by two readers, 16 folders each per turn, when the sides are
+        // A local side is listed by four readers, 16 folders each per turn, when the sides are
         // scanned together: the two scans alone keep a quiet two-core machine busy, but on a
-        // machine busy with other work four threads hold four shares of it instead of two (no
-        // change, beside two busy loops: 100,000 files 0.414 s against 0.489 s with one reader a
-        // side, 10,000 files 0.083 s against 0.094 s; quiet: 0.243 against 0.234 s and 0.039
-        // against 0.036 s). Four folders a turn cost the quiet 100,000 files 6%.
-        let readers = networked.map { $0 ? serverReaders : (concurrently ? 2 : 1) }
+        // machine busy with other work each thread holds a share of it (no change, beside two
+        // busy loops: 100,000 files 0.414 s with two readers a side against 0.489 s with one;
+        // 100 of 15,400 files modified, 31 runs in turn: 0.143 s with four against 0.151 s with
+        // two, and quiet 0.078 against 0.081 s). Four folders a turn cost the quiet 100,000 files 6%.
+        let readers = networked.map { $0 ? serverReaders : (concurrently ? 4 : 1) }
         let foldersPerReader = networked.map { $0 ? 4 : 16 }
         let rules = try IgnoreRules(defaults: run.options.defaultExcludes, excludes: run.options.excludes)
         let found = LockedValue(0)
