@@ -117,21 +117,15 @@ struct ArchiveStore: Sendable {
     /// - Returns: The temp file.
     func stage(_ archive: Archive, runID: String) throws -> URL {
         let temp = temporaryURL(runID: runID)
-        do {
+        try discarding(temp) {
             // Made with `open(O_EXCL)` and written a piece at a time (an atomic write would make a
             // temp of its own, and the whole file would stand in memory beside the archive read),
             // then flushed before it replaces the old one.
             var pieces = ArchiveCodec.Pieces(archive)
             try files.createFile(at: temp) { pieces.next() }
             try directories.synchronizeFile(at: temp)
-            return temp
-        } catch let error as SyncError {
-            discard(temp)
-            throw error
-        } catch {
-            discard(temp)
-            throw SyncError.writeFailed(url, UnderlyingError(error))
         }
+        return temp
     }
 
     /// Puts a state written by ``stage(_:runID:)`` in place of the old one, durably.
@@ -140,16 +134,21 @@ struct ArchiveStore: Sendable {
     ///   - temp: The staged file.
     ///   - removingLegacyFile: Whether a version 1 file was read and is now superseded.
     func place(_ temp: URL, removingLegacyFile: Bool) throws {
-        do {
+        try discarding(temp) {
             try directories.moveItem(at: temp, to: url, replacingExisting: true)
             if removingLegacyFile { try directories.removeItem(at: legacyURL, recursively: false) }
             try directories.synchronizeDirectory(at: stateDirectory)
-        } catch let error as SyncError {
-            discard(temp)
-            throw error
+        }
+    }
+
+    /// Runs `body`; when it throws, removes `temp` and throws a `SyncError` as it came, anything
+    /// else as ``SyncError/writeFailed(_:_:)`` of the state file.
+    private func discarding(_ temp: URL, _ body: () throws -> Void) throws {
+        do {
+            try body()
         } catch {
             discard(temp)
-            throw SyncError.writeFailed(url, UnderlyingError(error))
+            throw error as? SyncError ?? SyncError.writeFailed(url, UnderlyingError(error))
         }
     }
 
