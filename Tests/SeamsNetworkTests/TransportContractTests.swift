@@ -129,11 +129,12 @@ struct TransportContractTests {
 
     @Test("a port nobody listens on is cannotConnect", arguments: TransportUnderTest.live)
     func cannotConnect(kind: TransportUnderTest) async throws {
-        let port = try await LoopbackServer.closedPort()
-        try await ContractHarness.with(kind) { harness in
-            let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/echo")
-            await #expect(throws: HTTPTransportError.cannotConnect) {
-                try await harness.transport.send(request, body: nil, timeout: Patience.exchange)
+        try await LoopbackServer.withRefusingPort { port in
+            try await ContractHarness.with(kind) { harness in
+                let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/echo")
+                await #expect(throws: HTTPTransportError.cannotConnect) {
+                    try await harness.transport.send(request, body: nil, timeout: Patience.exchange)
+                }
             }
         }
     }
@@ -144,17 +145,18 @@ struct TransportContractTests {
     /// crash suites (or the thread sanitizer) sees the refusal first, which a 2-second deadline was not.
     @Test("a refused connection is cannotConnect, not retried until the deadline", arguments: TransportUnderTest.live)
     func cannotConnectBeforeShortTimeout(kind: TransportUnderTest) async throws {
-        let port = try await LoopbackServer.closedPort()
         let timeout = Patience.exchange
-        try await ContractHarness.with(kind) { harness in
-            let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/echo")
-            await #expect(throws: HTTPTransportError.cannotConnect) {
-                try await harness.transport.send(request, body: nil, timeout: timeout)
+        try await LoopbackServer.withRefusingPort { port in
+            try await ContractHarness.with(kind) { harness in
+                let request = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:\(port)", path: "/echo")
+                await #expect(throws: HTTPTransportError.cannotConnect) {
+                    try await harness.transport.send(request, body: nil, timeout: timeout)
+                }
+                // The transport still works afterwards: the failed connect left nothing behind.
+                let (response, _) = try await harness.transport.send(
+                    harness.request(.get, "/status/204"), body: nil, timeout: Patience.exchange)
+                #expect(response.status.code == 204)
             }
-            // The transport still works afterwards: the failed connect left nothing behind.
-            let (response, _) = try await harness.transport.send(
-                harness.request(.get, "/status/204"), body: nil, timeout: Patience.exchange)
-            #expect(response.status.code == 204)
         }
     }
 

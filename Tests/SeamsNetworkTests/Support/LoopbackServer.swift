@@ -3,6 +3,15 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `close(2)`, outside ``LoopbackServer``, whose `close()` would hide it.
+private func closeSocket(_ descriptor: Int32) { close(descriptor) }
+
 /// A small HTTP/1.1 server on swift-nio, bound to 127.0.0.1 on a free port, that serves the
 /// routes of ``LoopbackRoute``. Each test starts its own and closes it.
 final class LoopbackServer: Sendable {
@@ -34,14 +43,33 @@ final class LoopbackServer: Sendable {
         return LoopbackServer(channel: channel, port: port, arrivals: arrivals)
     }
 
-    /// A port on 127.0.0.1 where nothing listens: bound, read, and closed again.
-    static func closedPort() async throws -> Int {
-        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .bind(host: "127.0.0.1", port: 0)
-            .get()
-        let port = channel.localAddress?.port ?? 9
-        try await channel.close()
-        return port
+    /// Runs `body` with a port on 127.0.0.1 where nothing listens, held until `body` returns: a
+    /// socket bound to it and never listening, so a connection to it is refused, and no server
+    /// the other tests start meanwhile can be given the port (a port closed again could be, and
+    /// was: a test's own server took it and answered 200).
+    static func withRefusingPort<T>(_ body: (Int) async throws -> T) async throws -> T {
+        #if canImport(Glibc)
+            let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { closeSocket(descriptor) }
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+            address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(descriptor, raw, length) == 0 && getsockname(descriptor, raw, &length) == 0
+            }
+        }
+        guard bound else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        return try await body(Int(UInt16(bigEndian: address.sin_port)))
     }
 
     /// Stops listening.
