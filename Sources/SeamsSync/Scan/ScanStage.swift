@@ -56,7 +56,8 @@ struct ScanStage {
         // machine busy with other work each thread holds a share of it (no change, beside two
         // busy loops: 100,000 files 0.414 s with two readers a side against 0.489 s with one;
         // 100 of 15,400 files modified, 31 runs in turn: 0.143 s with four against 0.151 s with
-        // two, and quiet 0.078 against 0.081 s). Four folders a turn cost the quiet 100,000 files 6%.
+        // two; quiet, mixed: 0.082 against 0.080 s in one sitting, 0.078 against 0.081 s in
+        // another). Four folders a turn cost the quiet 100,000 files 6%.
         let readers = networked.map { $0 ? serverReaders : (concurrently ? 4 : 1) }
         let foldersPerReader = networked.map { $0 ? 4 : 16 }
         let rules = try IgnoreRules(defaults: run.options.defaultExcludes, excludes: run.options.excludes)
