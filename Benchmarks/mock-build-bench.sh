@@ -10,6 +10,7 @@
 #   incremental  one protocol gains a requirement (and its hand-written mock an implementation)
 #
 #   Benchmarks/mock-build-bench.sh            # RUNS=3 turns each (medians); WORK=/tmp/seams-mock-build-bench
+#   LOAD=1 Benchmarks/mock-build-bench.sh     # the same with one busy loop running (the other core busy)
 #
 # Prints the medians side by side with the ratio Generated / HandWritten.
 set -euo pipefail
@@ -130,6 +131,13 @@ cd "$WORK"
 echo "building the scratch package and its dependencies once (swift-syntax: minutes the first time)..." >&2
 swift build > "$WORK/first-build.log" 2>&1 || { tail -30 "$WORK/first-build.log" >&2; exit 1; }
 
+if [ "${LOAD:-0}" = 1 ]; then
+    # A fixed load for the timed builds: one busy loop, so a build has one core to itself.
+    (while :; do :; done) &
+    trap 'kill $(jobs -p) 2>/dev/null' EXIT
+    echo "load: one busy loop" >&2
+fi
+
 seconds() {
     local start end
     start=$(date +%s.%N)
@@ -163,7 +171,7 @@ for run in $(seq 1 "$RUNS"); do
 done
 
 echo
-echo "mock build cost: $COUNT protocols of 4 requirements each, median of $RUNS, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "mock build cost: $COUNT protocols of 4 requirements each, median of $RUNS, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)$([ "${LOAD:-0}" = 1 ] && echo ', one busy loop')"
 printf '%-12s %12s %12s %8s\n' phase "@Mockable" "hand-written" ratio
 for phase in noop clean incremental; do
     a=$(echo "${times[Generated-$phase]}" | tr ' ' '\n' | grep . | median)

@@ -1,6 +1,5 @@
 import SwiftDiagnostics
 public import SwiftSyntax
-import SwiftSyntaxBuilder
 public import SwiftSyntaxMacros
 
 /// `@Mockable`: reads a protocol and writes, beside it, a race-free mock named `Mock` + its name
@@ -8,6 +7,9 @@ public import SwiftSyntaxMacros
 /// reported at their declaration and nothing is generated. As an extension macro it writes the
 /// forwarding that lets the mock of a protocol inheriting this one satisfy its requirements.
 public struct MockableMacro: PeerMacro, ExtensionMacro {
+    /// The generated text is laid out by ``SourceLayout`` and handed over unparsed (``VerbatimSource``).
+    public static var formatMode: FormatMode { .disabled }
+
     public static func expansion(
         of node: AttributeSyntax,
         providingPeersOf declaration: some DeclSyntaxProtocol,
@@ -30,7 +32,7 @@ public struct MockableMacro: PeerMacro, ExtensionMacro {
             diagnose(node, .staticSelfInNonSendableMock)
         }
         guard !failed else { return [] }
-        return [DeclSyntax(stringLiteral: MockGenerator(model: model).generate())]
+        return [VerbatimSource.declaration(SourceLayout.indented(MockGenerator(model: model).generate()))]
     }
 
     public static func expansion(
@@ -46,10 +48,8 @@ public struct MockableMacro: PeerMacro, ExtensionMacro {
         let ignore = { (_: any SyntaxProtocol, _: MockableDiagnostic) in failed = true }
         let sendable = sendableArgument(of: node, diagnose: ignore) ?? true
         let model = ProtocolModel(decl, sendable: sendable, diagnose: ignore)
-        guard !failed, let text = ForwardingGenerator(model: model).generate(),
-            let extensionDecl = DeclSyntax(stringLiteral: text).as(ExtensionDeclSyntax.self)
-        else { return [] }
-        return [extensionDecl]
+        guard !failed, let text = ForwardingGenerator(model: model).generate() else { return [] }
+        return [VerbatimSource.extensionDeclaration(SourceLayout.indented(text))]
     }
 
     /// The literal value of `sendable:`, or `nil` when it is not given (or not a literal, which is

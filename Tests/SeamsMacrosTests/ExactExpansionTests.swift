@@ -39,11 +39,7 @@ import Testing
 
                         var now: MockStubHandle<Void, Double, Never, @Sendable () -> Double> {
                             let state = self.state
-                            return MockStubHandle { body in
-                            state.withLock {
-                                body(&$0.now)
-                            }
-                        }
+                            return MockStubHandle { body in state.withLock { body(&$0.now) } }
                         }
                     }
 
@@ -66,15 +62,11 @@ import Testing
                     }
 
                     /// Configures the mock's answers and reads the calls it received, one handle per requirement.
-                    var stubs: Stubs {
-                        Stubs(state: _mockState)
-                    }
+                    var stubs: Stubs { Stubs(state: _mockState) }
 
                     /// Forgets every call and every configured answer of this instance.
                     func resetMock() {
-                        _mockState.withLock {
-                            $0 = State()
-                        }
+                        _mockState.withLock { $0 = State() }
                     }
 
                     private func _mockReport(_ requirement: String, always: Bool) {
@@ -82,17 +74,11 @@ import Testing
                     }
 
                     func now() -> Double {
-                        let _mockAction = _mockState.withLock {
-                            $0.now.record(())
-                        }
+                        let _mockAction = _mockState.withLock { $0.now.record(()) }
                         switch _mockAction {
-                        case .value(let _mockValue):
-                            return _mockValue
-                        case .error(let _mockError):
-                            switch _mockError {
-                            }
-                        case .handler(let _mockHandler):
-                            return _mockHandler()
+                        case .value(let _mockValue): return _mockValue
+                        case .error(let _mockError): switch _mockError {}
+                        case .handler(let _mockHandler): return _mockHandler()
                         case .unconfigured:
                             _mockReport("now()", always: true)
                             fatalError("Unconfigured mock call: now() has no return value, sequence, handler or error")

@@ -1,6 +1,7 @@
 import SeamsMacrosPlugin
 import SwiftDiagnostics
 import SwiftParser
+import SwiftParserDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacroExpansion
 import SwiftSyntaxMacros
@@ -9,7 +10,9 @@ import SwiftSyntaxMacros
 struct Expansion {
     /// The expanded source, formatted.
     var source: String
-    /// The diagnostics, as `line:column: message`.
+    /// The macro's diagnostics, as `line:column: message`, then any syntax error of the expanded
+    /// source, as `syntax line:column: message`. The macro hands its text to the compiler
+    /// unparsed, so this is where a generated text that does not parse is caught.
     var diagnostics: [String]
 
     /// Expands `@Mockable` in `text` with the real macro type.
@@ -25,6 +28,12 @@ struct Expansion {
         diagnostics = context.diagnostics.map { diagnostic in
             let location = diagnostic.location(converter: converter)
             return "\(location.line):\(location.column): \(diagnostic.message)"
+        }
+        let expandedTree = Parser.parse(source: source)
+        let expandedConverter = SourceLocationConverter(fileName: "expanded.swift", tree: expandedTree)
+        diagnostics += ParseDiagnosticsGenerator.diagnostics(for: expandedTree).map { diagnostic in
+            let location = diagnostic.location(converter: expandedConverter)
+            return "syntax \(location.line):\(location.column): \(diagnostic.message)"
         }
     }
 

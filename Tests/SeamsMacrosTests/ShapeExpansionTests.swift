@@ -212,8 +212,8 @@ import Testing
         #expect(expansion.contains("subscript(_ row: Int, _ column: Int) -> Double {"))
         #expect(expansion.contains("get throws {"))
         #expect(expansion.contains(#"throw UnconfiguredMockCall(requirement: "subscript(_:_:)")"#))
-        #expect(expansion.contains("try mockInherited(MockP.self)! [row, column]"))
-        #expect(expansion.contains("nonmutating set {\n            mockInherited(MockP.self)! [key] = newValue"))
+        #expect(expansion.contains("get throws { try mockInherited(MockP.self)![row, column] }"))
+        #expect(expansion.contains("nonmutating set { mockInherited(MockP.self)![key] = newValue }"))
     }
 
     @Test(

@@ -183,7 +183,7 @@ import Testing
             "var stubs: Stubs { Stubs(state: _mockState, inheritedParent: _mockInheritedParent.stubs) }",
             "_mockInheritedParent.resetMock()",
             "@dynamicMemberLookup struct Stubs: Sendable {",
-            "subscript <Handle>(dynamicMember keyPath: KeyPath<MockParent.Stubs, Handle>) -> Handle { inheritedParent[keyPath: keyPath] }",
+            "subscript<Handle>(dynamicMember keyPath: KeyPath<MockParent.Stubs, Handle>) -> Handle { inheritedParent[keyPath: keyPath] }",
             "func mockInherited<Mock>(_ type: Mock.Type) -> Mock? { if let mock = _mockInheritedParent as? Mock { return mock }",
             "extension Child where Self: MockInheriting {",
         ] {

@@ -208,7 +208,8 @@ enum MethodReader {
         else { return nil }
         let typedClause = ThrowsClauseSyntax(
             throwsSpecifier: .keyword(.throws), leftParen: .leftParenToken(),
-            type: TypeSyntax(IdentifierTypeSyntax(name: .identifier("_MockFailure"))), rightParen: .rightParenToken())
+            type: TypeSyntax(IdentifierTypeSyntax(name: .identifier("_MockFailure"))), rightParen: .rightParenToken()
+        ).with(\.trailingTrivia, throwsClause.trailingTrivia)
         let typed = function.with(\.effectSpecifiers, effects.with(\.throwsClause, typedClause))
         let text =
             attributed.map { $0.with(\.baseType, TypeSyntax(typed)).trimmedDescription } ?? typed.trimmedDescription
