@@ -14,6 +14,30 @@ import Testing
         #expect(throws: UnconfiguredMockCall(requirement: "disk full")) { try storage.write("x", to: "x.txt") }
     }
 
+    @Test("a parent's generic requirement is stubbed through inherited(_:) and answers through the child's mock")
+    func inheritedGeneric() throws {
+        let cache = MockCachingProviding()
+        let loading = cache.stubs.inherited(MockLoadingProviding.self)
+        loading.loadKey(Int.self).returns(7, when: "a")
+        loading.loadKey(String.self).throwing(UnconfiguredMockCall(requirement: "no text"))
+        #expect(try cache.load(Int.self, key: "a") == 7)
+        #expect(throws: UnconfiguredMockCall(requirement: "no text")) { try cache.load(String.self, key: "b") }
+        #expect(loading.loadKey(Int.self).calls == ["a"])
+        #expect(loading.loadKey(String.self).calls == ["b"])
+        cache.evict(key: "a")
+        #expect(cache.stubs.evictKey.calls == ["a"])
+        cache.resetMock()
+        #expect(cache.stubs.inherited(MockLoadingProviding.self).loadKey(Int.self).callCount == 0)
+    }
+
+    @Test("a grandchild reaches its grandparent's stubs through its parent's")
+    func grandchildInherited() throws {
+        let archive = MockArchiveProviding()
+        archive.stubs.inherited(MockStorageProviding.self).inherited(MockReadingProviding.self).readFrom.returns("old")
+        #expect(try archive.read(from: "x") == "old")
+        #expect(archive.stubs.readFrom.calls == ["x"])
+    }
+
     @Test("an inherited settable property keeps what was set")
     func inheritedProperty() {
         let storage = MockStorageProviding()

@@ -27,6 +27,16 @@ import Testing
                 "3:5: @Mockable supports 'rethrows' with exactly one throwing closure parameter (not 'inout', not optional); declare 'throws' or 'throws(E)' otherwise"
         ),
         Case(
+            source: "@Mockable\nprotocol P {\n    func f(_ x: Int, _ g: (inout Int) throws -> Void) rethrows\n}",
+            diagnostic:
+                "3:5: @Mockable supports 'rethrows' with exactly one throwing closure parameter (not 'inout', not optional); declare 'throws' or 'throws(E)' otherwise"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P {\n    init(_ g: () throws -> Void) rethrows\n}",
+            diagnostic:
+                "3:5: @Mockable supports 'rethrows' with exactly one throwing closure parameter (not 'inout', not optional); declare 'throws' or 'throws(E)' otherwise"
+        ),
+        Case(
             source: "@Mockable\nprotocol P {\n    func f<each T: Sendable>(_ x: repeat each T)\n}",
             diagnostic:
                 "3:12: @Mockable does not support parameter packs ('each T'): one stub cannot record and answer packs of every length and type; take an array or a tuple of Sendable values instead"

@@ -185,6 +185,7 @@ import Testing
             "@dynamicMemberLookup struct Stubs: Sendable {",
             "subscript<Handle>(dynamicMember keyPath: KeyPath<MockParent.Stubs, Handle>) -> Handle { inheritedParent[keyPath: keyPath] }",
             "func mockInherited<Mock>(_ type: Mock.Type) -> Mock? { if let mock = _mockInheritedParent as? Mock { return mock }",
+            "func inherited(_ mock: MockParent.Type) -> MockParent.Stubs { inheritedParent }",
             "extension Child where Self: MockInheriting {",
         ] {
             #expect(expansion.contains(fragment), "\(fragment)")

@@ -336,6 +336,13 @@ struct MockGenerator {
                 \(model.access)subscript<Handle>(dynamicMember keyPath: KeyPath<Mock\(parent).Stubs, Handle>) -> Handle {
                     inherited\(parent)[keyPath: keyPath]
                 }
+
+                /// The stubs of the inherited protocol `\(parent)`'s mock: the way to its generic
+                /// requirements' handles, which a dynamic member cannot name
+                /// (`stubs.inherited(Mock\(parent).self).load(Int.self)`).
+                \(model.access)func inherited(_ mock: Mock\(parent).Type) -> Mock\(parent).Stubs {
+                    inherited\(parent)
+                }
             """
         }.joined()
         return """

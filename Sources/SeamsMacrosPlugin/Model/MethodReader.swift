@@ -57,8 +57,16 @@ enum MethodReader {
             add(generic.name.text, inherited: generic.inheritedType?.trimmedDescription ?? "")
         }
         guard let effects = effects(decl.signature.effectSpecifiers, decl: decl, diagnose: diagnose),
-            let (read, opaque) = parameters(decl.signature.parameterClause, diagnose: diagnose), ok
+            let (read, opaque) = parameters(
+                decl.signature.parameterClause, isRethrowing: effects.throwsKind == .rethrowing, diagnose: diagnose),
+            ok
         else { return nil }
+        // A rethrows method is mocked when exactly one parameter is a throwing closure (see
+        // `rethrowing(_:)`): the mock runs that closure in the handler's place.
+        if effects.throwsKind == .rethrowing, read.count(where: { $0.rethrowing != nil }) != 1 {
+            diagnose(decl, .rethrowsRequirement)
+            return nil
+        }
         var parameters = read
         // `some P` is the generic parameter it stands for: the mock names it, stubs and records it
         // per type as any generic parameter.
@@ -177,12 +185,9 @@ enum MethodReader {
         _ specifiers: FunctionEffectSpecifiersSyntax?, decl: some SyntaxProtocol, diagnose: Diagnose
     ) -> Effects? {
         if specifiers?.throwsClause?.throwsSpecifier.tokenKind == .keyword(.rethrows) {
-            // Mocked when exactly one parameter is a throwing closure (see `rethrowing(_:)`).
-            let closures: [FunctionParameterSyntax] =
-                if let function = decl.as(FunctionDeclSyntax.self) {
-                    function.signature.parameterClause.parameters.filter { rethrowing($0.type) != nil }
-                } else { [] }
-            guard closures.count == 1 else {
+            // Only a method can be mocked rethrowing; `method(_:sendableMock:diagnose:)` checks its
+            // closures once it has read its parameters.
+            guard decl.is(FunctionDeclSyntax.self) else {
                 diagnose(decl, .rethrowsRequirement)
                 return nil
             }
@@ -234,8 +239,10 @@ enum MethodReader {
         var node: Syntax
     }
 
+    /// The parameters as the mock uses them; with `isRethrowing`, each throwing closure's typed form
+    /// (`rethrowing(_:)`) too.
     private static func parameters(
-        _ clause: FunctionParameterClauseSyntax, diagnose: Diagnose
+        _ clause: FunctionParameterClauseSyntax, isRethrowing: Bool = false, diagnose: Diagnose
     ) -> ([Parameter], [OpaqueParameter])? {
         var result: [Parameter] = []
         var opaque: [OpaqueParameter] = []
@@ -265,9 +272,9 @@ enum MethodReader {
                     parameter.type.as(AttributedTypeSyntax.self)?.with(\.baseType, base).trimmedDescription
                     ?? name
             }
+            let rethrowing = isRethrowing ? rethrowing(parameter.type) : nil
             // A variadic parameter is an array inside the mock: recorded, stubbed and handed to the
             // handler as one.
-            let rethrowing = rethrowing(parameter.type)
             let isVariadic = parameter.ellipsis != nil
             if isVariadic { type = "[\(type)]" }
             let internalName = (parameter.secondName ?? parameter.firstName).text

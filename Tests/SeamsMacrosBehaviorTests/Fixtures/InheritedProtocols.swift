@@ -20,6 +20,18 @@ protocol ArchiveProviding: StorageProviding, AnyObject {
     func seal() async -> Bool
 }
 
+/// A parent with a generic requirement: a child's mock reaches its handle through `inherited(_:)`.
+@Mockable
+protocol LoadingProviding: Sendable {
+    func load<T: Decodable & Sendable>(_ type: T.Type, key: String) throws -> T
+}
+
+/// A child of a parent with a generic requirement.
+@Mockable
+protocol CachingProviding: LoadingProviding {
+    func evict(key: String)
+}
+
 /// Code under test that sees only the parent protocol.
 enum ReadingUser {
     static func readAll(_ paths: [String], with reader: some ReadingProviding) throws -> [String] {
