@@ -27,7 +27,7 @@ enum MockableDiagnostic: String, DiagnosticMessage {
         case .rethrowsRequirement:
             "@Mockable supports 'rethrows' with exactly one throwing closure parameter (not 'inout', not optional); declare 'throws' or 'throws(E)' otherwise"
         case .parameterPack:
-            "@Mockable does not support parameter packs ('each T'): one stub cannot record and answer packs of every length and type; take an array or a tuple of Sendable values instead"
+            "@Mockable takes a parameter pack ('each T') only as whole parameters ('_ values: repeat each T', recorded as an array) of a method with no other generic parameter or 'where' clause, whose result does not name the pack, and in a Sendable mock only with 'each T: Sendable'; otherwise take an array of Sendable values"
         case .genericInitializer:
             "@Mockable does not support generic initializer requirements (a mock's initializer records one type); take concrete or 'any' types"
         case .protocolWhereClause:

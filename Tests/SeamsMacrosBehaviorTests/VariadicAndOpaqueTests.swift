@@ -18,6 +18,51 @@ import Testing
         #expect(mock.stubs.tagOn.calls.map(\.path) == ["xyz", "", "p"])
     }
 
+    @Test("a parameter pack: the handler gets its values as an array, calls record it, errors are thrown")
+    func parameterPack() async throws {
+        let mock = MockFormatting()
+        mock.stubs.formatSeparator.handle { values, separator in
+            values.map { "\($0)" }.joined(separator: separator)
+        }
+        #expect(try await mock.format(1, "a", 2.5, separator: "-") == "1-a-2.5")
+        #expect(try await mock.format(separator: ",") == "")
+        mock.stubs.formatSeparator.throwing(Refused())
+        await #expect(throws: Refused()) { try await mock.format(true, separator: "") }
+        let calls = mock.stubs.formatSeparator.calls
+        #expect(calls.map(\.values.count) == [3, 0, 1])
+        #expect(calls[0].values[0] as? Int == 1)
+        #expect(calls[0].values[1] as? String == "a")
+        #expect(calls[2].values[0] as? Bool == true)
+        #expect(calls.map(\.separator) == ["-", ",", ""])
+    }
+
+    @Test("a static pack method, through the protocol; a child's mock forwards a parent's pack method")
+    func staticAndInheritedPack() async throws {
+        MockFormatting.staticStubs.count.handle { values in values.count }
+        func count<F: Formatting>(_ type: F.Type) -> Int { F.count(1, "b", 3.0) }
+        #expect(count(MockFormatting.self) == 3)
+        #expect(MockFormatting.staticStubs.count.calls.last?.count == 3)
+
+        let child = MockLineFormatting()
+        child.stubs.formatSeparator.returns("joined")
+        func format(_ formatter: some Formatting) async throws -> String {
+            try await formatter.format(1, 2, separator: "+")
+        }
+        #expect(try await format(child) == "joined")
+        #expect(child.stubs.formatSeparator.calls.map(\.values.count) == [2])
+    }
+
+    @Test("a pack in a mock that is not Sendable is recorded as [Any]")
+    func looseParameterPack() {
+        final class Reference {}
+        let mock = MockLooseShapes()
+        let reference = Reference()
+        mock.show(reference, 1)
+        let values = mock.stubs.show.calls.first ?? []
+        #expect(values.count == 2)
+        #expect((values.first as? Reference) === reference)
+    }
+
     @Test("a static variadic method keeps its state in the static stubs, reached through the protocol")
     func staticVariadic() {
         MockTagging.staticStubs.join.handle { parts in parts.map(String.init).joined(separator: "+") }

@@ -37,9 +37,37 @@ import Testing
                 "3:5: @Mockable supports 'rethrows' with exactly one throwing closure parameter (not 'inout', not optional); declare 'throws' or 'throws(E)' otherwise"
         ),
         Case(
-            source: "@Mockable\nprotocol P {\n    func f<each T: Sendable>(_ x: repeat each T)\n}",
+            source:
+                "@Mockable\nprotocol P: Sendable {\n    func f<each T: Sendable>(_ x: repeat each T) -> (repeat each T)\n}",
             diagnostic:
-                "3:12: @Mockable does not support parameter packs ('each T'): one stub cannot record and answer packs of every length and type; take an array or a tuple of Sendable values instead"
+                "3:12: @Mockable takes a parameter pack ('each T') only as whole parameters ('_ values: repeat each T', recorded as an array) of a method with no other generic parameter or 'where' clause, whose result does not name the pack, and in a Sendable mock only with 'each T: Sendable'; otherwise take an array of Sendable values"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P: Sendable {\n    func f<each T: Sendable>(_ x: (repeat each T))\n}",
+            diagnostic:
+                "3:12: @Mockable takes a parameter pack ('each T') only as whole parameters ('_ values: repeat each T', recorded as an array) of a method with no other generic parameter or 'where' clause, whose result does not name the pack, and in a Sendable mock only with 'each T: Sendable'; otherwise take an array of Sendable values"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P: Sendable {\n    func f<each T>(_ x: repeat each T)\n}",
+            diagnostic:
+                "3:12: @Mockable takes a parameter pack ('each T') only as whole parameters ('_ values: repeat each T', recorded as an array) of a method with no other generic parameter or 'where' clause, whose result does not name the pack, and in a Sendable mock only with 'each T: Sendable'; otherwise take an array of Sendable values"
+        ),
+        Case(
+            source:
+                "@Mockable\nprotocol P: Sendable {\n    func f<U: Sendable, each T: Sendable>(_ u: U, _ x: repeat each T)\n}",
+            diagnostic:
+                "3:25: @Mockable takes a parameter pack ('each T') only as whole parameters ('_ values: repeat each T', recorded as an array) of a method with no other generic parameter or 'where' clause, whose result does not name the pack, and in a Sendable mock only with 'each T: Sendable'; otherwise take an array of Sendable values"
+        ),
+        Case(
+            source:
+                "@Mockable\nprotocol P: Sendable {\n    func f<each T: Sendable>(_ x: repeat each T) where repeat each T: Hashable\n}",
+            diagnostic:
+                "3:12: @Mockable takes a parameter pack ('each T') only as whole parameters ('_ values: repeat each T', recorded as an array) of a method with no other generic parameter or 'where' clause, whose result does not name the pack, and in a Sendable mock only with 'each T: Sendable'; otherwise take an array of Sendable values"
+        ),
+        Case(
+            source: "@Mockable\nprotocol P: Sendable {\n    func f<each T: Sendable>(_ x: repeat [each T])\n}",
+            diagnostic:
+                "3:12: @Mockable takes a parameter pack ('each T') only as whole parameters ('_ values: repeat each T', recorded as an array) of a method with no other generic parameter or 'where' clause, whose result does not name the pack, and in a Sendable mock only with 'each T: Sendable'; otherwise take an array of Sendable values"
         ),
         Case(
             source: "@Mockable\nprotocol P {\n    init<T: Sendable>(_ x: T)\n}",

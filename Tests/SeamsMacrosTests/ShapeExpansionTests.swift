@@ -151,6 +151,36 @@ import Testing
             expansion.contains("func log(_ items: String...) {\n    mockInherited(MockP.self)!._mockArrays_log(items)"))
     }
 
+    @Test(
+        "a parameter pack is an array inside the mock: recorded and handed to the handler as one, through an entry point taking arrays that is not generic"
+    )
+    func parameterPack() {
+        let expansion = Self.expand("func log<each T: Sendable>(_ values: repeat each T, level: Int) throws -> Int")
+        #expect(
+            expansion.contains(
+                "var logLevel = MockStub<(values: [any Sendable], level: Int), Int, any Error, @Sendable ([any Sendable], Int) throws -> Int>()"
+            ))
+        #expect(expansion.contains("func log<each T: Sendable>(_ values: repeat each T, level: Int) throws -> Int {"))
+        #expect(
+            expansion.contains(
+                "return try self._mockArrays_logLevel(MockPack.sendableElements(repeat each values), level: level)"))
+        #expect(expansion.contains("func _mockArrays_logLevel(_ values: [any Sendable], level: Int) throws -> Int {"))
+        #expect(expansion.contains("$0.logLevel.record((values: values, level: level))"))
+        #expect(
+            expansion.contains(
+                "func log<each T: Sendable>(_ values: repeat each T, level: Int) throws -> Int { try mockInherited(MockP.self)!._mockArrays_logLevel(MockPack.sendableElements(repeat each values), level: level) }"
+            ))
+    }
+
+    @Test("a pack in a mock that is not Sendable is recorded as [Any], and its elements need not be Sendable")
+    func looseParameterPack() {
+        let expansion = Expansion(
+            "@Mockable(sendable: false)\nprotocol P {\n    func show<each T>(_ values: repeat each T)\n}")
+        #expect(expansion.diagnostics.isEmpty)
+        #expect(expansion.contains("var show = MockStub<[Any], Void, Never, ([Any]) -> Void>()"))
+        #expect(expansion.contains("self._mockArrays_show(MockPack.elements(repeat each values))"))
+    }
+
     @Test("a `some P` parameter is the generic parameter it stands for: stubbed and recorded per type")
     func opaqueParameter() {
         let expansion = Self.expand(

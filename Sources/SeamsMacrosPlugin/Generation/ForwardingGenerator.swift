@@ -40,10 +40,10 @@ struct ForwardingGenerator {
 
     private func method(_ method: MethodRequirement) -> String {
         let tryAwait = method.effects.callPrefix
-        let arguments = RequirementEmitter.arguments(method.parameters, labelled: true)
+        let arguments = RequirementEmitter.arguments(method.parameters, labelled: true, packsAsArrays: true)
         let returnClause = method.returnType.map { " -> \($0)" } ?? ""
         // A variadic parameter cannot be passed on as one: the mock's entry point takes arrays.
-        let callee = method.isVariadic ? method.arraysName : method.name
+        let callee = method.takesArrays ? method.arraysName : method.name
         return """
             \(model.access)\(method.isStatic ? "static " : "")func \(method.name)\(method.genericClause)(\(RequirementEmitter.signature(method.parameters)))\(method.effects.clause)\(returnClause)\(method.whereClause) {
                 \(tryAwait)\(target(isStatic: method.isStatic)).\(callee)(\(arguments))

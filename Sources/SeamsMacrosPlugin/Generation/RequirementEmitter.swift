@@ -91,11 +91,17 @@ struct RequirementEmitter {
         .joined(separator: ", ")
     }
 
-    /// The arguments of a call that passes each parameter on (`&` for `inout`).
-    static func arguments(_ parameters: [Parameter], labelled: Bool) -> String {
+    /// The arguments of a call that passes each parameter on (`&` for `inout`); `packsAsArrays`
+    /// passes a pack as the array the entry point taking arrays expects.
+    static func arguments(_ parameters: [Parameter], labelled: Bool, packsAsArrays: Bool = false) -> String {
         parameters.map { parameter in
-            (labelled && parameter.label != "_" ? "\(parameter.label): " : "") + (parameter.isInout ? "&" : "")
-                + parameter.name
+            let value =
+                if packsAsArrays, let pack = parameter.pack {
+                    "\(pack.elements)(repeat each \(parameter.name))"
+                } else {
+                    (parameter.isInout ? "&" : "") + parameter.name
+                }
+            return (labelled && parameter.label != "_" ? "\(parameter.label): " : "") + value
         }
         .joined(separator: ", ")
     }
@@ -215,23 +221,24 @@ struct RequirementEmitter {
         let head = "\(access)\(method.isolation)\(method.isStatic ? "static " : "")\(method.fixity)func "
         let tail = "\(method.effects.clause)\(returnClause)\(method.whereClause)"
         let signature = Self.signature(method.parameters)
-        guard method.isVariadic else {
+        guard method.takesArrays else {
             return """
                 \(head)\(method.name)\(method.genericClause)(\(signature))\(tail) {
                 \(body)
                 }
                 """
         }
-        // Inside the requirement a variadic parameter is already an array: the body lives in an
-        // entry point taking arrays, which a child protocol's mock forwards to as well.
+        // Inside the requirement a variadic parameter is already an array, and a pack becomes one:
+        // the body lives in an entry point taking arrays, which a child protocol's mock forwards
+        // to as well. A pack is the method's only generic parameter, so that entry is not generic.
         let tryAwait = method.effects.callPrefix
         let target = method.isStatic ? "Self" : "self"
         return """
             \(head)\(method.name)\(method.genericClause)(\(signature))\(tail) {
-                return \(tryAwait)\(target).\(method.arraysName)(\(Self.arguments(method.parameters, labelled: true)))
+                return \(tryAwait)\(target).\(method.arraysName)(\(Self.arguments(method.parameters, labelled: true, packsAsArrays: true)))
             }
 
-            \(head)\(method.arraysName)\(method.genericClause)(\(Self.signature(method.parameters, arrays: true)))\(tail) {
+            \(head)\(method.arraysName)\(method.hasPack ? "" : method.genericClause)(\(Self.signature(method.parameters, arrays: true)))\(tail) {
             \(body)
             }
             """

@@ -19,7 +19,6 @@ enum MethodReader {
             diagnose(decl.name, .reservedName)
             return nil
         }
-        var ok = true
         var genericNames: [String] = []
         var unchecked: [String] = []
         var clause: [String] = []
@@ -48,18 +47,21 @@ enum MethodReader {
                 handleClause.append(clause.last!)
             }
         }
+        // Type parameter packs (`each T`): named in the requirement's generic clause only; their
+        // values are recorded as one array (see `packs(_:in:sendable:diagnose:)`).
+        var packs: [GenericParameterSyntax] = []
         for generic in decl.genericParameterClause?.parameters ?? [] {
             if generic.specifier != nil {
-                diagnose(generic, .parameterPack)
-                ok = false
+                packs.append(generic)
+                clause.append(
+                    "each \(generic.name.text)" + (generic.inheritedType.map { ": \($0.trimmedDescription)" } ?? ""))
                 continue
             }
             add(generic.name.text, inherited: generic.inheritedType?.trimmedDescription ?? "")
         }
         guard let effects = effects(decl.signature.effectSpecifiers, decl: decl, diagnose: diagnose),
             let (read, opaque) = parameters(
-                decl.signature.parameterClause, isRethrowing: effects.throwsKind == .rethrowing, diagnose: diagnose),
-            ok
+                decl.signature.parameterClause, isRethrowing: effects.throwsKind == .rethrowing, diagnose: diagnose)
         else { return nil }
         // A rethrows method is mocked when exactly one parameter is a throwing closure (see
         // `rethrowing(_:)`): the mock runs that closure in the handler's place.
@@ -68,6 +70,14 @@ enum MethodReader {
             return nil
         }
         var parameters = read
+        if !packs.isEmpty {
+            guard
+                let packed = packed(
+                    parameters, packs: packs, in: decl, sendable: sendableMock || isStatic(decl.modifiers),
+                    hasOtherGenerics: !genericNames.isEmpty, diagnose: diagnose)
+            else { return nil }
+            parameters = packed
+        }
         // `some P` is the generic parameter it stands for: the mock names it, stubs and records it
         // per type as any generic parameter.
         for parameter in opaque { add(parameter.name, inherited: parameter.constraint) }
@@ -237,6 +247,45 @@ enum MethodReader {
         /// `P`, what the parameter conforms to.
         var constraint: String
         var node: Syntax
+    }
+
+    /// `parameters` with each pack parameter (`_ values: repeat each T`) made an array the mock
+    /// records and hands to its handler, or `nil` (diagnosed) when the method uses its packs in a
+    /// way one stub cannot: beside other generic parameters or a `where` clause, in its result, in
+    /// a parameter that is not a whole pack (`(repeat each T)`, `[repeat each T]`), or, in a
+    /// `Sendable` mock, with elements not constrained to `Sendable`.
+    private static func packed(
+        _ parameters: [Parameter], packs: [GenericParameterSyntax], in decl: FunctionDeclSyntax, sendable: Bool,
+        hasOtherGenerics: Bool, diagnose: Diagnose
+    ) -> [Parameter]? {
+        let names = Set(packs.map(\.name.text))
+        let mentionsPack = { (type: TypeSyntax) in
+            type.tokens(viewMode: .sourceAccurate).contains { names.contains($0.text) }
+        }
+        let wholePack = { (type: TypeSyntax) -> Bool in
+            guard let expansion = type.as(PackExpansionTypeSyntax.self),
+                let element = expansion.repetitionPattern.as(PackElementTypeSyntax.self)
+            else { return false }
+            return element.pack.as(IdentifierTypeSyntax.self).map { names.contains($0.name.text) } == true
+        }
+        let declared = decl.signature.parameterClause.parameters.map(\.type)
+        let unsupported =
+            hasOtherGenerics || decl.genericWhereClause != nil
+            || decl.signature.returnClause.map { mentionsPack($0.type) } == true
+            || declared.contains { mentionsPack($0) && !wholePack($0) }
+            || (sendable && packs.contains { !mentionsSendable($0.inheritedType?.trimmedDescription ?? "") })
+        guard !unsupported else {
+            diagnose(packs[0], .parameterPack)
+            return nil
+        }
+        var result = parameters
+        for (index, type) in declared.enumerated() where wholePack(type) {
+            let array = sendable ? "[any Sendable]" : "[Any]"
+            result[index].type = array
+            result[index].recordedType = array
+            result[index].pack = (type.trimmedDescription, sendable ? "MockPack.sendableElements" : "MockPack.elements")
+        }
+        return result
     }
 
     /// The parameters as the mock uses them; with `isRethrowing`, each throwing closure's typed form

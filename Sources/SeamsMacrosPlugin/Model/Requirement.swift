@@ -17,9 +17,14 @@ struct Parameter {
     /// of its parameters, and whether it is `async`.
     var rethrowing: (typedType: String, arity: Int, isAsync: Bool)?
 
-    /// The type in a signature: `T...` for a variadic parameter.
+    /// For a parameter pack (`_ values: repeat each T`): the type as written, and the runtime
+    /// function that makes the array (`type`, `[any Sendable]` or `[Any]`) the mock records.
+    var pack: (declaredType: String, elements: String)?
+
+    /// The type in a signature: `T...` for a variadic parameter, `repeat each T` for a pack.
     var declaredType: String {
-        isVariadic ? String(type.dropFirst().dropLast()) + "..." : type
+        if let pack { return pack.declaredType }
+        return isVariadic ? String(type.dropFirst().dropLast()) + "..." : type
     }
 }
 
@@ -100,9 +105,13 @@ struct MethodRequirement {
         "\(name)(" + parameters.map { "\($0.label):" }.joined() + ")"
     }
 
-    /// Whether a parameter is variadic: the mock then has a second entry point, taking arrays,
-    /// which forwarding from a child protocol's mock can call.
-    var isVariadic: Bool { parameters.contains(where: \.isVariadic) }
+    /// Whether a parameter is variadic or a pack: the mock then has a second entry point, taking
+    /// arrays (not generic: a pack is a method's only generic parameter), which forwarding from a
+    /// child protocol's mock can call.
+    var takesArrays: Bool { parameters.contains { $0.isVariadic || $0.pack != nil } }
+
+    /// Whether a parameter is a pack.
+    var hasPack: Bool { parameters.contains { $0.pack != nil } }
 
     /// The name of the entry point taking arrays.
     var arraysName: String { "_mockArrays_\(stubID)" }

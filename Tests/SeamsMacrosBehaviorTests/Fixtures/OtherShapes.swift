@@ -126,10 +126,24 @@ protocol Edges: Sendable, Hashable {
     func hash(_ text: String) -> Int
 }
 
-/// A mock that is not `Sendable`, with variadic, subscript, rethrows and `some` requirements.
+/// Parameter packs: recorded as arrays, static and inherited too.
+@Mockable
+protocol Formatting: Sendable {
+    func format<each Value: Sendable>(_ values: repeat each Value, separator: String) async throws -> String
+    static func count<each Value: Sendable & Equatable>(_ values: repeat each Value) -> Int
+}
+
+/// A child of a protocol with a pack requirement.
+@Mockable
+protocol LineFormatting: Formatting {
+    func newline() -> String
+}
+
+/// A mock that is not `Sendable`, with variadic, subscript, rethrows, `some` and pack requirements.
 @Mockable(sendable: false)
 protocol LooseShapes {
     func log(_ items: String...)
+    func show<each Value>(_ values: repeat each Value)
     subscript(index: Int) -> String { get set }
     func each(_ body: (Int) throws -> Void) rethrows
     func keep(_ value: some AnyObject)
