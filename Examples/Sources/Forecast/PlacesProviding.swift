@@ -14,6 +14,12 @@ public protocol PlacesReading: Sendable {
 
     /// Whether every one of `cities` is saved.
     func areSaved(_ cities: String...) throws -> Bool
+
+    /// The stored detail of `city` decoded as `T`.
+    func detail<T: Decodable & Sendable>(_ type: T.Type, of city: String) throws -> T
+
+    /// Writes `values`, any number of any `Sendable` types, to the log of `city`.
+    func log<each Value: Sendable>(_ values: repeat each Value, about city: String)
 }
 
 /// Reads and changes the user's saved places: inherits `PlacesReading`, and its mock answers

@@ -75,6 +75,24 @@ struct Offline: Error {}
         #expect(throws: Offline.self) { try places.forEachSaved { _ in throw Offline() } }
     }
 
+    @Test func packsAndAnInheritedGenericWorkThroughTheProtocol() throws {
+        let mock = MockPlacesProviding(strict: true)
+        mock.stubs.logAbout.returns(())                                            // a pack: an array to the test
+        let reading = mock.stubs.inherited(MockPlacesReading.self)                 // a parent's generic handle
+        reading.detailOf(Int.self).returns(7, when: "Oslo")
+        let places: any PlacesProviding = mock
+
+        places.log("rain", 12, 0.5, about: "Oslo")
+        places.log(about: "Bergen")
+        #expect(try places.detail(Int.self, of: "Oslo") == 7)
+
+        let logged = mock.stubs.logAbout.calls
+        #expect(logged.map(\.city) == ["Oslo", "Bergen"])
+        #expect(logged.map(\.values.count) == [3, 0])
+        #expect(logged[0].values[1] as? Int == 12)
+        #expect(reading.detailOf(Int.self).calls == ["Oslo"])
+    }
+
     @Test func aDecodableGenericIsConfiguredPerType() async throws {
         struct Alerts: Decodable, Equatable, Sendable { var count: Int }
         let mock = MockWeatherProviding(strict: true)
