@@ -48,7 +48,7 @@ enum MethodReader {
             }
         }
         // Type parameter packs (`each T`): named in the requirement's generic clause only; their
-        // values are recorded as one array (see `packs(_:in:sendable:diagnose:)`).
+        // values are recorded as one array (see `packed(_:packs:in:sendable:hasOtherGenerics:diagnose:)`).
         var packs: [GenericParameterSyntax] = []
         for generic in decl.genericParameterClause?.parameters ?? [] {
             if generic.specifier != nil {
