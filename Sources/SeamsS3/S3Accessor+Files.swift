@@ -188,6 +188,7 @@ extension S3Accessor: FileAccessorProviding {
             throw Self.error(
                 EAGAIN, url: url, writing: false, reason: "the object changed on the server while it was downloaded")
         } catch let error as S3Error {
+            // `changedDuringDownload` is EAGAIN too, from a server that ignores If-Match.
             throw Self.error(error, url: url, writing: false)
         }
     }

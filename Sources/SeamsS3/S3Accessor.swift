@@ -275,6 +275,8 @@ public final class S3Accessor: Sendable {
             }
         case .malformedAnswer(let what):
             (code, reason) = (EIO, "the server's answer could not be read: \(what)")
+        case .changedDuringDownload:
+            (code, reason) = (EAGAIN, "the object changed on the server while it was downloaded")
         }
         return error(code, url: url, writing: writing, reason: reason)
     }

@@ -57,6 +57,9 @@ public enum S3Error: Error, Hashable, Sendable {
     case transport(HTTPTransportError)
     /// An answer that could not be read.
     case malformedAnswer(String)
+    /// The object changed while it was downloaded piece by piece: a piece came from another version
+    /// than the first (a server that honours `If-Match` refuses such a piece with 412 instead).
+    case changedDuringDownload(String)
 
     /// Whether a write's condition did not hold (412).
     public var isPreconditionFailed: Bool {
@@ -453,7 +456,10 @@ public struct S3Client: Sendable {
     /// Makes the new file `destination` (through `files`, piece by piece:
     /// `FileAccessorProviding.createFile(at:pieces:)`) from the object `key`, with ranged `GET`s
     /// of at most `pieceSize` bytes, each asking for the version the first one read (`If-Match`):
-    /// an object rewritten during the download fails it (412), never mixes two versions.
+    /// an object rewritten during the download fails it (412, or
+    /// ``S3Error/changedDuringDownload(_:)`` where the server ignores `If-Match` and a piece's ETag
+    /// is not the first's), never mixes two versions. A piece that is not the range asked for is
+    /// ``S3Error/malformedAnswer(_:)``.
     ///
     /// - Returns: The object as the download read it.
     /// - Throws: ``S3Error``, or what `files` throws; the half-made file is removed by `files`.
@@ -484,10 +490,18 @@ public struct S3Client: Sendable {
                 return nil
             }
             var read = try Self.object(key, response)
-            let total =
-                response.headerFields[.contentRange]?.split(separator: "/").last.flatMap { Int64($0) }
-                ?? Int64(body.count)
+            let range = response.headerFields[.contentRange]
+            let total = range?.split(separator: "/").last.flatMap { Int64($0) } ?? Int64(body.count)
             read.size = total
+            if let first = object {
+                // A server that ignores If-Match (rclone 1.75) sends the new version's bytes: its
+                // ETag tells. One that ignores Range would send the whole object again. (rclone
+                // answers a range with 200, but with its Content-Range: the range is what counts.)
+                guard read.etag == first.etag else { throw S3Error.changedDuringDownload(key) }
+                guard range?.hasPrefix("bytes \(offset)-") == true else {
+                    throw S3Error.malformedAnswer("GET \(key) from byte \(offset) answered without that range")
+                }
+            }
             if object == nil { object = read }
             offset += Int64(body.count)
             if offset >= total || body.isEmpty { finished = true }

@@ -4,23 +4,24 @@ import SeamsS3
 import SeamsTesting
 import Testing
 
-/// The real binary against a real S3 server (moto) that each test starts on loopback: what the
-/// bucket holds is read and changed through a client of the test's own, as another device would.
+/// The real binary against a real S3 server (moto; `rclone serve s3` for a server that ignores
+/// write conditions) that each test starts on loopback: what the bucket holds is read and changed
+/// through a client of the test's own, as another device would.
 @Suite("seams-sync with an S3 container")
 struct S3EndToEndTests {
     static let keys = S3Credentials(
         accessKeyID: LocalS3Server.credentials.accessKeyID, secretAccessKey: LocalS3Server.credentials.secretAccessKey)
 
-    /// A workspace, a moto server and a bucket on it.
+    /// A workspace, a server (moto unless said) and a bucket on it.
     final class Bucketed {
         let workspace: Workspace
         let server: LocalS3Server
         let client: S3Client
         let bucket = "seams-e2e"
 
-        init() throws {
+        init(_ kind: LocalS3Server.Kind = .moto) throws {
             workspace = try Workspace()
-            server = try LocalS3Server.start()
+            server = try LocalS3Server.start(kind)
             client = S3Client(
                 endpoint: server.endpoint, bucket: bucket, region: "us-east-1", credentials: S3EndToEndTests.keys,
                 transport: URLSessionHTTPTransport(), timeout: .seconds(20))
@@ -79,8 +80,8 @@ struct S3EndToEndTests {
         }
     }
 
-    static func available() -> Bool {
-        if let reason = LocalS3Server.unavailableReason {
+    static func available(_ kind: LocalS3Server.Kind = .moto) -> Bool {
+        if let reason = LocalS3Server.unavailableReason(kind) {
             print("skipped: \(reason)")
             return false
         }
@@ -206,6 +207,24 @@ struct S3EndToEndTests {
             #expect(result.status == 3, "\(result.status) \(result.stdout) \(result.stderr)")
             #expect(result.stderr.contains("NoSuchBucket"), "\(result.stderr)")
             #expect(pair.workspace.tree(pair.local) == ["a.txt": "a"])
+        }
+    }
+
+    @Test(
+        "a real server that ignores If-None-Match (rclone serve s3): exit 3 naming it, nothing synced, no lock left",
+        .enabled(
+            if: LocalS3Server.unavailableReason(.rclone) == nil,
+            "\(LocalS3Server.unavailableReason(.rclone) ?? "")"))
+    func serverIgnoringConditions() async throws {
+        try await offPool {
+            let pair = try Bucketed(.rclone)
+            try pair.workspace.write("a", "a.txt", in: pair.local)
+            try pair.put("b.txt", "b")
+            let result = try pair.sync()
+            #expect(result.status == 3, "\(result.status) \(result.stdout) \(result.stderr)")
+            #expect(result.stderr.contains("If-None-Match"), "\(result.stderr)")
+            #expect(pair.workspace.tree(pair.local) == ["a.txt": "a"])
+            #expect(try pair.client.listAllObjects(prefix: "").map(\.key) == ["notes/b.txt"], "no lock, no upload")
         }
     }
 
