@@ -151,8 +151,9 @@ public final class S3Accessor: Sendable {
         return key.isEmpty ? "" : key + "/"
     }
 
-    /// The object the last copy or move to `url` made, as the copy's answer described it (its
-    /// date is the server's time of the copy), or `nil` when none is remembered.
+    /// The object the last copy, move or conditional replace (``replace(_:with:ifStill:)``) to
+    /// `url` made, as its answer described it (a copy's date is the server's time of the copy),
+    /// or `nil` when none is remembered.
     ///
     /// - Parameter url: A file this accessor copied or moved something to.
     /// - Returns: Its metadata.

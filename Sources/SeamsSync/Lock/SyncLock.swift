@@ -57,9 +57,10 @@ final class SyncLock: Sendable {
     private let process: SyncProcess
     /// Waits the given seconds (real time in production; tests move a fake clock).
     private let wait: @Sendable (TimeInterval) -> Void
-    /// When the heartbeat was last written; held while it is written, so the run and the
-    /// background task never write at once.
-    private let lastBeat: LockedValue<Date>
+    /// When the heartbeat was last written, and the lock's version that write made where the
+    /// replica tells it (``Replica/versionWritten(at:)``); held while it is written, so the run
+    /// and the background task never write at once.
+    private let lastBeat: LockedValue<(date: Date, written: FileMetadata?)>
     /// Why the background heartbeat stopped (the lock was taken over, or could not be written).
     private let failure = LockedValue<SyncError?>(nil)
     /// Signalled by ``release()`` to end the background heartbeat.
@@ -82,7 +83,7 @@ final class SyncLock: Sendable {
         self.expiry = expiry
         self.process = process
         self.wait = wait
-        self.lastBeat = LockedValue(clock())
+        self.lastBeat = LockedValue((clock(), nil))
     }
 
     private var url: URL { folder.appending(path: Self.fileName, directoryHint: .notDirectory) }
@@ -119,7 +120,7 @@ final class SyncLock: Sendable {
                     try? directories.removeItem(at: url, recursively: false)
                     throw error
                 }
-                lastBeat.withLock { $0 = clock() }
+                lastBeat.withLock { $0 = (clock(), nil) }
                 return
             } catch let error as CocoaError where Self.taken(error) {
                 guard let found = try? files.read(from: url) else { continue }  // released meanwhile
@@ -254,7 +255,18 @@ final class SyncLock: Sendable {
     private func refresh(force: Bool) throws {
         try lastBeat.withLock { last throws in
             let now = clock()
-            guard force || now.timeIntervalSince(last) >= expiry / 3 else { return }
+            guard force || now.timeIntervalSince(last.date) >= expiry / 3 else { return }
+            // The version this run wrote last, where the replica told it: replaced only while it
+            // is still that version, one request on S3 (`If-Match` on the ETag it answered). It
+            // is this run's own record, so no look and no read are needed. Refused, the lock is
+            // looked at below: another run's takeover, or only a version this run did not note.
+            if let written = last.written, capabilities.contains(.replaceIfUnchanged) {
+                last.written = nil
+                if try replica.replace(url, with: try encoded(), ifStill: written, staging: temporary("beat")) {
+                    last = (now, replica.versionWritten(at: url))
+                    return
+                }
+            }
             // Where the replica can replace only what was seen, the lock is looked at before it
             // is read, and replaced only while it is that version: a takeover at any moment
             // since makes the heartbeat fail, never overwrite the other run's lock.
@@ -281,11 +293,12 @@ final class SyncLock: Sendable {
                 guard try replica.replace(url, with: try encoded(), ifStill: seen, staging: temp) else {
                     throw SyncError.lockHeld(owner: current()?.owner ?? "unknown")
                 }
+                last = (now, replica.versionWritten(at: url))
             } else {
                 try writeTemporary(try encoded(), to: temp)
                 try directories.moveItem(at: temp, to: url, replacingExisting: true)
+                last = (now, nil)
             }
-            last = now
         }
     }
 

@@ -51,6 +51,11 @@ protocol Replica: Sendable {
     /// next run sees the file as this run left it, not as changed.
     func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata
 
+    /// The metadata of the version at `url` that this run's last write there made, where the
+    /// replica knows it without a request (S3: the ETag the `PutObject` answered); `nil` where it
+    /// does not. The lock's heartbeat replaces its own last version with it, in one request.
+    func versionWritten(at url: URL) -> FileMetadata?
+
     /// Checks, once the lock at `url` holding `data` was created exclusively, that the replica
     /// really refuses a second exclusive create of it, where a server could accept the request
     /// and ignore its condition (an S3 server that ignores `If-None-Match`). Without that refusal
@@ -97,6 +102,8 @@ extension Replica {
     }
 
     func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata { copied }
+
+    func versionWritten(at url: URL) -> FileMetadata? { nil }
 
     func replace(_ url: URL, with data: Data, ifStill expected: FileMetadata, staging temp: URL) throws -> Bool {
         try files.write(data, to: temp)
@@ -293,6 +300,11 @@ struct S3Replica: RemoteReplica {
     /// The object the copy into place made (``S3Accessor/placedObject(at:)``).
     func metadata(placedAt url: URL, copied: FileMetadata) -> FileMetadata {
         store.placedObject(at: url) ?? copied
+    }
+
+    /// The object the last write at `url` made, as its answer gave it (``S3Accessor/placedObject(at:)``).
+    func versionWritten(at url: URL) -> FileMetadata? {
+        store.placedObject(at: url)
     }
 
     /// The lock created again with `If-None-Match: *` (its own bytes, so nothing changes either

@@ -48,15 +48,65 @@ import Testing
         }
     }
 
-    @Test("a heartbeat renews the lock while it is this run's, writing it in place with one conditional PUT")
+    @Test(
+        "a heartbeat renews the lock while it is this run's: a look, a read and a conditional PUT, then one conditional PUT each"
+    )
     func renews() async throws {
         try await BlockingExecutor.shared.run { [lock] in try lock.acquire() }
-        let before = hooked.requestCount
+        var before = hooked.requestCount
         fileSystem.advanceTime(by: 30)
         try await BlockingExecutor.shared.run { [lock] in try lock.heartbeat() }
         #expect(try await lockOwner() == "this run")
         #expect(hooked.requestCount - before == 3, "HEAD, GET, one PUT with If-Match on the ETag the HEAD gave")
+        for _ in 1...2 {
+            before = hooked.requestCount
+            fileSystem.advanceTime(by: 30)
+            try await BlockingExecutor.shared.run { [lock] in try lock.heartbeat() }
+            let sent = hooked.requests.dropFirst(before).map {
+                "\($0.method.rawValue) \($0.headerFields[.ifMatch] != nil)"
+            }
+            #expect(sent == ["PUT true"], "one PUT with If-Match on the ETag the last PUT answered")
+        }
+        #expect(try await lockOwner() == "this run")
+        let heartbeat = try await BlockingExecutor.shared.run { [other] in
+            let record = try JSONSerialization.jsonObject(with: try other.getObject("notes/.seams-lock").1)
+            return (record as? [String: Any])?["heartbeat"] as? Double
+        }
+        #expect(heartbeat == fileSystem.now.timeIntervalSince1970, "the last heartbeat's time is in the lock")
         #expect(!server.keys(in: "bucket").contains { $0.contains(".seams-tmp-") }, "no temp object")
+    }
+
+    @Test("a lock another run took over since this run's last heartbeat is kept, and the one-PUT heartbeat fails")
+    func takeoverSinceTheLastBeatIsKept() async throws {
+        try await BlockingExecutor.shared.run { [lock] in try lock.acquire() }
+        fileSystem.advanceTime(by: 30)
+        try await BlockingExecutor.shared.run { [lock] in try lock.heartbeat() }
+        let record = Data(#"{"owner":"another run","heartbeat":1}"#.utf8)
+        try await BlockingExecutor.shared.run { [other] in _ = try other.putObject("notes/.seams-lock", body: record) }
+        fileSystem.advanceTime(by: 30)
+        await #expect(throws: SyncError.lockHeld(owner: "another run")) {
+            try await BlockingExecutor.shared.run { [lock] in try lock.heartbeat() }
+        }
+        #expect(try await lockOwner() == "another run")
+    }
+
+    @Test("a lock that is still this run's record in other bytes (another ETag) is renewed after a look, not given up")
+    func ownRecordInOtherBytesIsRenewed() async throws {
+        try await BlockingExecutor.shared.run { [lock] in try lock.acquire() }
+        fileSystem.advanceTime(by: 30)
+        try await BlockingExecutor.shared.run { [lock] in try lock.heartbeat() }
+        // The same record, written again with a space: the ETag the last PUT answered is stale.
+        try await BlockingExecutor.shared.run { [other] in
+            let bytes = try other.getObject("notes/.seams-lock").1
+            _ = try other.putObject("notes/.seams-lock", body: Data(" ".utf8) + bytes)
+        }
+        let before = hooked.requestCount
+        fileSystem.advanceTime(by: 30)
+        try await BlockingExecutor.shared.run { [lock] in try lock.heartbeat() }
+        #expect(try await lockOwner() == "this run")
+        #expect(
+            hooked.requests.dropFirst(before).map(\.method.rawValue) == ["PUT", "HEAD", "GET", "PUT"],
+            "the refused PUT, then the look, the read and the PUT")
     }
 
     @Test("a lock another run took over between the heartbeat's read and its write is kept, and the heartbeat fails")
