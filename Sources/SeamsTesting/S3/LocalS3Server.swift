@@ -83,7 +83,11 @@ public final class LocalS3Server: Sendable {
         if let named = ProcessInfo.processInfo.environment["SEAMS_RCLONE"], !named.isEmpty {
             candidates.insert(named, at: 0)
         }
-        return candidates.first { probe($0, ["serve", "s3", "--help"]).status == 0 }
+        // An rclone without `serve s3` (Debian 12's 1.60) prints `serve`'s help and exits 0.
+        return candidates.first {
+            let (status, help) = probe($0, ["serve", "s3", "--help"])
+            return status == 0 && help.contains("--auth-key")
+        }
     }()
 
     /// Every executable file called `name` in a folder of `PATH`, in its order.
