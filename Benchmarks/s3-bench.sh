@@ -47,8 +47,6 @@ MOTO_LOG=$WORK/moto.log
 python3 -m moto.server -H 127.0.0.1 -p "$PORT" >"$MOTO_LOG" 2>&1 &
 PIDS+=($!)
 for _ in $(seq 1 200); do curl -s -o /dev/null "$ENDPOINT/" && break; sleep 0.1; done
-curl -sf -X PUT "$ENDPOINT/seams" -o /dev/null
-curl -sf -X PUT "$ENDPOINT/bisync" -o /dev/null
 
 export AWS_ACCESS_KEY_ID=bench AWS_SECRET_ACCESS_KEY=bench-secret
 # rclone's S3 client fails to start ("unable to load custom CA bundle") when AWS_CA_BUNDLE is set,
@@ -91,29 +89,19 @@ run() {
 phase() {
     local phase=$1 resync=()
     [ "$phase" = cold ] && resync=(--resync)
-    run seams "$phase" "$BIN" sync "$SRC" s3://seams/notes/ --endpoint "$ENDPOINT" --state-dir "$WORK/state-seams" --max-delete 100
-    run bisync "$phase" "$RCLONE" bisync "$SRC" moto:bisync/notes "${resync[@]}" --workdir "$WORK/bisync-workdir"
+    run seams "$phase" "$BIN" sync "$SRC" "s3://seams-$round/notes/" --endpoint "$ENDPOINT" --state-dir "$WORK/state-seams" --max-delete 100
+    run bisync "$phase" "$RCLONE" bisync "$SRC" "moto:bisync-$round/notes" "${resync[@]}" --workdir "$WORK/bisync-workdir"
 }
 
-empty() {
-    for bucket in seams bisync; do
-        python3 - "$ENDPOINT" "$bucket" <<'EOF'
-import sys, urllib.request, re
-endpoint, bucket = sys.argv[1], sys.argv[2]
-while True:
-    listing = urllib.request.urlopen(f"{endpoint}/{bucket}?list-type=2").read().decode()
-    keys = re.findall(r"<Key>(.*?)</Key>", listing)
-    if not keys:
-        break
-    for key in keys:
-        urllib.request.urlopen(urllib.request.Request(f"{endpoint}/{bucket}/{urllib.parse.quote(key)}", method="DELETE"))
-EOF
-    done
+# Each round starts from new, empty buckets (and no state), so nothing is deleted between rounds.
+fresh() {
+    curl -sf -X PUT "$ENDPOINT/seams-$1" -o /dev/null
+    curl -sf -X PUT "$ENDPOINT/bisync-$1" -o /dev/null
     rm -rf "$WORK/state-seams" "$WORK/bisync-workdir"
 }
 
 for round in $(seq 1 "$RUNS"); do
-    empty
+    fresh "$round"
     phase cold
     phase none
     python3 "$MAKE_TREE" "$SRC" --small "$SMALL" --large "$LARGE" --modify 100 --seed "$round" >/dev/null

@@ -138,10 +138,13 @@ extension S3Accessor: DirectoryAccessorProviding {
     /// `destination` with `PutObject` and `If-Match` on the ETag that `expected` describes
     /// (``replace(_:with:ifStill:)``): the server checks and writes in one step, so a version
     /// saved there at any moment since `expected` was seen stays and this returns `false`; then
-    /// the source is deleted. A larger source is copied on the server after a look at the
-    /// destination's ETag (`HEAD`): S3 has no condition on a copy's destination, so a version
-    /// saved there in the moment between the look and the copy is replaced, as on a file system
-    /// without an atomic exchange.
+    /// the source is deleted. A larger source is copied on the server in parts, completed with
+    /// `If-Match` on that ETag (``S3Client/copyInParts(_:to:size:sourceETag:condition:partSize:)``),
+    /// no byte passing through this machine: the same guarantee where the server honours
+    /// `If-Match` on a completion (AWS S3 does; moto 5.2 and rclone 1.75 do not, and there a
+    /// version saved in the moment between the look and the completion is replaced). On a
+    /// server without `UploadPartCopy` (`rclone serve s3`), it is copied whole (`CopyObject`)
+    /// after the look, with that same caveat.
     ///
     /// - Returns: `true` when moved; `false` when `destination` is no longer `expected`: nothing
     ///   was moved.
@@ -150,17 +153,15 @@ extension S3Accessor: DirectoryAccessorProviding {
         // else looked at now: the server checks it either way.
         guard let etag = try knownETag(of: destination, identifier: expected.fileIdentifier) else { return false }
         // The temp file as this accessor created it, else looked at.
-        let size: Int64
-        if let created = createdObject(at: source) {
-            size = created.size
-        } else if let found = try find(source)?.object {
-            size = found.size
-        } else {
+        guard let object = try createdObject(at: source) ?? find(source)?.object else {
             throw Self.error(ENOENT, url: source, writing: true)
         }
-        guard size <= Int64(conditionalReplaceLimit) else {
-            try transfer(source, to: destination, replacing: true, deletingSource: true)
-            return true
+        guard object.size <= Int64(conditionalReplaceLimit) else {
+            if copiesPartsUnsupported.withLock({ $0 }) {
+                try transfer(source, to: destination, replacing: true, deletingSource: true)
+                return true
+            }
+            return try copyInParts(object, from: source, over: destination, ifMatch: etag)
         }
         let sourceKey = key(source)
         let (read, data) = try request(source, writing: false) { () throws(S3Error) in
@@ -275,6 +276,44 @@ extension S3Accessor: DirectoryAccessorProviding {
         } catch {
             throw Self.error(error, url: source, writing: true)
         }
+    }
+
+    /// Copies `object` (the file at `source`) over `destination` on the server in parts,
+    /// completed with `If-Match: etag`, then deletes the source: `false` when the completion
+    /// was refused (412, or 404 for a destination gone) and the source is still that version.
+    /// A server without `UploadPartCopy` is noted, and the file copied whole instead.
+    private func copyInParts(_ object: S3Object, from source: URL, over destination: URL, ifMatch etag: String)
+        throws -> Bool
+    {
+        let key = key(destination)
+        forgetListings()
+        do throws(S3Error) {
+            let written = try guarded { () throws(S3Error) in
+                try client.copyInParts(
+                    object.key, to: key, size: object.size, sourceETag: object.etag, condition: .ifMatch(etag))
+            }
+            if !written.isEmpty {
+                remember(S3Object(key: key, size: object.size, etag: written, lastModified: object.lastModified))
+                noteETag(written, of: key)
+            }
+        } catch .unsupported {
+            copiesPartsUnsupported.withLock { $0 = true }
+            try transfer(source, to: destination, replacing: true, deletingSource: true)
+            return true
+        } catch let error where error.isPreconditionFailed || error.isNotFound {
+            // The source's part copy refused as well as the completion: which one, the source tells.
+            guard let now = try find(source)?.object else { throw Self.error(ENOENT, url: source, writing: true) }
+            guard now.etag == object.etag else {
+                throw Self.error(
+                    EAGAIN, url: source, writing: true, reason: "it changed on the server while it was moved")
+            }
+            return false
+        } catch {
+            throw Self.error(error, url: destination, writing: true)
+        }
+        _ = takeCreated(source)
+        try delete(object, movedFrom: source)
+        return true
     }
 
     /// `PutObject` with `If-Match: etag`; `false` on 412 or 404. The object written is

@@ -67,8 +67,11 @@ public final class S3Accessor: Sendable {
         return try body()
     }
     /// The largest file ``moveItem(at:to:ifStill:)`` writes over its destination with one
-    /// conditional `PutObject` (1 MiB); a larger one is copied on the server after a look.
+    /// conditional `PutObject` (1 MiB); a larger one is copied on the server in parts.
     public var conditionalReplaceLimit: Int { 1 << 20 }
+    /// Whether this accessor's server was found not to support `UploadPartCopy`
+    /// (``S3Error/unsupported(_:)``): a larger replace is then copied whole after a look.
+    let copiesPartsUnsupported = LockedValue(false)
     /// Folders' listings fetched ahead by ``beginTreeListing(at:skipping:)``, by prefix.
     let prefetched = LockedValue<[[UInt8]: [DirectoryEntry]]>([:])
     /// Counts the writes, so a listing fetched ahead across a write is not kept.
@@ -161,10 +164,24 @@ public final class S3Accessor: Sendable {
         copies.withLock { $0[Array(key(url).utf8)] }.map(Self.metadata)
     }
 
+    /// The metadata of the version this accessor last wrote at `url`, as the write's answer gave
+    /// it: a copy, move or conditional replace there (``placedObject(at:)``), else a create it has
+    /// not moved away; `nil` when it knows none. Its ETag is the server's; its date may be this
+    /// machine's.
+    ///
+    /// - Parameter url: A file this accessor wrote.
+    /// - Returns: Its metadata.
+    public func writtenObject(at url: URL) -> FileMetadata? {
+        placedObject(at: url) ?? createdObject(at: url).map(Self.metadata)
+    }
+
     /// Notes an object this accessor created with `If-None-Match: *` (`etag` its answer), for
-    /// the move that takes it into place next (``takeCreated(_:)``).
+    /// the move that takes it into place next (``takeCreated(_:)``); a copy noted at its key
+    /// before is older, and forgotten.
     func rememberCreated(key: String, size: Int, etag: String) {
         guard !etag.isEmpty else { return }
+        copies.withLock { _ = $0.removeValue(forKey: Array(key.utf8)) }
+        noteETag(etag, of: key)
         let object = S3Object(key: key, size: Int64(size), etag: etag, lastModified: Date())
         created.withLock { created in
             if created.count >= 4_096 { created.removeAll(keepingCapacity: true) }
@@ -278,6 +295,8 @@ public final class S3Accessor: Sendable {
             (code, reason) = (EIO, "the server's answer could not be read: \(what)")
         case .changedDuringDownload:
             (code, reason) = (EAGAIN, "the object changed on the server while it was downloaded")
+        case .unsupported(let what):
+            (code, reason) = (ENOTSUP, "the server does not support \(what)")
         }
         return error(code, url: url, writing: writing, reason: reason)
     }

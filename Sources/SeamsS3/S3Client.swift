@@ -60,6 +60,9 @@ public enum S3Error: Error, Hashable, Sendable {
     /// The object changed while it was downloaded piece by piece: a piece came from another version
     /// than the first (a server that honours `If-Match` refuses such a piece with 412 instead).
     case changedDuringDownload(String)
+    /// The server answered a request as if it were another one, so does not support it: named.
+    /// (`rclone serve s3` takes an `UploadPartCopy` for a part upload with an empty body.)
+    case unsupported(String)
 
     /// Whether a write's condition did not hold (412).
     public var isPreconditionFailed: Bool {
@@ -335,10 +338,7 @@ public struct S3Client: Sendable {
     ) throws -> String {
         var headers: [(name: String, value: String)] = []
         for (name, value) in metadata.sorted(by: { $0.key < $1.key }) { headers.append(("x-amz-meta-" + name, value)) }
-        let (_, started) = try send("POST", key: key, query: [.init("uploads")], headers: headers)
-        guard let upload = (try? S3XMLElement.parse(started))?.text(of: "UploadId"), !upload.isEmpty else {
-            throw S3Error.malformedAnswer("CreateMultipartUpload: no UploadId")
-        }
+        let upload = try startUpload(key, headers: headers)
         let sent = PartsSent()
         var inFlight: [any PendingWork] = []
         do {
@@ -379,24 +379,109 @@ public struct S3Client: Sendable {
             }
             for work in inFlight { try work.wait().get() }
             inFlight = []
-            let parts = sent.etags.withLock { $0 }.sorted { $0.key < $1.key }
-            var xml = "<CompleteMultipartUpload>"
-            for (number, etag) in parts { xml += "<Part><PartNumber>\(number)</PartNumber><ETag>\(etag)</ETag></Part>" }
-            xml += "</CompleteMultipartUpload>"
-            // The type said, or a transport may call the body a form (URLSession does on Linux),
-            // and a server may read it as one (moto's does, and answers 500).
-            let (response, body) = try send(
-                "POST", key: key, query: [.init("uploadId", upload)],
-                headers: [("Content-Type", "application/xml")] + Self.headers(for: condition), body: Data(xml.utf8))
-            // A completion can fail after its 200 has started: the error is then the body.
-            let result = try? S3XMLElement.parse(body)
-            if result?.name == "Error" { throw Self.refusal(status: 200, body) }
-            return result?.text(of: "ETag") ?? response.headerFields[.eTag] ?? ""
+            return try complete(key, upload: upload, parts: sent.etags.withLock { $0 }, condition: condition)
         } catch {
             for work in inFlight { _ = work.wait() }
             try? abortMultipartUpload(key, uploadID: upload)
             throw error
         }
+    }
+
+    /// The largest part ``copyInParts(_:to:size:sourceETag:condition:partSize:)`` copies
+    /// (5 GiB: S3's limit for one `UploadPartCopy`).
+    public static let largestCopiedPart: Int64 = 5 << 30
+
+    /// Copies the object `source` to `destination` on the server, with a multipart upload whose
+    /// parts are copied from the source (`UploadPartCopy`): no byte passes through the client,
+    /// and the copy is completed under `condition`. Unlike ``copyObject(_:to:sourceETag:)``,
+    /// whose destination S3 cannot condition, a copy in parts completed with
+    /// ``S3WriteCondition/ifMatch(_:)`` replaces only that version of the destination, checked
+    /// and written in one step by a server that honours `If-Match` on a completion (AWS S3
+    /// does; moto 5.2 and rclone 1.75 do not, see the contract suite).
+    ///
+    /// - Parameters:
+    ///   - source: The key copied.
+    ///   - destination: The key written.
+    ///   - size: The source's size in bytes: it is copied in ranges of `partSize`, the last one
+    ///     smaller; an empty source is one part without a range.
+    ///   - sourceETag: Each part is copied only while the source is this version
+    ///     (`x-amz-copy-source-if-match`), or `nil`.
+    ///   - condition: As ``putObject(_:body:condition:metadata:)``'s, checked when the upload completes.
+    ///   - partSize: The bytes copied per part: from 5 MiB to ``largestCopiedPart``.
+    /// - Returns: The copy's ETag.
+    /// - Throws: ``S3Error``: a refusal (412 when the source is another version or the condition
+    ///   does not hold); ``S3Error/unsupported(_:)`` when a part's answer is not a
+    ///   `CopyPartResult`, as from a server that does not know `UploadPartCopy` (it may have
+    ///   stored an empty part). Any failure aborts the upload: the destination is then unchanged.
+    @available(*, noasync, message: "it blocks its thread")
+    @discardableResult
+    public func copyInParts(
+        _ source: String, to destination: String, size: Int64, sourceETag: String?, condition: S3WriteCondition,
+        partSize: Int64 = largestCopiedPart
+    ) throws(S3Error) -> String {
+        precondition((5 << 20...Self.largestCopiedPart).contains(partSize), "a copied part is 5 MiB to 5 GiB")
+        let upload = try startUpload(destination, headers: [])
+        do throws(S3Error) {
+            var parts: [Int: String] = [:]
+            var offset: Int64 = 0
+            repeat {
+                let number = parts.count + 1
+                let last = min(size, offset + partSize) - 1
+                var headers: [(name: String, value: String)] = [
+                    ("x-amz-copy-source", "/" + SigV4Signer.encode(bucket + "/" + source, keepingSlashes: true))
+                ]
+                if size > 0 { headers.append(("x-amz-copy-source-range", "bytes=\(offset)-\(last)")) }
+                if let sourceETag { headers.append(("x-amz-copy-source-if-match", sourceETag)) }
+                let (_, body) = try send(
+                    "PUT", key: destination,
+                    query: [.init("partNumber", String(number)), .init("uploadId", upload)], headers: headers)
+                // A part copy can fail after its 200 has started: the error is then the body. A
+                // server that took the request for a plain part answers no CopyPartResult.
+                let result = try? S3XMLElement.parse(body)
+                if result?.name == "Error" { throw Self.refusal(status: 200, body) }
+                guard result?.name == "CopyPartResult", let etag = result?.text(of: "ETag"), !etag.isEmpty else {
+                    throw .unsupported("UploadPartCopy")
+                }
+                parts[number] = etag
+                offset = last + 1
+            } while offset < size
+            return try complete(destination, upload: upload, parts: parts, condition: condition)
+        } catch {
+            try? abortMultipartUpload(destination, uploadID: upload)
+            throw error
+        }
+    }
+
+    /// Begins a multipart upload of `key` (`CreateMultipartUpload`): its id.
+    @available(*, noasync, message: "it blocks its thread")
+    private func startUpload(_ key: String, headers: [(name: String, value: String)]) throws(S3Error) -> String {
+        let (_, started) = try send("POST", key: key, query: [.init("uploads")], headers: headers)
+        guard let upload = (try? S3XMLElement.parse(started))?.text(of: "UploadId"), !upload.isEmpty else {
+            throw .malformedAnswer("CreateMultipartUpload: no UploadId")
+        }
+        return upload
+    }
+
+    /// Completes the multipart upload `upload` of `key` from `parts` (each part's number and
+    /// ETag) under `condition` (`CompleteMultipartUpload`): the object's ETag.
+    @available(*, noasync, message: "it blocks its thread")
+    private func complete(
+        _ key: String, upload: String, parts: [Int: String], condition: S3WriteCondition
+    ) throws(S3Error) -> String {
+        var xml = "<CompleteMultipartUpload>"
+        for (number, etag) in parts.sorted(by: { $0.key < $1.key }) {
+            xml += "<Part><PartNumber>\(number)</PartNumber><ETag>\(etag)</ETag></Part>"
+        }
+        xml += "</CompleteMultipartUpload>"
+        // The type said, or a transport may call the body a form (URLSession does on Linux),
+        // and a server may read it as one (moto's does, and answers 500).
+        let (response, body) = try send(
+            "POST", key: key, query: [.init("uploadId", upload)],
+            headers: [("Content-Type", "application/xml")] + Self.headers(for: condition), body: Data(xml.utf8))
+        // A completion can fail after its 200 has started: the error is then the body.
+        let result = try? S3XMLElement.parse(body)
+        if result?.name == "Error" { throw Self.refusal(status: 200, body) }
+        return result?.text(of: "ETag") ?? response.headerFields[.eTag] ?? ""
     }
 
     /// What the parts of one upload came back with: each part's ETag, and the first failure.

@@ -34,11 +34,22 @@ enum S3ServerUnderTest: String, CaseIterable, CustomTestStringConvertible, Senda
         }
     }
 
-    /// Whether `If-None-Match: *` and `If-Match` on a `PUT` (and on completing a multipart
-    /// upload) are honoured. AWS, moto and the double honour them; rclone 1.75 accepts them and
-    /// writes anyway, so nothing is safe from another device's write in between (seams-sync
-    /// refuses such a server at its lock).
+    /// Whether `If-None-Match: *` and `If-Match` on a `PUT`, and `If-None-Match: *` on completing
+    /// a multipart upload, are honoured. AWS, moto and the double honour them; rclone 1.75
+    /// accepts them and writes anyway, so nothing is safe from another device's write in between
+    /// (seams-sync refuses such a server at its lock).
     var honoursWriteConditions: Bool { self != .rclone }
+
+    /// Whether `If-Match` on completing a multipart upload is honoured (412 for another version,
+    /// 404 for none), as AWS does since 2024. moto 5.2 and rclone 1.75 complete anyway: there a
+    /// file over 1 MiB moved over another is not safe from a write in the moment between the
+    /// look and the completion.
+    var honoursCompletionIfMatch: Bool { self == .inMemory }
+
+    /// Whether a part of a multipart upload can be copied from an object (`UploadPartCopy`).
+    /// rclone 1.75 takes such a request for a part with an empty body, and answers no
+    /// `CopyPartResult`: the client says so (``S3Error/unsupported(_:)``), and copies whole.
+    var copiesParts: Bool { self != .rclone }
 
     /// Whether `If-Match` on a `GET` is honoured (412 for another version). rclone 1.75 ignores
     /// it: the client then tells a piece of another version by its ETag.
@@ -248,6 +259,52 @@ enum S3ServerUnderTest: String, CaseIterable, CustomTestStringConvertible, Senda
                 #expect(server.honoursCopySourceCondition && error.isPreconditionFailed, "\(error)")
                 #expect(try s3.headObject("b.txt") == nil)
             }
+        }
+    }
+
+    @Test(
+        "a copy in parts is the source's bytes, and replaces only the version named where the server honours it",
+        arguments: S3ServerUnderTest.available)
+    func copyInParts(_ server: S3ServerUnderTest) async throws {
+        try await server.withBucket { s3 in
+            let source = Data((0..<(5 << 20) + 7).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+            let sourceETag = try s3.putObject("src.bin", body: source)
+            let seen = try s3.putObject("dst.bin", body: Data("seen".utf8))
+            func copy(over version: String) throws(S3Error) -> String {
+                try s3.copyInParts(
+                    "src.bin", to: "dst.bin", size: Int64(source.count), sourceETag: sourceETag,
+                    condition: .ifMatch(version), partSize: 5 << 20)
+            }
+            guard server.copiesParts else {
+                #expect(throws: S3Error.unsupported("UploadPartCopy")) { _ = try copy(over: seen) }
+                #expect(try s3.getObject("dst.bin").1 == Data("seen".utf8), "the destination is unchanged")
+                #expect(try s3.listMultipartUploads().isEmpty)
+                return
+            }
+            // Two parts, the second the 7 bytes left.
+            let copied = try copy(over: seen)
+            #expect(copied.hasSuffix("-2\""), "\(copied)")
+            #expect(try s3.getObject("dst.bin").1 == source)
+            // Over a version it did not name: refused where the server honours If-Match then.
+            let saved = try s3.putObject("dst.bin", body: Data("saved meanwhile".utf8))
+            do throws(S3Error) {
+                _ = try copy(over: seen)
+                #expect(!server.honoursCompletionIfMatch, "replaced a version the copy did not name")
+                #expect(try s3.getObject("dst.bin").1 == source)
+            } catch {
+                #expect(server.honoursCompletionIfMatch && error.isPreconditionFailed, "\(error)")
+                #expect(try s3.headObject("dst.bin")?.etag == saved)
+            }
+            // A source that changed since is refused where the server honours the source's condition.
+            try s3.putObject("src.bin", body: Data("changed".utf8) + source)
+            let current = try #require(try s3.headObject("dst.bin")).etag
+            do throws(S3Error) {
+                _ = try copy(over: current)
+                #expect(!server.honoursCopySourceCondition, "copied a source that changed")
+            } catch {
+                #expect(server.honoursCopySourceCondition && error.isPreconditionFailed, "\(error)")
+            }
+            #expect(try s3.listMultipartUploads().isEmpty)
         }
     }
 

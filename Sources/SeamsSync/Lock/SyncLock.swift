@@ -120,7 +120,9 @@ final class SyncLock: Sendable {
                     try? directories.removeItem(at: url, recursively: false)
                     throw error
                 }
-                lastBeat.withLock { $0 = (clock(), nil) }
+                // The version placed, where the replica knows it: the first heartbeat is then
+                // one request too.
+                lastBeat.withLock { $0 = (clock(), replica.versionWritten(at: url)) }
                 return
             } catch let error as CocoaError where Self.taken(error) {
                 guard let found = try? files.read(from: url) else { continue }  // released meanwhile

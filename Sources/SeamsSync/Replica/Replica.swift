@@ -302,9 +302,9 @@ struct S3Replica: RemoteReplica {
         store.placedObject(at: url) ?? copied
     }
 
-    /// The object the last write at `url` made, as its answer gave it (``S3Accessor/placedObject(at:)``).
+    /// The object the last write at `url` made, as its answer gave it (``S3Accessor/writtenObject(at:)``).
     func versionWritten(at url: URL) -> FileMetadata? {
-        store.placedObject(at: url)
+        store.writtenObject(at: url)
     }
 
     /// The lock created again with `If-None-Match: *` (its own bytes, so nothing changes either

@@ -9,14 +9,17 @@ public import SeamsS3
 ///
 /// It checks each request's Signature Version 4 signature against the keys it was made with
 /// (403 `SignatureDoesNotMatch`, `InvalidAccessKeyId`), so a request whose wire form differs from
-/// what was signed fails here as on AWS. It honours `If-None-Match: *` and `If-Match` on `PUT`
-/// and `DELETE`, and `x-amz-copy-source-if-match` on a copy (moto ignores the last: the contract
-/// suite says so). ETags are quoted MD5s of the content, as S3's for a single `PUT`; dates are
-/// the injected clock's, to the second in headers.
+/// what was signed fails here as on AWS. It honours `If-None-Match: *` and `If-Match` on `PUT`,
+/// on `DELETE` and on completing a multipart upload, and `x-amz-copy-source-if-match` on a copy
+/// and a part copy (moto ignores the last and `If-Match` on a completion: the contract suite
+/// says so). ETags are quoted MD5s of the content, as S3's for a single `PUT`; dates are the
+/// injected clock's, to the second in headers.
 ///
 /// Buckets: `PUT /bucket` (path-style; `bucket.host` virtual-hosted works too). Objects: `PUT`,
 /// `GET` (with `Range`), `HEAD`, `DELETE`, `PUT` with `x-amz-copy-source`; `GET ?list-type=2`
-/// with `prefix`, `delimiter`, `max-keys`, `continuation-token` and `encoding-type=url`.
+/// with `prefix`, `delimiter`, `max-keys`, `continuation-token` and `encoding-type=url`;
+/// multipart uploads (`POST ?uploads`, parts sent or copied with `x-amz-copy-source` and
+/// `x-amz-copy-source-range`, completed, aborted, listed with `GET ?uploads`).
 public final class InMemoryS3Server: WaitingHTTPTransportProviding {
     /// `http://s3.test`: the endpoint to give the client.
     public let endpoint: URL
@@ -369,6 +372,21 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             guard let number = part.flatMap({ Int($0) }), (1...10_000).contains(number) else {
                 return error(400, "InvalidArgument", "partNumber")
             }
+            if let source = fields[HTTPField.Name("x-amz-copy-source")!] {
+                // A part copied from an object (`UploadPartCopy`), whole or a range of it.
+                let copied = copiedPart(
+                    source, fields: fields, into: upload.bucket, objects: objects, buckets: state.buckets)
+                guard case .success(let data) = copied else {
+                    if case .failure(let refusal) = copied { return refusal.reply }
+                    return error(500, "InternalError", "UploadPartCopy")
+                }
+                upload.parts[number] = data
+                state.uploads[id] = upload
+                let xml =
+                    "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<CopyPartResult><LastModified>\(isoDate(now))"
+                    + "</LastModified><ETag>\(escaped(etag(data)))</ETag></CopyPartResult>"
+                return reply(200, body: Data(xml.utf8))
+            }
             upload.parts[number] = body
             state.uploads[id] = upload
             return reply(200, headers: [(.eTag, etag(body))])
@@ -403,6 +421,42 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         default:
             return error(405, "MethodNotAllowed", method)
         }
+    }
+
+    /// An error answer, as a value a `Result` can carry.
+    private struct Refusal: Error {
+        var reply: (HTTPResponse, Data)
+    }
+
+    /// The bytes an `UploadPartCopy` takes from `source` (`/bucket/key`): the whole object, or
+    /// the `x-amz-copy-source-range` of it; refused when the source is missing, is another
+    /// version than `x-amz-copy-source-if-match` names, or the range is not within it.
+    private static func copiedPart(
+        _ source: String, fields: HTTPFields, into bucket: String, objects: [Key: Object],
+        buckets: [String: [Key: Object]]
+    ) -> Result<Data, Refusal> {
+        let decoded = source.removingPercentEncoding ?? source
+        let parts = decoded.drop(while: { $0 == "/" }).split(separator: "/", maxSplits: 1).map(String.init)
+        // The bucket written is `objects`, as this request sees it.
+        guard parts.count == 2, let sourceObjects = parts[0] == bucket ? objects : buckets[parts[0]] else {
+            return .failure(Refusal(reply: error(404, "NoSuchBucket", decoded)))
+        }
+        guard let original = sourceObjects[Key(parts[1])] else {
+            return .failure(Refusal(reply: error(404, "NoSuchKey", parts[1])))
+        }
+        if let expected = fields[HTTPField.Name("x-amz-copy-source-if-match")!], expected != original.etag {
+            return .failure(Refusal(reply: error(412, "PreconditionFailed", "x-amz-copy-source-if-match")))
+        }
+        guard let range = fields[HTTPField.Name("x-amz-copy-source-range")!] else { return .success(original.content) }
+        // Both bounds, within the object (S3 refuses an open or overlong range here).
+        let bounds =
+            range.hasPrefix("bytes=") ? range.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false) : []
+        guard bounds.count == 2, let first = Int(bounds[0]), let last = Int(bounds[1]), first <= last,
+            last < original.content.count
+        else {
+            return .failure(Refusal(reply: error(416, "InvalidRange", range)))
+        }
+        return .success(original.content.subdata(in: first..<(last + 1)))
     }
 
     /// 412 when a write's condition does not hold; 404 for `If-Match` with nothing there.
