@@ -115,9 +115,12 @@ let package = Package(
         .plugin(name: "SeamsMockNames", capability: .buildTool(), dependencies: ["seams-mock-names"]),
 
         // MARK: Command-line tool
+        // glibc's malloc tuning (Swift's Glibc module has no <malloc.h>).
+        .target(name: "CMallocTuning"),
         .executableTarget(
             name: "seams-sync",
             dependencies: [
+                "CMallocTuning",
                 "SeamsSync",
                 "SeamsWebDAV",
                 "SeamsS3",
