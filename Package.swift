@@ -158,7 +158,10 @@ let package = Package(
         .testTarget(name: "SeedContractTests", dependencies: ["Seams", "SeamsTesting", "SeamsSync", "TestProcessEnvironment"]),
         .testTarget(
             name: "SeamsSyncTests",
-            dependencies: ["Seams", "SeamsTesting", "SeamsSync", "SeamsWebDAV", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: [
+                "Seams", "SeamsTesting", "SeamsSync", "SeamsWebDAV", "CMallocTuning",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "SeamsNetworkTests",

@@ -28,11 +28,12 @@ struct SeamsSyncTool: ParsableCommand {
     /// Synchronous, as every command is: a run stays on the main thread, and the process starts
     /// no thread of Swift's cooperative pool.
     static func main() {
-        // A fixed threshold for mapping large blocks. glibc raises it after each one it frees,
-        // and then serves the next file bodies (up to 8 MiB each) from its heaps, where their
-        // pages stay after use. Fixed, such a body is mapped and unmapped when freed: a cold sync
-        // of 10,020 files to S3 peaked at 66 MiB, not 84 to 89 (Benchmarks/s3-bench.sh's tree).
-        _ = seams_fix_mmap_threshold(256 << 10)
+        // Fixed thresholds for mapping large blocks and trimming heaps. glibc raises both after
+        // each large block it frees, and then serves the next file bodies (up to 8 MiB each) from
+        // its heaps, where their pages stay after use. Fixed, such a body is mapped and unmapped
+        // when freed: a cold sync of 10,020 files to moto peaked at 66 to 67 MiB, not 84 to 89
+        // (Benchmarks/s3-bench.sh's tree).
+        _ = seams_tune_malloc(256 << 10, 128 << 10)
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()
