@@ -374,11 +374,11 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             }
             if let source = fields[HTTPField.Name("x-amz-copy-source")!] {
                 // A part copied from an object (`UploadPartCopy`), whole or a range of it.
-                let copied = copiedPart(
-                    source, fields: fields, into: upload.bucket, objects: objects, buckets: state.buckets)
-                guard case .success(let data) = copied else {
-                    if case .failure(let refusal) = copied { return refusal.reply }
-                    return error(500, "InternalError", "UploadPartCopy")
+                let data: Data
+                switch copiedPart(source, fields: fields, into: upload.bucket, objects: objects, buckets: state.buckets)
+                {
+                case .success(let copied): data = copied
+                case .failure(let refusal): return refusal.reply
                 }
                 upload.parts[number] = data
                 state.uploads[id] = upload
