@@ -31,6 +31,10 @@ public struct SyncEngine: Sendable {
     /// an order the seed picks, so the n-th call is the same every run).
     package var interleaving: (any ConcurrentWork)?
 
+    /// Where the state a run loaded or committed is kept for the next run, which then reads the
+    /// state file only if it changed since (``SyncWatcher`` sets one; `nil`: every run reads it).
+    var stateMemory: StateMemory?
+
     /// The paths a pass of a first sync takes at most (tests make passes small to have many).
     package var firstSyncPassItems = FirstSyncStage.passItems
 
@@ -188,7 +192,8 @@ public struct SyncEngine: Sendable {
             containerReplica: replica(at: container), stateDirectory: stateDirectory, options: options,
             shouldStop: { stop?.isStopRequested ?? false })
         let (prepared, loaded) = try PrepareStage(
-            run: run, clock: clock, owner: owner, makeRunID: makeRunID, process: process, lockWait: lockWait)()
+            run: run, clock: clock, owner: owner, makeRunID: makeRunID, process: process, lockWait: lockWait,
+            memory: stateMemory)()
         let archive = consume loaded
         defer { prepared.lock?.release() }
         let scan = ScanStage(

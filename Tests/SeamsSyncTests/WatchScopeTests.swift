@@ -137,7 +137,10 @@ import Testing
         random = SplitMix64(seed: seed)
         let scoped = try seeded(&random)
         var editors = [Editor(random: random, fileSystem: whole), Editor(random: random, fileSystem: scoped)]
-        let engines = [countingEngine(whole), countingEngine(scoped)]
+        // The scoped twin keeps its state between syncs, as the watcher's engine does.
+        var keeping = countingEngine(scoped)
+        keeping.stateMemory = StateMemory()
+        let engines = [countingEngine(whole), keeping]
         let events = InMemoryFileEvents(fileSystem: scoped)
         // One watch the whole time, as the watcher keeps it: the syncs' own writes are events too.
         let watch = try events.watch([local, container]) { _, _ in false }

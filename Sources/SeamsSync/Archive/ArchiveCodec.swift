@@ -81,6 +81,13 @@ enum ArchiveCodec {
         private let copiesBlocks: Bool
         /// How many blocks were copied as they were stored.
         private(set) var copiedBlocks = 0
+        /// How many bytes the pieces so far hold.
+        private var written = 0
+        /// Where the entries start in the file (the header's size).
+        private var start = 0
+        /// The archive as it was when its entries were already the whole file (nothing to write
+        /// but the table's bytes).
+        private var whole: Archive?
 
         /// The pieces of `archive`'s file.
         ///
@@ -102,20 +109,41 @@ enum ArchiveCodec {
             {
                 header = table.data
                 done = true
+                whole = archive
                 return
             }
             hash = Checksum.fnv1a(writer.written, from: hash)
+            start = writer.count
             header = writer.finish()
+        }
+
+        /// The archive the pieces wrote, its entries a table over `file`, the pieces' bytes put
+        /// together: the same archive, compact, with nothing to decode or check again (the
+        /// table's restarts are where the pieces placed them). Called after the last piece.
+        ///
+        /// - Parameter file: Every piece, in order.
+        /// - Returns: The archive as the file holds it.
+        func archive(writtenTo file: Data, localRoot: String, containerRoot: String, replica: ReplicaIdentity?)
+            -> Archive
+        {
+            precondition(done && header == nil, "after the last piece")
+            if let whole { return whole }
+            let table = ArchiveTable(file, start: start, end: file.count - 8, builder: builder)
+            return Archive(
+                localRoot: localRoot, containerRoot: containerRoot, entries: ArchiveEntries(table: table),
+                replica: replica)
         }
 
         /// The next piece, or `nil` after the last.
         mutating func next() -> Data? {
             if let first = header {
                 header = nil
+                written += first.count
                 return first
             }
             guard !done else { return nil }
             var writer = ByteWriter(capacity: min(pieceSize, 1 << 20) + 512)
+            builder.base = written
             let table = entries.table
             while writer.count < pieceSize {
                 if copiesBlocks, builder.count % builder.interval == 0,
@@ -135,6 +163,7 @@ enum ArchiveCodec {
                 writer.append(hash)
                 done = true
             }
+            written += writer.count
             return writer.finish()
         }
     }

@@ -13,6 +13,8 @@ struct ArchiveStore: Sendable {
     let stateDirectory: URL
     let localRoot: URL
     let containerRoot: URL
+    /// Where the state is kept between runs of one engine (`watch`), or `nil`: read at every run.
+    var memory: StateMemory? = nil
 
     /// The archive file of this pair: `pair-<hash>.archive`, the hash of both roots' paths.
     var url: URL { stateFile(extension: "archive") }
@@ -58,13 +60,28 @@ struct ArchiveStore: Sendable {
     /// - Parameter moveAside: Whether a damaged file is renamed out of the way (not in a dry run).
     /// - Returns: The archive, whether it was rebuilt, and where it came from.
     func load(moveAside: Bool, now: Date) throws -> Loaded {
+        let file = memory == nil ? nil : fingerprint()
+        if let memory, let file, let kept = memory.archive(at: url, file: file) {
+            return Loaded(archive: kept, rebuilt: false, fromLegacyFile: false)
+        }
         if let data = try read(url) {
-            return try decode(data, at: url, moveAside: moveAside, now: now, legacy: false)
+            let loaded = try decode(data, at: url, moveAside: moveAside, now: now, legacy: false)
+            // Looked at before the read: a file replaced in between is read again next time.
+            if let memory, let file, !loaded.rebuilt, !loaded.fromOlderVersion {
+                memory.keep(loaded.archive, at: url, file: file)
+            }
+            return loaded
         }
         if let data = try read(legacyURL) {
             return try decode(data, at: legacyURL, moveAside: moveAside, now: now, legacy: true)
         }
         return Loaded(archive: emptyArchive, rebuilt: false, fromLegacyFile: false)
+    }
+
+    /// What tells the state file apart from any other file at its name, or `nil` when there is none.
+    private func fingerprint() -> StateMemory.Fingerprint? {
+        guard let metadata = try? directories.metadata(at: url), metadata.kind == .file else { return nil }
+        return StateMemory.Fingerprint(metadata)
     }
 
     /// The file's bytes, or `nil` when there is no such file.
@@ -122,8 +139,23 @@ struct ArchiveStore: Sendable {
             // temp of its own, and the whole file would stand in memory beside the archive read),
             // then flushed before it replaces the old one.
             var pieces = ArchiveCodec.Pieces(archive)
-            try files.createFile(at: temp) { pieces.next() }
+            guard let memory else {
+                try files.createFile(at: temp) { pieces.next() }
+                try directories.synchronizeFile(at: temp)
+                return
+            }
+            // Kept in memory as written too, for the next run of this engine.
+            var file = Data(capacity: archive.entries.table.data.count + (1 << 16))
+            try files.createFile(at: temp) {
+                let piece = pieces.next()
+                if let piece { file.append(piece) }
+                return piece
+            }
             try directories.synchronizeFile(at: temp)
+            let written = pieces.archive(
+                writtenTo: file, localRoot: archive.localRoot, containerRoot: archive.containerRoot,
+                replica: archive.replica)
+            memory.stage(written, as: temp)
         }
         return temp
     }
@@ -139,6 +171,7 @@ struct ArchiveStore: Sendable {
             if removingLegacyFile { try directories.removeItem(at: legacyURL, recursively: false) }
             try directories.synchronizeDirectory(at: stateDirectory)
         }
+        memory?.placed(temp, at: url, file: fingerprint())
     }
 
     /// Runs `body`; when it throws, removes `temp` and throws a `SyncError` as it came, anything

@@ -461,8 +461,11 @@ struct ArchiveTable: Sendable {
     struct Builder {
         /// Entries from one restart to the next.
         let interval = ArchiveTable.restartInterval
-        /// The writer offset of each restart.
+        /// The offset of each restart: in the writer, plus ``base``.
         private(set) var restarts: [Int] = []
+        /// What is added to a writer's offsets in ``restarts``: the bytes written before it, for
+        /// a table written through several writers (a file written in pieces).
+        var base = 0
         /// How many entries are written.
         private(set) var count = 0
         private var previous: [UInt8] = []
@@ -471,7 +474,7 @@ struct ArchiveTable: Sendable {
         /// Appends an entry; `path` must come after the previous one in path order.
         mutating func append(_ path: SyncPath, _ entry: Archive.Entry, to writer: inout ByteWriter) {
             let restart = count % interval == 0
-            if restart { restarts.append(writer.count) }
+            if restart { restarts.append(base + writer.count) }
             var text = path.rawValue
             text.withUTF8 { bytes in
                 var shared = 0
@@ -519,7 +522,7 @@ struct ArchiveTable: Sendable {
         /// before, so it reads the same here; the next entry appended is a restart too.
         mutating func appendBlock(_ bytes: UnsafeRawBufferPointer, to writer: inout ByteWriter) {
             precondition(count % interval == 0, "a block starts at a restart")
-            restarts.append(writer.count)
+            restarts.append(base + writer.count)
             writer.append(bytes)
             count += interval
         }

@@ -13,6 +13,8 @@ struct PrepareStage {
     let makeRunID: @Sendable () -> String
     let process: SyncProcess
     let lockWait: @Sendable (TimeInterval) -> Void
+    /// Where the state is kept between runs (``SyncWatcher``'s engine), or `nil`.
+    var memory: StateMemory? = nil
 
     /// What the later stages need from this one, apart from the archive.
     struct Prepared {
@@ -70,7 +72,8 @@ struct PrepareStage {
                 directories: run.localReplica.directories, files: run.localReplica.files,
                 stateDirectory: run.stateDirectory,
                 localRoot: run.local,
-                containerRoot: run.container)
+                containerRoot: run.container,
+                memory: memory)
             if !run.options.dryRun { try store.prepare() }
             let loaded = try store.load(moveAside: !run.options.dryRun, now: start)
             let marker = ReplicaMarker(replica: run.containerReplica)

@@ -94,6 +94,9 @@ public struct SyncWatcher: Sendable {
     public init(
         engine: SyncEngine, events: any FileEventSource = DefaultFileEventSource(), settings: Settings = Settings()
     ) {
+        // One sync after another of one pair: the state each commits is kept for the next.
+        var engine = engine
+        engine.stateMemory = StateMemory()
         self.engine = engine
         self.events = events
         self.settings = settings
