@@ -10,6 +10,9 @@ public import SeamsCore
 /// the start, after events were lost (the kernel's queue overflowed, the watch limit was reached,
 /// a root was unmounted), after the machine slept, and every ``Settings/fullScan``.
 ///
+/// The state each sync loads or commits is kept in memory for the next, used only while the state
+/// file is still the one it was kept for (another process's commit is read again).
+///
 /// Each sync is an ordinary ``SyncEngine`` run, with everything it guarantees: it takes the lock
 /// for itself only, so other devices sync in between. A sync that fails (the container
 /// unplugged, the server down, a guard refusing) is retried with back-off, its changes kept.
