@@ -5,6 +5,8 @@ second, side by side on one tree, with a local container.
     Benchmarks/watch-bench.py                       # 100,000 files in 1,000 folders, 100 edits
     FILES=1000000 FOLDERS=10000 Benchmarks/watch-bench.py
     LOAD=1 Benchmarks/watch-bench.py                # with one busy loop (the other core busy)
+    CONTAINER=webdav Benchmarks/watch-bench.py      # the container a WebDAV collection: `rclone serve
+                                                    # webdav` on loopback ($SEAMS_RCLONE, else rclone)
 
 For each of the two, in turn: latency from a save (a file rewritten in a random folder) to the
 file complete in the container, p50 and p95 over EDITS edits (a new edit starts once the last one
@@ -13,7 +15,7 @@ the timer's runs per edit; CPU used by IDLE (60) idle seconds. Goals (issue 30):
 the million-file tree reaches the container in under 1 s at p95, under 50 ms of CPU; idle CPU
 under 1%.
 """
-import os, random, shutil, signal, statistics, subprocess, sys, tempfile, time
+import os, random, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("BIN", os.path.join(ROOT, ".build/release/seams-sync"))
@@ -34,6 +36,30 @@ def cpu_of(pids):
         except FileNotFoundError:
             pass
     return total
+
+
+def serve_webdav(folder):
+    """`rclone serve webdav` of `folder` on a free loopback port, with a user and password: the
+    server process and the container URL."""
+    rclone = os.environ.get("SEAMS_RCLONE") or shutil.which("rclone")
+    if not rclone:
+        sys.exit("CONTAINER=webdav needs rclone (SEAMS_RCLONE or on PATH)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [rclone, "serve", "webdav", folder, "--addr", f"127.0.0.1:{port}", "--user", "seams", "--pass", "bench"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    else:
+        sys.exit("rclone serve webdav did not start")
+    os.environ.update(SEAMS_WEBDAV_USER="seams", SEAMS_WEBDAV_PASSWORD="bench")
+    return server, f"http://127.0.0.1:{port}/"
 
 
 def make_tree(local):
@@ -84,12 +110,17 @@ def main():
     if os.environ.get("LOAD") == "1":
         load = subprocess.Popen(["sh", "-c", "while :; do :; done"])
         print("load: one busy loop (the other core busy)", file=sys.stderr)
+    server = None
     try:
         local, container, state = (os.path.join(work, x) for x in ("local", "container", "state"))
         os.makedirs(container)
+        target = container
+        if os.environ.get("CONTAINER") == "webdav":
+            server, target = serve_webdav(container)
+            print(f"container: {target} (rclone serve webdav of {container})", file=sys.stderr)
         print(f"tree: {FILES} files in {FOLDERS} folders", file=sys.stderr)
         make_tree(local)
-        pair = [local, container, "--state-dir", state]
+        pair = [local, target, "--state-dir", state]
         subprocess.run([BIN, "sync", *pair], check=True, stdout=subprocess.DEVNULL)
         start = time.monotonic()
         subprocess.run([BIN, "sync", *pair], check=True, stdout=subprocess.DEVNULL)
@@ -110,7 +141,7 @@ def main():
 
         # a timer: `seams-sync sync` every second
         timer = subprocess.Popen(
-            ["sh", "-c", f"while :; do '{BIN}' sync '{local}' '{container}' --state-dir '{state}' >/dev/null; sleep 1; done"])
+            ["sh", "-c", f"while :; do '{BIN}' sync '{local}' '{target}' --state-dir '{state}' >/dev/null; sleep 1; done"])
         rows["timer"] = edits(local, container, EDITS, 2, lambda: cpu_of([timer.pid]))
         idle_before = cpu_of([timer.pid])
         time.sleep(IDLE)
@@ -128,6 +159,8 @@ def main():
     finally:
         if load:
             load.kill()
+        if server:
+            server.kill()
         shutil.rmtree(work, ignore_errors=True)
 
 

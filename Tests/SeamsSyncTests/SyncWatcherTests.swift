@@ -103,6 +103,35 @@ import Testing
         #expect(read("c/growing.txt", in: container, fileSystem) == "part 4")
     }
 
+    @Test(
+        "the wall clock set back an hour, then on a day, moves no sync: each edit is synced at its time plus the quiet time, none as a whole scan"
+    )
+    func wallClockChanges() throws {
+        let fileSystem = try seeded()
+        let events = InMemoryFileEvents(fileSystem: fileSystem)
+        let local = self.local
+        events.schedule(at: .seconds(5)) { fileSystem in
+            try fileSystem.write(Data("before".utf8), to: local.appending(path: "a/one.txt"))
+        }
+        events.schedule(at: .seconds(10)) { fileSystem in fileSystem.now = fileSystem.now.addingTimeInterval(-3600) }
+        // Saved an hour earlier by the wall clock than the state's record of it: a change all the same.
+        events.schedule(at: .seconds(15)) { fileSystem in
+            try fileSystem.write(Data("set back".utf8), to: local.appending(path: "a/one.txt"))
+        }
+        events.schedule(at: .seconds(20)) { fileSystem in fileSystem.now = fileSystem.now.addingTimeInterval(86_400) }
+        events.schedule(at: .seconds(25)) { fileSystem in
+            try fileSystem.write(Data("on a day".utf8), to: local.appending(path: "c/three.txt"))
+        }
+        let told = try watch(fileSystem, events: events, until: .seconds(40))
+        let quiet = SyncWatcher.Settings().quiet
+        let copies = told.syncs.filter { $0.sync.report.copiedToContainer > 0 && $0.sync.reason == .changes }
+        #expect(copies.map(\.time) == [.seconds(5) + quiet, .seconds(15) + quiet, .seconds(25) + quiet])
+        #expect(told.syncs.filter { $0.sync.scope == .full }.count == 1, "the first sync only")
+        #expect(told.waits.isEmpty)
+        #expect(read("a/one.txt", in: container, fileSystem) == "set back")
+        #expect(read("c/three.txt", in: container, fileSystem) == "on a day")
+    }
+
     @Test("a change in the container folder comes back to the local folder")
     func containerChange() throws {
         let fileSystem = try seeded()
