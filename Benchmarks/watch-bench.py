@@ -7,6 +7,9 @@ second, side by side on one tree, with a local container.
     LOAD=1 Benchmarks/watch-bench.py                # with one busy loop (the other core busy)
     CONTAINER=webdav Benchmarks/watch-bench.py      # the container a WebDAV collection: `rclone serve
                                                     # webdav` on loopback ($SEAMS_RCLONE, else rclone)
+    UNISON=1 Benchmarks/watch-bench.py              # also Unison `-repeat 1` into a folder of its own
+                                                    # (`-repeat watch` needs unison-fsmonitor, which
+                                                    # Debian's unison 2.52 does not ship)
 
 For each of the two, in turn: latency from a save (a file rewritten in a random folder) to the
 file complete in the container, p50 and p95 over EDITS edits (a new edit starts once the last one
@@ -149,10 +152,28 @@ def main():
         timer.kill()
         timer.wait()
 
+        # Unison polling every second, into a folder of its own (local containers only)
+        if os.environ.get("UNISON") == "1" and not server:
+            other = os.path.join(work, "unison-container")
+            os.makedirs(other)
+            env = dict(os.environ, UNISON=os.path.join(work, "unison-home"))
+            flags = ["-batch", "-auto", "-times", "-silent", "-confirmbigdel=false"]
+            subprocess.run(["unison", local, other, *flags], check=True, env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            unison = subprocess.Popen(["unison", local, other, *flags, "-repeat", "1"], env=env,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(2)
+            rows["unison -repeat 1"] = edits(local, other, EDITS, 3, lambda: cpu_of([unison.pid]))
+            idle_before = cpu_of([unison.pid])
+            time.sleep(IDLE)
+            rows["unison -repeat 1"] += ((cpu_of([unison.pid]) - idle_before) / IDLE,)
+            unison.kill()
+            unison.wait()
+
         print(f"one whole `sync` with nothing to do: {whole:.3f} s")
-        print(f"{'':8} {'p50 s':>8} {'p95 s':>8} {'CPU/edit ms':>12} {'idle CPU %':>11}")
+        print(f"{'':17} {'p50 s':>8} {'p95 s':>8} {'CPU/edit ms':>12} {'idle CPU %':>11}")
         for name, (lat, cpus, idle) in rows.items():
-            print(f"{name:8} {pct(lat, 50):8.3f} {pct(lat, 95):8.3f} {cpus * 1000:12.1f} {idle * 100:11.2f}")
+            print(f"{name:17} {pct(lat, 50):8.3f} {pct(lat, 95):8.3f} {cpus * 1000:12.1f} {idle * 100:11.2f}")
         w, t = rows["watch"], rows["timer"]
         print(f"watch / timer: p50 {pct(w[0], 50) / pct(t[0], 50):.2f}x, p95 {pct(w[0], 95) / pct(t[0], 95):.2f}x, "
               f"CPU per edit {w[1] / max(t[1], 1e-9):.2f}x")
