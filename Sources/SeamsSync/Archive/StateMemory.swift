@@ -79,9 +79,4 @@ final class StateMemory: Sendable {
             state.kept = Kept(url: url, file: file, archive: staged.archive)
         }
     }
-
-    /// Forgets what was kept and staged.
-    func forget() {
-        state.withLock { $0 = State() }
-    }
 }
