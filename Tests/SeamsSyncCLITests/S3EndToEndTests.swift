@@ -24,7 +24,7 @@ struct S3EndToEndTests {
             server = try LocalS3Server.start(kind)
             client = S3Client(
                 endpoint: server.endpoint, bucket: bucket, region: "us-east-1", credentials: S3EndToEndTests.keys,
-                transport: URLSessionHTTPTransport(), timeout: .seconds(20))
+                transport: URLSessionHTTPTransport(), timeout: .seconds(60))
             try client.createBucket()
         }
 
