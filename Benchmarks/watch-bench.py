@@ -7,6 +7,9 @@ second, side by side on one tree, with a local container.
     LOAD=1 Benchmarks/watch-bench.py                # with one busy loop (the other core busy)
     CONTAINER=webdav Benchmarks/watch-bench.py      # the container a WebDAV collection: `rclone serve
                                                     # webdav` on loopback ($SEAMS_RCLONE, else rclone)
+    WORK=/tmp/wb Benchmarks/watch-bench.py          # the tree kept in WORK: made and synced on the first
+                                                    # run only, so a second run (say with LOAD=1) starts
+                                                    # at the edits (local containers only)
     UNISON=1 Benchmarks/watch-bench.py              # also Unison `-repeat 1` into a folder of its own
                                                     # (`-repeat watch` needs unison-fsmonitor, which
                                                     # Debian's unison 2.52 does not ship)
@@ -83,7 +86,7 @@ def edits(local, container, count, seed, cpu):
         time.sleep(rng.uniform(0.3, 0.6))
         f = rng.randrange(FOLDERS)
         rel = os.path.join(f"d{f // 100}", f"f{f}", f"n{rng.randrange(FILES // FOLDERS)}.txt")
-        text = f"edit {seed} {n} {rng.random()}\n"
+        text = f"edit {seed} {n} {rng.random()} {time.time()}\n"  # new bytes on every run of a kept tree
         start = time.monotonic()
         with open(os.path.join(local, rel), "w") as out:
             out.write(text)
@@ -108,7 +111,11 @@ def pct(values, p):
 
 
 def main():
-    work = tempfile.mkdtemp(prefix="seams-watch-bench.")
+    kept = os.environ.get("WORK")
+    if kept and os.environ.get("CONTAINER") == "webdav":
+        sys.exit("WORK keeps a local container's tree only")
+    work = kept or tempfile.mkdtemp(prefix="seams-watch-bench.")
+    ready = bool(kept) and os.path.exists(os.path.join(work, "ready"))
     load = None
     if os.environ.get("LOAD") == "1":
         load = subprocess.Popen(["sh", "-c", "while :; do :; done"])
@@ -116,15 +123,18 @@ def main():
     server = None
     try:
         local, container, state = (os.path.join(work, x) for x in ("local", "container", "state"))
-        os.makedirs(container)
+        os.makedirs(container, exist_ok=ready)
         target = container
         if os.environ.get("CONTAINER") == "webdav":
             server, target = serve_webdav(container)
             print(f"container: {target} (rclone serve webdav of {container})", file=sys.stderr)
         print(f"tree: {FILES} files in {FOLDERS} folders", file=sys.stderr)
-        make_tree(local)
         pair = [local, target, "--state-dir", state]
-        subprocess.run([BIN, "sync", *pair], check=True, stdout=subprocess.DEVNULL)
+        if not ready:
+            make_tree(local)
+            subprocess.run([BIN, "sync", *pair], check=True, stdout=subprocess.DEVNULL)
+            if kept:
+                open(os.path.join(work, "ready"), "w").close()
         start = time.monotonic()
         subprocess.run([BIN, "sync", *pair], check=True, stdout=subprocess.DEVNULL)
         whole = time.monotonic() - start
@@ -182,7 +192,8 @@ def main():
             load.kill()
         if server:
             server.kill()
-        shutil.rmtree(work, ignore_errors=True)
+        if not kept:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -176,10 +176,61 @@ import Testing
                     kind: .directory, local: Stamp(size: 0, modified: 0), container: Stamp(size: 0, modified: 0))
             }
         }
-        for size in [1 << 20, 40] {
+        for size in [1 << 20, 40, .max] {
             let (copied, _, encoded) = bothWays(changed, pieceSize: size)
             #expect(copied == encoded)
             #expect(try ArchiveCodec.decode(copied) == changed)
+        }
+    }
+
+    @Test("XXH64 gives the reference implementation's hashes, whole or fed in pieces of any size")
+    func xxh64() {
+        // From the reference implementation (Python's xxhash 3, xxh64 with seed 0).
+        let cases: [([UInt8], UInt64)] = [
+            ([], 0xEF46_DB37_51D8_E999),
+            (Array("a".utf8), 0xD24E_C4F1_A98C_6E5B),
+            (Array("abc".utf8), 0x44BC_2CF5_AD77_0999),
+            (Array("seams-sync state".utf8), 0xE348_1A08_A7AF_2A03),
+            (Array((0..<3).flatMap { _ in (0...255).map { UInt8($0) } }) + Array("xyz".utf8), 0xE921_A1B4_5BD7_79F8),
+        ]
+        for (bytes, expected) in cases {
+            #expect(Checksum.xxh64(bytes) == expected, "\(bytes.count) bytes")
+            for size in [1, 3, 8, 31, 32, 33, 100] {
+                var hasher = XXH64()
+                bytes.withUnsafeBytes { raw in
+                    var offset = 0
+                    while offset < raw.count {
+                        let end = min(offset + size, raw.count)
+                        hasher.update(UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
+                        offset = end
+                    }
+                }
+                #expect(hasher.finish() == expected, "\(bytes.count) bytes in pieces of \(size)")
+            }
+        }
+    }
+
+    @Test("a version 7 file (the same bytes, checked by FNV-1a) is read; a version 8 file must carry XXH64")
+    func version7() throws {
+        let archive = try readArchive(40)
+        var bytes = Array(ArchiveCodec.encode(archive))
+        #expect(ArchiveCodec.version(of: Data(bytes)) == 8)
+        bytes.removeLast(8)
+        var fnv = bytes
+        fnv.replaceSubrange(8..<12, with: [7, 0, 0, 0])
+        withUnsafeBytes(of: Checksum.fnv1a(fnv).littleEndian) { fnv += $0 }
+        #expect(ArchiveCodec.version(of: Data(fnv)) == 7)
+        #expect(try ArchiveCodec.decode(Data(fnv)) == archive)
+        // Version 8 with the old checksum, and version 7 with the new: both refused, nothing read.
+        var mixed = bytes
+        withUnsafeBytes(of: Checksum.fnv1a(bytes).littleEndian) { mixed += $0 }
+        #expect(throws: ArchiveCodec.DecodeFailure.corrupt("checksum mismatch")) {
+            try ArchiveCodec.decode(Data(mixed))
+        }
+        var older = Array(fnv.dropLast(8))
+        withUnsafeBytes(of: Checksum.xxh64(older).littleEndian) { older += $0 }
+        #expect(throws: ArchiveCodec.DecodeFailure.corrupt("checksum mismatch")) {
+            try ArchiveCodec.decode(Data(older))
         }
     }
 
@@ -192,7 +243,7 @@ import Testing
         }
         let data = ArchiveCodec.encode(archive)
         #expect(Array(data.prefix(8)) == Array("SEAMSARC".utf8))
-        #expect(Array(data[8..<12]) == [7, 0, 0, 0])
+        #expect(Array(data[8..<12]) == [8, 0, 0, 0])
         var shuffled = Archive(localRoot: "/a", containerRoot: "/b")
         for (path, entry) in archive.entries.shuffled() { shuffled.entries[path] = entry }
         #expect(ArchiveCodec.encode(shuffled) == data)
@@ -272,8 +323,10 @@ import Testing
         let text = "{\"format\":\"seams-sync.archive\",\"version\":2,\"future\":true}"
         #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(2)) { try ArchiveCodec.decode(Data(text.utf8)) }
         var binary = ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b"))
-        binary[8] = 8
-        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(8)) { try ArchiveCodec.decode(binary) }
+        binary[8] = UInt8(ArchiveCodec.currentVersion + 1)
+        #expect(throws: ArchiveCodec.DecodeFailure.unsupportedVersion(ArchiveCodec.currentVersion + 1)) {
+            try ArchiveCodec.decode(binary)
+        }
     }
 
     private func expectCorrupt(

@@ -171,28 +171,34 @@ struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLite
             }
         }
 
-        /// When the next entries are a whole block of the table (``ArchiveTable/block(_:)``) that
-        /// no change falls inside, written with `interval`: steps past them and returns their
-        /// bytes' range in the table's data, to be copied as they are. Else `nil`, and nothing moves.
-        mutating func nextUnchangedBlock(interval: Int) -> Range<Int>? {
+        /// When the next entries are whole blocks of the table that no change falls inside,
+        /// written with `interval`: steps past as many as fit in `bytes` bytes (one at least) and
+        /// returns their restarts and their bytes' range in the table's data, to be copied as
+        /// they are. Else `nil`, and nothing moves.
+        mutating func nextUnchangedBlocks(interval: Int, bytes limit: Int) -> (blocks: Range<Int>, bytes: Range<Int>)? {
             begin()
             guard table.interval == interval, let cursor, cursor.isValid, cursor.ordinal % interval == 0 else {
                 return nil
             }
             let index = cursor.ordinal / interval
-            guard let bytes = table.block(index) else { return nil }
-            if change < changes.count {
-                var key = changes[change].key.rawValue
-                let after = key.withUTF8 { key in
-                    table.data.withUnsafeBytes { raw in table.follows(block: index, UnsafeRawBufferPointer(key), raw) }
+            guard let first = table.block(index) else { return nil }
+            // Blocks are alike in size: as many as fit, by the first one's.
+            let most = Swift.max(1, limit / Swift.max(first.count, 1))
+            let found: (end: Int, bytes: Range<Int>)? = table.data.withUnsafeBytes { raw in
+                guard change < changes.count else {
+                    return table.unchangedBlocks(from: index, before: nil, limit: most, raw)
                 }
-                guard after else { return nil }
+                var key = changes[change].key.rawValue
+                return key.withUTF8 { key in
+                    table.unchangedBlocks(from: index, before: UnsafeRawBufferPointer(key), limit: most, raw)
+                }
             }
-            var moving = table.cursor(beforeBlock: index + 1)
+            guard let found else { return nil }
+            var moving = table.cursor(beforeBlock: found.end)
             table.data.withUnsafeBytes { raw in table.advance(&moving, raw) }
             self.cursor = moving
             readCurrent()
-            return bytes
+            return (index..<found.end, found.bytes)
         }
 
         private mutating func begin() {

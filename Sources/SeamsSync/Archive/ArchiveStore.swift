@@ -138,17 +138,18 @@ struct ArchiveStore: Sendable {
             // Made with `open(O_EXCL)` and written a piece at a time (an atomic write would make a
             // temp of its own, and the whole file would stand in memory beside the archive read),
             // then flushed before it replaces the old one.
-            var pieces = ArchiveCodec.Pieces(archive)
+            var pieces = ArchiveCodec.Pieces(archive, pieceSize: memory == nil ? 1 << 20 : .max)
             guard let memory else {
                 try files.createFile(at: temp) { pieces.next() }
                 try directories.synchronizeFile(at: temp)
                 return
             }
-            // Kept in memory as written too, for the next run of this engine.
-            var file = Data(capacity: archive.entries.table.data.count + (1 << 16))
+            // Kept in memory as written too, for the next run of this engine: made in one piece,
+            // which is then both the file's bytes and the table kept.
+            var file = Data()
             try files.createFile(at: temp) {
-                let piece = pieces.next()
-                if let piece { file.append(piece) }
+                guard let piece = pieces.next() else { return nil }
+                file = piece
                 return piece
             }
             try directories.synchronizeFile(at: temp)

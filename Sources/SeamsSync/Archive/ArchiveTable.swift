@@ -150,12 +150,39 @@ struct ArchiveTable: Sendable {
         return restarts[index]..<(index + 1 < restarts.count ? restarts[index + 1] : end)
     }
 
-    /// Whether `key` comes after every path of the block at restart `index` (``block(_:)``): it
-    /// is not below the next block's first path, or there is no next block.
-    func follows(block index: Int, _ key: UnsafeRawBufferPointer, _ raw: UnsafeRawBufferPointer) -> Bool {
-        guard index + 1 < restarts.count else { return false }
-        return Self.order(key, restartPath(index + 1, raw)) >= 0
+    /// The blocks from restart `index` on that are whole (``block(_:)``) and hold no path at or
+    /// after `key` (all of them when `key` is `nil`), at most `limit` of them: the restarts
+    /// `index..<end` and their bytes' range in `data`, or `nil` when there are none.
+    func unchangedBlocks(
+        from index: Int, before key: UnsafeRawBufferPointer?, limit: Int, _ raw: UnsafeRawBufferPointer
+    )
+        -> (end: Int, bytes: Range<Int>)?
+    {
+        // Whole blocks end where the last, partial one starts.
+        var end = min(count / interval, restarts.count)
+        if let key {
+            // The first restart whose path comes after `key`: the block before it may hold `key`,
+            // so blocks end one before it (block k holds nothing at or after `key` when restart k + 1
+            // is not after it).
+            var low = index + 1
+            var high = end + 1
+            while low < high {
+                let middle = (low + high) / 2
+                if middle < restarts.count, Self.order(restartPath(middle, raw), key) <= 0 {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            end = min(end, low - 1)
+        }
+        end = min(end, index + max(limit, 1))
+        guard end > index else { return nil }
+        return (end, restarts[index]..<(end < restarts.count ? restarts[end] : self.end))
     }
+
+    /// The offsets of restarts `range` in `data`.
+    func restartOffsets(_ range: Range<Int>) -> ArraySlice<Int> { restarts[range] }
 
     /// A cursor before the first entry of the block at restart `index`.
     func cursor(beforeBlock index: Int) -> Cursor { cursor(atRestart: index) }
@@ -517,14 +544,18 @@ struct ArchiveTable: Sendable {
             count += 1
         }
 
-        /// Appends a whole block of a table written with the same interval (``ArchiveTable/block(_:)``),
-        /// byte for byte: its first entry is stored whole and stores nothing against the entry
-        /// before, so it reads the same here; the next entry appended is a restart too.
-        mutating func appendBlock(_ bytes: UnsafeRawBufferPointer, to writer: inout ByteWriter) {
-            precondition(count % interval == 0, "a block starts at a restart")
-            restarts.append(base + writer.count)
+        /// Appends the whole blocks `blocks` of `table` (``ArchiveTable/block(_:)``), written with
+        /// the same interval, byte for byte, in one copy: each block's first entry is stored whole
+        /// and stores nothing against the entry before, so it reads the same here, its restart
+        /// moved by where it lands; the next entry appended is a restart too.
+        mutating func appendBlocks(
+            _ blocks: Range<Int>, of table: ArchiveTable, bytes: UnsafeRawBufferPointer, to writer: inout ByteWriter
+        ) {
+            precondition(count % interval == 0 && table.interval == interval, "blocks start at a restart")
+            let shift = base + writer.count - table.restartOffsets(blocks).first!
+            restarts.append(contentsOf: table.restartOffsets(blocks).lazy.map { $0 + shift })
             writer.append(bytes)
-            count += interval
+            count += interval * blocks.count
         }
 
         private static func orderIsIncreasing(_ before: UnsafeRawBufferPointer, _ after: UnsafeRawBufferPointer) -> Bool
