@@ -30,12 +30,13 @@ import Testing
             stateDirectory: URL(filePath: "/state"))
     }
 
-    /// Polls `condition` every millisecond for up to ten minutes: a deadline, not a timing. Other
-    /// suites' synchronous sweeps may hold every thread of the cooperative pool for minutes, and
-    /// the calls under test need one to start or to end; a condition that holds returns as soon
-    /// as it is seen.
+    /// Polls `condition` every millisecond for up to forty minutes: a deadline, not a timing.
+    /// Other suites' synchronous sweeps may hold every thread of the cooperative pool for as long
+    /// as they run (on a slow machine here, past ten minutes: both tests below once waited 600 s
+    /// for their first call to start), and the calls under test need one to start or to end; a
+    /// condition that holds returns as soon as it is seen.
     func eventually(_ condition: @Sendable () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(600)
+        let deadline = ContinuousClock.now + .seconds(2400)
         while ContinuousClock.now < deadline {
             if await condition() { return true }
             try? await Task.sleep(for: .milliseconds(1))
