@@ -176,8 +176,8 @@ struct ArchiveTable: Sendable {
             }
             end = min(end, low - 1)
         }
-        end = min(end, index + max(limit, 1))
         guard end > index else { return nil }
+        end = index + min(end - index, max(limit, 1))
         return (end, restarts[index]..<(end < restarts.count ? restarts[end] : self.end))
     }
 
