@@ -108,10 +108,34 @@ extension Scanner {
             try list(
                 &pending, root: root, known: known, readers: readers, foldersPerReader: foldersPerReader,
                 into: &snapshot, learning: &learned, listed: listed, shouldStop: shouldStop)
+            // A tree's recorded folders not found again as they were are gone too (moved out of it,
+            // removed): the other side lists them whole, as it lists those gone from a folder.
+            if isTree { gone += Self.recordedFolders(below: folder, in: table, notIn: snapshot.unchanged) }
         }
         snapshot.leftovers.sort()
         snapshot.reserved.sort()
         snapshot.ignored.sort()
+    }
+
+    /// The folders `table` records below `folder` whose entries `unchanged` does not hold, in
+    /// path order.
+    static func recordedFolders(below folder: SyncPath?, in table: ArchiveTable, notIn unchanged: UnchangedPaths)
+        -> [SyncPath]
+    {
+        let range = table.ordinals(below: folder)
+        guard !range.isEmpty else { return [] }
+        var found: [SyncPath] = []
+        table.forEach(where: { word in
+            let first = word * 64
+            guard first + 64 > range.lowerBound, first < range.upperBound else { return 0 }
+            var bits = ~unchanged.word(word)
+            if range.lowerBound > first { bits &= ~0 << UInt64(range.lowerBound - first) }
+            if range.upperBound < first + 64 { bits &= (1 << UInt64(range.upperBound - first)) - 1 }
+            return bits
+        }) { _, path, entry in
+            if entry.kind == .directory { found.append(SyncPath(String(decoding: path, as: UTF8.self))) }
+        }
+        return found
     }
 
     /// Adds the rules of `folder`'s `.seamsignore` to `rules`, where the side keeps one: a local
