@@ -292,6 +292,33 @@ import Testing
         }.compactMap { $0.url?.path }
     }
 
+    @Test(
+        "a folder moved, then a folder inside it moved out: the state keeps nothing at the old paths, and a file made there after is copied, not taken for one deleted"
+    )
+    func nestedMovesLeaveNoEntries() throws {
+        let fs = try fileSystem()
+        try write("top", "a/top.txt", in: local, fs)
+        try write("inner", "a/b/inner.txt", in: local, fs)
+        try write("deep", "a/b/c/deep.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("a", "x", in: local, fs)
+        try move("x/b", "y", in: local, fs)
+        let report = try sync(fs)
+        #expect(report.failures.isEmpty)
+        #expect(report.copiedToContainer == 0 && report.deletedContainer == 0)
+        #expect(try tree(container, fs) == ["x/top.txt": "top", "y/inner.txt": "inner", "y/c/deep.txt": "deep"])
+        let store = ArchiveStore(
+            directories: fs, files: fs, stateDirectory: state, localRoot: local, containerRoot: container)
+        let recorded = try store.load(moveAside: false, now: fs.now).archive.entries.map(\.key.rawValue)
+        #expect(recorded.sorted() == ["x", "x/top.txt", "y", "y/c", "y/c/deep.txt", "y/inner.txt"])
+        // A new file at an old path: new, as the state records nothing there.
+        try write("new", "a/b/inner.txt", in: local, fs)
+        let next = try sync(fs)
+        #expect(next.copiedToContainer == 1 && next.deletedLocal == 0)
+        #expect(read("a/b/inner.txt", in: container, fs) == "new")
+        #expect(read("a/b/inner.txt", in: local, fs) == "new")
+    }
+
     @Test("a chain (b moved to c, then a to b) is made from its end on the other side: no copy, nothing in the trash")
     func chain() throws {
         let fs = try fileSystem()

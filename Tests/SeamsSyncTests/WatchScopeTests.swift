@@ -186,6 +186,32 @@ import Testing
             for root in [local, container] {
                 #expect(try tree(root, scoped) == tree(root, whole), "seed \(seed) round \(round) \(root.path)")
             }
+            // And the states they committed record the same entries.
+            let states = try [whole, scoped].map { fileSystem in
+                try ArchiveStore(
+                    directories: fileSystem, files: fileSystem, stateDirectory: state, localRoot: local,
+                    containerRoot: container
+                ).load(moveAside: false, now: fileSystem.now).archive.entries.sorted { $0.key < $1.key }
+            }
+            let paths = states.map { Set($0.map(\.key.rawValue)) }
+            #expect(
+                paths[1] == paths[0],
+                "seed \(seed) round \(round): paths only the whole state records \(paths[0].subtracting(paths[1]).sorted()), "
+                    + "only the other \(paths[1].subtracting(paths[0]).sorted())"
+            )
+            // Identities left out: each twin's file system numbers its items in the order it made them.
+            func bare(_ entry: Archive.Entry) -> Archive.Entry {
+                var entry = entry
+                (entry.localID, entry.containerID) = (0, 0)
+                return entry
+            }
+            let differing =
+                paths[0] != paths[1]
+                ? []
+                : zip(states[0], states[1]).filter { bare($0.0.value) != bare($0.1.value) }.map {
+                    "\($0.0.key.rawValue): \($0.0.value) / \($0.1.value)"
+                }
+            #expect(differing.isEmpty, "seed \(seed) round \(round): their entries \(differing)")
         }
     }
 

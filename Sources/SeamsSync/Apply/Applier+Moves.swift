@@ -210,10 +210,16 @@ extension Applier {
         settle(move)
     }
 
-    /// Drops the archive's entries at and under a move's old path.
+    /// Drops the archive's entries at and under a move's old path: those the plan carried to the
+    /// new path, and any others recorded there, such as those of a folder inside it that a later
+    /// move of the plan takes on (`a`→`x` then `x/b`→`y`: the entries of `a/b` are `y`'s now,
+    /// and none is left at `a/b` for a sync that lists only changed folders to trust).
     private mutating func release(_ move: PlannedMove) {
         for entry in plan.entries(atOrUnder: move.to) where entry.archived != nil {
             setEntry(nil, at: move.from.appendingRelative(entry.path, under: move.to))
+        }
+        if move.item.kind == .directory {
+            for path in archive.entries.paths(below: move.from) { setEntry(nil, at: path) }
         }
     }
 

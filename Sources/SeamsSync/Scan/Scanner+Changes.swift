@@ -68,7 +68,10 @@ extension Scanner {
                 continue
             }
             var pending: [(SyncPath?, URL)] = []
+            /// The folders listed with all they hold here: the tree, or the subfolders found new or untrusted.
+            var wholeFolders: [SyncPath?] = []
             if isTree {
+                wholeFolders = [folder]
                 snapshot.unchanged.remove(ordinals: table.ordinals(below: folder))
                 covered.append(folder)
                 try add(
@@ -103,14 +106,18 @@ extension Scanner {
                     snapshot.unchanged.remove(ordinals: table.ordinals(below: path))
                     covered.append(path)
                 }
+                wholeFolders = pending.map(\.0)
             }
             listed(entries.count)
             try list(
                 &pending, root: root, known: known, readers: readers, foldersPerReader: foldersPerReader,
                 into: &snapshot, learning: &learned, listed: listed, shouldStop: shouldStop)
-            // A tree's recorded folders not found again as they were are gone too (moved out of it,
-            // removed): the other side lists them whole, as it lists those gone from a folder.
-            if isTree { gone += Self.recordedFolders(below: folder, in: table, notIn: snapshot.unchanged) }
+            // The recorded folders inside what was listed whole, not found again as they were, are
+            // gone too (moved out, removed): the other side lists them whole, as it lists those
+            // gone from a folder listed alone.
+            for listed in wholeFolders {
+                gone += Self.recordedFolders(below: listed, in: table, notIn: snapshot.unchanged)
+            }
         }
         snapshot.leftovers.sort()
         snapshot.reserved.sort()
