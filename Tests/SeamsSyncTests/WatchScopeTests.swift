@@ -194,10 +194,11 @@ import Testing
                 ).load(moveAside: false, now: fileSystem.now).archive.entries.sorted { $0.key < $1.key }
             }
             let paths = states.map { Set($0.map(\.key.rawValue)) }
+            let (onlyWhole, onlyScoped) = (
+                paths[0].subtracting(paths[1]).sorted(), paths[1].subtracting(paths[0]).sorted()
+            )
             #expect(
-                paths[1] == paths[0],
-                "seed \(seed) round \(round): paths only the whole state records \(paths[0].subtracting(paths[1]).sorted()), "
-                    + "only the other \(paths[1].subtracting(paths[0]).sorted())"
+                paths[1] == paths[0], "seed \(seed) round \(round): paths only in one state \(onlyWhole), \(onlyScoped)"
             )
             // Identities left out: each twin's file system numbers its items in the order it made them.
             func bare(_ entry: Archive.Entry) -> Archive.Entry {
