@@ -244,6 +244,29 @@ import Testing
         #expect(waits == [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8), .seconds(8)])
     }
 
+    @Test("a sync that changed a folder's rules makes the next sync list that folder whole on both sides")
+    func rulesChangedListedWhole() {
+        var loop = SyncWatcher.Loop(settings: SyncWatcher.Settings(), watchedSides: 2)
+        loop.start(at: .zero)
+        guard let (first, _) = loop.due(at: .zero) else {
+            Issue.record("no first sync")
+            return
+        }
+        var report = SyncReport()
+        report.rulesChanged = ["d/sub"]
+        _ = loop.succeeded(first, report, at: .seconds(1))
+        // The sync's own writes seen: the next sync lists them, and the rules' folder whole.
+        loop.add(FileEvents(changes: [0: ChangedFolders(folders: ["d"])]), at: .seconds(1))
+        let now = loop.nextDue(after: .seconds(1))
+        guard let (next, reason) = loop.due(at: now) else {
+            Issue.record("no sync after the events")
+            return
+        }
+        #expect(reason == .changes)
+        #expect(next.local == ChangedFolders(folders: ["d"], trees: ["d/sub"]))
+        #expect(next.container == ChangedFolders(folders: ["d"], trees: ["d/sub"]))
+    }
+
     @Test("asked to stop, the watcher returns without another sync")
     func stops() throws {
         let fileSystem = try seeded()

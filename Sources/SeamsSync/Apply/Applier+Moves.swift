@@ -215,11 +215,12 @@ extension Applier {
     /// move of the plan takes on (`a`→`x` then `x/b`→`y`: the entries of `a/b` are `y`'s now,
     /// and none is left at `a/b` for a sync that lists only changed folders to trust).
     private mutating func release(_ move: PlannedMove) {
+        let folder = move.item.kind == .directory
         for entry in plan.entries(atOrUnder: move.to) where entry.archived != nil {
-            setEntry(nil, at: move.from.appendingRelative(entry.path, under: move.to))
+            setEntry(nil, at: move.from.appendingRelative(entry.path, under: move.to), rulesMoveWithFolder: folder)
         }
-        if move.item.kind == .directory {
-            for path in archive.entries.paths(below: move.from) { setEntry(nil, at: path) }
+        if folder {
+            for path in archive.entries.paths(below: move.from) { setEntry(nil, at: path, rulesMoveWithFolder: true) }
         }
     }
 
@@ -227,7 +228,7 @@ extension Applier {
     private mutating func settle(_ move: PlannedMove) {
         for entry in plan.entries(atOrUnder: move.to) {
             guard let archived = entry.archived else { continue }
-            setEntry(archived, at: entry.path)
+            setEntry(archived, at: entry.path, rulesMoveWithFolder: move.item.kind == .directory)
         }
         report.moves.append(SyncReport.Move(from: move.from.rawValue, to: move.to.rawValue, madeOn: move.madeOn))
     }

@@ -280,14 +280,26 @@ struct Applier {
     }
 
     /// Records what `path` looks like now on both sides (`nil`: gone from both).
-    mutating func setEntry(_ entry: Archive.Entry?, at path: SyncPath) {
+    ///
+    /// A `.seamsignore`'s entry changed puts its folder in the report's
+    /// ``SyncReport/rulesChanged`` (unless `rulesMoveWithFolder`: a folder moved whole, whose
+    /// rules apply to what it holds wherever it is).
+    mutating func setEntry(_ entry: Archive.Entry?, at path: SyncPath, rulesMoveWithFolder: Bool = false) {
         let old: Archive.Entry?
         if let entry {
             old = archive.entries.updateValue(entry, forKey: path)
         } else {
             old = archive.entries.removeValue(forKey: path)
         }
-        if old != entry { archiveChanged = true }
+        guard old != entry else { return }
+        archiveChanged = true
+        if path.name == IgnoreRules.fileName, !rulesMoveWithFolder {
+            let folder = path.parent?.rawValue ?? ""
+            let index = report.rulesChanged.firstIndex { $0 >= folder } ?? report.rulesChanged.endIndex
+            if index == report.rulesChanged.endIndex || report.rulesChanged[index] != folder {
+                report.rulesChanged.insert(folder, at: index)
+            }
+        }
     }
 
     /// Whether a path is in use on either side (for conflict names).

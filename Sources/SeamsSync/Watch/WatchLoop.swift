@@ -14,6 +14,25 @@ extension SyncWatcher {
         return changes
     }
 
+    /// The folders a sync looks at again after a sync changed their rules (``SyncReport/rulesChanged``):
+    /// each with all it holds, and the folder above it, so that one gone since is seen gone.
+    static func changes(relisting rulesChanged: [String]) -> ChangedFolders {
+        var changes = ChangedFolders()
+        for folder in rulesChanged {
+            changes.trees.insert(folder)
+            if !folder.isEmpty { changes.folders.insert(SyncPath(folder).parent?.rawValue ?? "") }
+        }
+        return changes
+    }
+
+    /// What a sync after `report` lists again on each side: the folders of the paths that failed
+    /// or were skipped, and the folders whose rules it changed.
+    static func changes(after report: SyncReport) -> ChangedFolders {
+        var again = changes(retrying: report.failures + report.skipped)
+        again.formUnion(changes(relisting: report.rulesChanged))
+        return again
+    }
+
     /// When the watcher syncs, and which folders each sync lists: a state machine over the
     /// watcher's clock, with no I/O of its own.
     struct Loop {
@@ -98,8 +117,10 @@ extension SyncWatcher {
             lastError = nil
             // A path skipped (a folder kept for what it holds) may not be as the state says: the
             // next sync looks again, whenever it comes.
-            let skipped = SyncWatcher.changes(retrying: report.skipped)
-            for side in Side.allCases { pending[side, default: ChangedFolders()].formUnion(skipped) }
+            // Nor may a folder whose rules the sync changed (what they leave out may be less now).
+            var again = SyncWatcher.changes(retrying: report.skipped)
+            again.formUnion(SyncWatcher.changes(relisting: report.rulesChanged))
+            for side in Side.allCases { pending[side, default: ChangedFolders()].formUnion(again) }
             guard !report.failures.isEmpty else {
                 (retryAt, retryDelay) = (nil, .zero)
                 return recovered
