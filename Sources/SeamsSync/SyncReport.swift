@@ -86,11 +86,12 @@ public struct SyncReport: Hashable, Sendable, Codable {
     public var ignored: [String] = []
     /// The planned changes, for a dry run.
     public var planned: [Change] = []
-    /// The folders whose `.seamsignore` this run wrote, replaced, moved or removed on a side,
-    /// sorted (the root as `""`). A run leaves out what the rules of both sides leave out, as
-    /// they were when it listed them; after such a change the next run may leave out less, so
-    /// a sync that lists only the folders that changed (``SyncScope``) lists these whole, as
-    /// ``SyncWatcher`` does.
+    /// The folders whose recorded `.seamsignore` this run replaced, moved away or removed on a
+    /// side (not one carried inside a folder moved whole), those still recorded, sorted (the
+    /// root as `""`). A run leaves out what the rules of both sides leave out, as they were when
+    /// it listed them; after such a change the next run may leave out less, so a sync that lists
+    /// only the folders that changed (``SyncScope``) lists these whole, with the folder above
+    /// each, as ``SyncWatcher`` does.
     public var rulesChanged: [String] = []
     /// Set when the state file was unreadable and the state was rebuilt (every difference kept both).
     public var rebuiltState = false

@@ -98,6 +98,32 @@ import Testing
         #expect(sizes[1] - sizes[0] < 1_000 + 1_000 / 16 * 4, "\(sizes)")
     }
 
+    @Test("a walk of a range of ordinals gives those entries, in order, and a folder's range holds what is below it")
+    func walkOfARange() throws {
+        let entries = Self.tree(2_000, seed: 8)
+        let decoded = try ArchiveCodec.decode(
+            ArchiveCodec.encode(Archive(localRoot: "/a", containerRoot: "/b", entries: ArchiveEntries(entries))))
+        let table = decoded.entries.table
+        let all = entries.sorted { $0.key < $1.key }
+        var random = SplitMix64(seed: 9)
+        for _ in 0..<50 {
+            let lower = Int(random.next() % 2_010)
+            let upper = lower + Int(random.next() % 300)
+            var walked: [(Int, SyncPath, Archive.Entry)] = []
+            table.forEach(in: lower..<upper) { ordinal, bytes, entry in
+                walked.append((ordinal, SyncPath(String(decoding: bytes, as: UTF8.self)), entry))
+            }
+            let expected = Array(all.enumerated().filter { (lower..<upper).contains($0.offset) })
+            #expect(walked.map(\.0) == expected.map(\.offset), "\(lower)..<\(upper)")
+            #expect(walked.map(\.1) == expected.map(\.element.key))
+            #expect(walked.map(\.2) == expected.map(\.element.value))
+        }
+        for folder in entries.filter({ $0.value.kind == .directory }).map(\.key) {
+            let below = all.map(\.key).filter { $0.isDescendant(of: folder) }
+            #expect(decoded.entries.tablePaths(below: folder) == below, "\(folder)")
+        }
+    }
+
     @Test("a folder's children are found in one walk, sorted or not, past the contents of its subfolders")
     func children() throws {
         let entries = Self.tree(1_500, seed: 7)

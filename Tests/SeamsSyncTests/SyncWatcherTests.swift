@@ -255,15 +255,16 @@ import Testing
         var report = SyncReport()
         report.rulesChanged = ["d/sub"]
         _ = loop.succeeded(first, report, at: .seconds(1))
-        // The sync's own writes seen: the next sync lists them, and the rules' folder whole.
-        loop.add(FileEvents(changes: [0: ChangedFolders(folders: ["d"])]), at: .seconds(1))
+        // The sync's own writes seen: the next sync lists them, and the rules' folder whole
+        // with the folder above it.
+        loop.add(FileEvents(changes: [0: ChangedFolders(folders: ["e"])]), at: .seconds(1))
         let now = loop.nextDue(after: .seconds(1))
         guard let (next, reason) = loop.due(at: now) else {
             Issue.record("no sync after the events")
             return
         }
         #expect(reason == .changes)
-        #expect(next.local == ChangedFolders(folders: ["d"], trees: ["d/sub"]))
+        #expect(next.local == ChangedFolders(folders: ["d", "e"], trees: ["d/sub"]))
         #expect(next.container == ChangedFolders(folders: ["d"], trees: ["d/sub"]))
     }
 

@@ -136,7 +136,8 @@ import Testing
         let fileSystem = try seeded(&random)
         try write("*.moved\n", "d/.seamsignore", in: local, fileSystem)
         try write("kept", "d/sub/keep.txt", in: local, fileSystem)
-        _ = try sync(fileSystem)
+        // A rule file copied to the other side changes no rule: this sync applied it to both.
+        #expect(try sync(fileSystem).rulesChanged.isEmpty)
         try write("left out", "d/sub/x.moved", in: local, fileSystem)
         // Removed on the container: this sync removes the local one too, after a scan that
         // applied it (the local side still had it), so `d/sub/x.moved` is left out this time.
@@ -162,6 +163,26 @@ import Testing
             local: local, container: container, stateDirectory: state, scope: SyncScope(local: again, container: again))
         #expect(next.copiedToContainer == 1 && next.rulesChanged.isEmpty)
         #expect(read("d/sub/x.moved", in: container, fileSystem) == "left out")
+    }
+
+    @Test("a folder removed with a rule file inside it: the report names no folder (the rules apply to nothing now)")
+    func rulesRemovedWithTheirFolder() throws {
+        var random = SplitMix64(seed: 19)
+        let fileSystem = try seeded(&random)
+        try write("*.tmp\n", "d/t/u/.seamsignore", in: local, fileSystem)
+        try write("kept", "d/t/u/f.txt", in: local, fileSystem)
+        _ = try sync(fileSystem)
+        try fileSystem.removeItem(at: local.appending(path: "d/t"), recursively: true)
+        let report = try sync(fileSystem)
+        #expect(report.deletedContainer > 0)
+        #expect(read("d/t/u/f.txt", in: container, fileSystem) == nil)
+        #expect(report.rulesChanged.isEmpty)
+        // And a rule file replaced (edited on one side, copied to the other) is named.
+        try write("*.tmp\n", "e/.seamsignore", in: local, fileSystem)
+        _ = try sync(fileSystem)
+        fileSystem.advanceTime(by: 1)
+        try write("*.log\n", "e/.seamsignore", in: container, fileSystem)
+        #expect(try sync(fileSystem).rulesChanged == ["e"])
     }
 
     @Test("a folder moved whole carries its rule file along: the report names no folder")

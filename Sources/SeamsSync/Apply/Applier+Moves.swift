@@ -220,7 +220,9 @@ extension Applier {
             setEntry(nil, at: move.from.appendingRelative(entry.path, under: move.to), rulesMoveWithFolder: folder)
         }
         if folder {
-            for path in archive.entries.paths(below: move.from) { setEntry(nil, at: path, rulesMoveWithFolder: true) }
+            for path in archive.entries.tablePaths(below: move.from) {
+                setEntry(nil, at: path, rulesMoveWithFolder: true)
+            }
         }
     }
 

@@ -26,6 +26,10 @@ struct Applier {
     var moveState = MoveState()
     /// Whether `archive` now differs from the one the run started with.
     private(set) var archiveChanged = false
+    /// The folders (`nil`: the root) whose recorded `.seamsignore` this run replaced or removed
+    /// on a side: what the rules of both sides left out when the run listed them may be more
+    /// than what they leave out now.
+    private(set) var rulesChanged: Set<SyncPath?> = []
 
     /// Whether the state must be committed after this run (and so the container's marker placed).
     var commitNeeded: Bool { archiveChanged || context.mustCommit }
@@ -281,9 +285,10 @@ struct Applier {
 
     /// Records what `path` looks like now on both sides (`nil`: gone from both).
     ///
-    /// A `.seamsignore`'s entry changed puts its folder in the report's
-    /// ``SyncReport/rulesChanged`` (unless `rulesMoveWithFolder`: a folder moved whole, whose
-    /// rules apply to what it holds wherever it is).
+    /// A recorded `.seamsignore`'s entry replaced or removed puts its folder in
+    /// ``rulesChanged`` (unless `rulesMoveWithFolder`: a folder moved whole, whose rules apply to
+    /// what it holds wherever it is). A new one does not: this run's scans applied it already,
+    /// found on one side, to both.
     mutating func setEntry(_ entry: Archive.Entry?, at path: SyncPath, rulesMoveWithFolder: Bool = false) {
         let old: Archive.Entry?
         if let entry {
@@ -293,13 +298,7 @@ struct Applier {
         }
         guard old != entry else { return }
         archiveChanged = true
-        if path.name == IgnoreRules.fileName, !rulesMoveWithFolder {
-            let folder = path.parent?.rawValue ?? ""
-            let index = report.rulesChanged.firstIndex { $0 >= folder } ?? report.rulesChanged.endIndex
-            if index == report.rulesChanged.endIndex || report.rulesChanged[index] != folder {
-                report.rulesChanged.insert(folder, at: index)
-            }
-        }
+        if old != nil, path.name == IgnoreRules.fileName, !rulesMoveWithFolder { rulesChanged.insert(path.parent) }
     }
 
     /// Whether a path is in use on either side (for conflict names).

@@ -66,7 +66,12 @@ struct ApplyStage {
         if let work { context.work = work }
         var applier = Applier(context: context, plan: plan, archive: archive)
         let (result, finalFlush) = try applier.runStartingFinalFlush()
-        return Applied(
-            archive: result, report: applier.report, commitNeeded: applier.commitNeeded, finalFlush: finalFlush)
+        var report = applier.report
+        // Only folders still recorded: a removed folder's rules apply to nothing now.
+        report.rulesChanged = applier.rulesChanged.compactMap { folder in
+            guard let folder else { return "" }
+            return result.entries[folder]?.kind == .directory ? folder.rawValue : nil
+        }.sorted()
+        return Applied(archive: result, report: report, commitNeeded: applier.commitNeeded, finalFlush: finalFlush)
     }
 }

@@ -65,25 +65,14 @@ struct ArchiveEntries: Sequence, Hashable, Sendable, ExpressibleByDictionaryLite
         return count
     }
 
-    /// The paths of the entries below `folder`, in no set order: one seek in the table, and a
-    /// look at each change.
-    func paths(below folder: SyncPath) -> [SyncPath] {
-        let range = table.ordinals(below: folder)
+    /// The paths the table (the entries as read) holds below `folder`, in path order, whether
+    /// changed since or not: one seek, then a walk of that range only. Entries added since are
+    /// not among them.
+    func tablePaths(below folder: SyncPath) -> [SyncPath] {
         var paths: [SyncPath] = []
-        if !range.isEmpty {
-            table.forEach(where: { word in
-                let first = word * 64
-                guard first + 64 > range.lowerBound, first < range.upperBound else { return 0 }
-                var bits = ~UInt64(0)
-                if range.lowerBound > first { bits &= ~0 << UInt64(range.lowerBound - first) }
-                if range.upperBound < first + 64 { bits &= (1 << UInt64(range.upperBound - first)) - 1 }
-                return bits
-            }) { _, bytes, _ in
-                let path = SyncPath(String(decoding: bytes, as: UTF8.self))
-                if changes[path] == nil { paths.append(path) }
-            }
+        table.forEach(in: table.ordinals(below: folder)) { _, bytes, _ in
+            paths.append(SyncPath(String(decoding: bytes, as: UTF8.self)))
         }
-        for (path, change) in changes where change != nil && path.isDescendant(of: folder) { paths.append(path) }
         return paths
     }
 

@@ -264,6 +264,25 @@ struct ArchiveTable: Sendable {
         }
     }
 
+    /// Calls `body` for each entry of `ordinals`, in order: one seek to the nearest restart, then
+    /// a walk of the range only.
+    ///
+    /// - Parameter body: Called with the ordinal, the path's bytes and the entry.
+    func forEach(
+        in ordinals: Range<Int>, _ body: (Int, UnsafeRawBufferPointer, Archive.Entry) throws -> Void
+    ) rethrows {
+        let range = ordinals.clamped(to: 0..<count)
+        guard !range.isEmpty else { return }
+        try data.withUnsafeBytes { raw in
+            var cursor = self.cursor(atRestart: range.lowerBound / interval)  // before that restart's entry
+            repeat { advance(&cursor, raw) } while cursor.isValid && cursor.ordinal < range.lowerBound
+            while cursor.isValid, cursor.ordinal < range.upperBound {
+                try cursor.path.withUnsafeBytes { try body(cursor.ordinal, $0, cursor.entry) }
+                advance(&cursor, raw)
+            }
+        }
+    }
+
     /// Looks up a folder's listed names among its children in the table, in one walk when the
     /// names come sorted by their bytes (as every listing does); out of order, a name is found by
     /// a search of its own.

@@ -170,6 +170,7 @@ extension SyncReport {
         deletedContainer += part.deletedContainer
         inSync += part.inSync
         moves += part.moves
+        rulesChanged = Array(Set(rulesChanged + part.rulesChanged)).sorted()
         conflicts += part.conflicts
         failures += part.failures
         skipped += part.skipped

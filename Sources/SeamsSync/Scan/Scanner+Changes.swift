@@ -125,22 +125,15 @@ extension Scanner {
     }
 
     /// The folders `table` records below `folder` whose entries `unchanged` does not hold, in
-    /// path order.
+    /// path order: a walk of the entries below `folder` only.
     static func recordedFolders(below folder: SyncPath?, in table: ArchiveTable, notIn unchanged: UnchangedPaths)
         -> [SyncPath]
     {
-        let range = table.ordinals(below: folder)
-        guard !range.isEmpty else { return [] }
         var found: [SyncPath] = []
-        table.forEach(where: { word in
-            let first = word * 64
-            guard first + 64 > range.lowerBound, first < range.upperBound else { return 0 }
-            var bits = ~unchanged.word(word)
-            if range.lowerBound > first { bits &= ~0 << UInt64(range.lowerBound - first) }
-            if range.upperBound < first + 64 { bits &= (1 << UInt64(range.upperBound - first)) - 1 }
-            return bits
-        }) { _, path, entry in
-            if entry.kind == .directory { found.append(SyncPath(String(decoding: path, as: UTF8.self))) }
+        table.forEach(in: table.ordinals(below: folder)) { ordinal, path, entry in
+            if entry.kind == .directory, !unchanged.isSet(ordinal) {
+                found.append(SyncPath(String(decoding: path, as: UTF8.self)))
+            }
         }
         return found
     }

@@ -118,8 +118,9 @@ extension SyncWatcher {
             // A path skipped (a folder kept for what it holds) may not be as the state says: the
             // next sync looks again, whenever it comes.
             // Nor may a folder whose rules the sync changed (what they leave out may be less now).
-            var again = SyncWatcher.changes(retrying: report.skipped)
-            again.formUnion(SyncWatcher.changes(relisting: report.rulesChanged))
+            var withoutFailures = report
+            withoutFailures.failures = []
+            let again = SyncWatcher.changes(after: withoutFailures)
             for side in Side.allCases { pending[side, default: ChangedFolders()].formUnion(again) }
             guard !report.failures.isEmpty else {
                 (retryAt, retryDelay) = (nil, .zero)
