@@ -78,8 +78,13 @@ public enum SyncError: Error, Hashable, Sendable, CustomStringConvertible {
         let named: URL?
         switch error {
         case let error as CocoaError:
-            named = error.filePath.flatMap {
-                $0.isEmpty ? nil : $0.hasPrefix("http") ? URL(string: $0) : URL(filePath: $0)
+            // A server's item is named by its URL (`https://…`, `s3://…`), a file by its path.
+            named = error.filePath.flatMap { path in
+                guard !path.isEmpty else { return nil }
+                if !path.hasPrefix("/"), path.contains("://"), let url = URL(string: path), url.scheme != nil {
+                    return url
+                }
+                return URL(filePath: path)
             }
         case BookmarkStorageError.corruptStore(let store, _), BookmarkStorageError.unsupportedVersion(let store, _):
             named = store

@@ -33,6 +33,28 @@ import Testing
         }
     }
 
+    @Test(
+        "a server's failure thrown outside a path's change names the server's URL (https and s3), not a file path made of it",
+        arguments: ["https://dav.example/notes/.seams-lock", "s3://bucket/notes/.seams-lock"])
+    func remoteFailureNamesItsURL(address: String) throws {
+        let url = try #require(URL(string: address))
+        let local = URL(filePath: "/local", directoryHint: .isDirectory)
+        let refused = CocoaError.remoteError(errno: ECONNREFUSED, url: url, writing: true, reason: nil)
+        guard case .writeFailed(let named, let underlying) = SyncError.writeFailed(refused, near: local) else {
+            Issue.record("expected writeFailed")
+            return
+        }
+        // Named so, a lost server is told as one (exit 5), not as any other failure (exit 1).
+        #expect(named.absoluteString == address)
+        #expect(underlying.posixCode == .ECONNREFUSED)
+        let onDisk = CocoaError.fileSystemError(errno: EACCES, path: "/data/a b:c.txt", writing: true)
+        guard case .writeFailed(let file, _) = SyncError.writeFailed(onDisk, near: local) else {
+            Issue.record("expected writeFailed")
+            return
+        }
+        #expect(file == URL(filePath: "/data/a b:c.txt"))
+    }
+
     @Test("a bookmark that cannot be saved names the bookmark store, not the chosen folder")
     func bookmarkSaveFailureNamesTheStore() async throws {
         let folder = URL(filePath: "/home/me/Notes", directoryHint: .isDirectory)
