@@ -15,10 +15,12 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
         let prefix = own == "/" ? "/" : own + "/"
         var entries: [DirectoryEntry] = []
         entries.reserveCapacity(resources.count - 1)
-        for resource in resources where resource.path != own && resource.path.hasPrefix(prefix) {
-            let name = String(resource.path.dropFirst(prefix.count))
-            guard !name.isEmpty, !name.contains("/") else { continue }
-            entries.append(DirectoryEntry(name: name, metadata: Self.metadata(resource)))
+        let prefixLength = prefix.utf8.count
+        for resource in resources where resource.path.utf8.starts(with: prefix.utf8) {
+            // The prefix ends with `/`, so the name starts on a character's boundary.
+            let name = resource.path.utf8.dropFirst(prefixLength)
+            guard !name.isEmpty, !name.contains(UInt8(ascii: "/")) else { continue }
+            entries.append(DirectoryEntry(name: String(Substring(name)), metadata: Self.metadata(resource)))
         }
         entries.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return entries

@@ -28,67 +28,184 @@ enum WebDAVMultistatus {
     }
 
     /// The items of `body`, in the order the server sent them.
+    ///
+    /// The body is read as bytes: a listing of 100,000 items is about 60 MB of XML from some
+    /// servers, and a `String` per tag cost more than the rest of a poll.
     static func parse(_ body: Data) throws(Malformed) -> [WebDAVResource] {
+        var reader = Reader(bytes: [UInt8](body))
+        return try reader.read()
+    }
+
+    private struct Reader {
+        let bytes: [UInt8]
         var resources: [WebDAVResource] = []
         var current: Response?
         var propstat = Propstat()
-        var stack: [String] = []
-        var text = ""
-        let bytes = [UInt8](body)
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] != UInt8(ascii: "<") {
-                let start = index
-                while index < bytes.count, bytes[index] != UInt8(ascii: "<") { index += 1 }
-                text += String(decoding: bytes[start..<index], as: UTF8.self)
-                continue
-            }
-            guard let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else {
-                throw Malformed(reason: "a tag is not closed")
-            }
-            let tag = String(decoding: bytes[(index + 1)..<end], as: UTF8.self)
-            index = end + 1
-            if tag.hasPrefix("?") || tag.hasPrefix("!") {
-                if tag.hasPrefix("![CDATA[") { text += tag.dropFirst(8).dropLast(2) }
-                continue
-            }
-            if tag.hasPrefix("/") {
-                let name = localName(tag.dropFirst())
-                guard stack.last == name else {
-                    throw Malformed(reason: "</\(name)> does not close <\(stack.last ?? "")>")
-                }
-                stack.removeLast()
-                let value = try decodeEntities(text.trimmingCharacters(in: .whitespacesAndNewlines))
-                text = ""
-                switch name {
-                case "href" where stack.last == "response": current?.href = value
-                case "status" where stack.last == "propstat":
-                    propstat.ok = value.split(separator: " ").dropFirst().first == "200"
-                case "getcontentlength": propstat.size = Int64(value)
-                case "getlastmodified": propstat.modified = HTTPDate.parse(value)
-                case "getetag": propstat.etag = value.isEmpty ? nil : value
-                case "propstat":
-                    if propstat.ok { current?.merge(propstat) }
-                    propstat = Propstat()
-                case "response":
-                    guard let response = current, let href = response.href else {
-                        throw Malformed(reason: "a response has no href")
-                    }
-                    resources.append(try response.resource(href: href))
-                    current = nil
-                default: break
-                }
-                continue
-            }
-            let selfClosing = tag.hasSuffix("/")
-            let name = localName(selfClosing ? tag.dropLast() : tag[...])
-            text = ""
-            if name == "response" { current = Response() }
-            if name == "collection", stack.contains("resourcetype") { propstat.isCollection = true }
-            if !selfClosing { stack.append(name) }
+        /// The open elements' local names, as ranges of `bytes`, innermost last.
+        var stack: [Range<Int>] = []
+        /// The text since the last tag, CDATA included.
+        var text: [UInt8] = []
+        /// Whether an open element is a `resourcetype`.
+        var inResourceType = 0
+
+        init(bytes: [UInt8]) {
+            self.bytes = bytes
+            text.reserveCapacity(256)
         }
-        guard stack.isEmpty else { throw Malformed(reason: "the body ends inside <\(stack.last ?? "")>") }
-        return resources
+
+        mutating func read() throws(Malformed) -> [WebDAVResource] {
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                if bytes[index] != UInt8(ascii: "<") {
+                    let start = index
+                    while index < count, bytes[index] != UInt8(ascii: "<") { index += 1 }
+                    text.append(contentsOf: bytes[start..<index])
+                    continue
+                }
+                if matches("<!--", at: index) {
+                    guard let end = find("-->", from: index + 4) else {
+                        throw Malformed(reason: "a comment is not closed")
+                    }
+                    index = end + 3
+                    continue
+                }
+                if matches("<![CDATA[", at: index) {
+                    guard let end = find("]]>", from: index + 9) else {
+                        throw Malformed(reason: "a CDATA section is not closed")
+                    }
+                    text.append(contentsOf: bytes[(index + 9)..<end])
+                    index = end + 3
+                    continue
+                }
+                guard let end = find(">", from: index + 1) else { throw Malformed(reason: "a tag is not closed") }
+                let tagStart = index + 1
+                index = end + 1
+                if tagStart < end, bytes[tagStart] == UInt8(ascii: "?") || bytes[tagStart] == UInt8(ascii: "!") {
+                    continue
+                }
+                if tagStart < end, bytes[tagStart] == UInt8(ascii: "/") {
+                    try close(localName(in: (tagStart + 1)..<end))
+                } else {
+                    let selfClosing = end > tagStart && bytes[end - 1] == UInt8(ascii: "/")
+                    open(localName(in: tagStart..<(selfClosing ? end - 1 : end)), selfClosing: selfClosing)
+                }
+            }
+            guard stack.isEmpty else {
+                throw Malformed(reason: "the body ends inside <\(string(stack[stack.count - 1]))>")
+            }
+            return resources
+        }
+
+        private mutating func open(_ name: Range<Int>, selfClosing: Bool) {
+            text.removeAll(keepingCapacity: true)
+            if equals(name, "response") { current = Response() }
+            if inResourceType > 0, equals(name, "collection") { propstat.isCollection = true }
+            guard !selfClosing else { return }
+            if equals(name, "resourcetype") { inResourceType += 1 }
+            stack.append(name)
+        }
+
+        private mutating func close(_ name: Range<Int>) throws(Malformed) {
+            guard let open = stack.last, bytes[open] == bytes[name] else {
+                throw Malformed(reason: "</\(string(name))> does not close <\(stack.last.map(string) ?? "")>")
+            }
+            stack.removeLast()
+            defer { text.removeAll(keepingCapacity: true) }
+            let parent = stack.last
+            switch name.count {
+            case 4 where equals(name, "href") && parent.map({ equals($0, "response") }) == true:
+                let href = try value()
+                current?.href = href
+            case 6 where equals(name, "status") && parent.map({ equals($0, "propstat") }) == true:
+                // `HTTP/1.1 200 OK`: the second word.
+                let words = trimmed().split(separator: UInt8(ascii: " "), maxSplits: 2)
+                propstat.ok = words.count >= 2 && words[1].elementsEqual("200".utf8)
+            case 16 where equals(name, "getcontentlength"):
+                propstat.size = Int64(String(decoding: trimmed(), as: UTF8.self))
+            case 15 where equals(name, "getlastmodified"):
+                let value = trimmed()
+                propstat.modified =
+                    HTTPDate.parse(fixdate: value) ?? HTTPDate.parse(String(decoding: value, as: UTF8.self))
+            case 7 where equals(name, "getetag"):
+                let etag = try value()
+                propstat.etag = etag.isEmpty ? nil : etag
+            case 12 where equals(name, "resourcetype"):
+                inResourceType -= 1
+            case 8 where equals(name, "propstat"):
+                if propstat.ok { current?.merge(propstat) }
+                propstat = Propstat()
+            case 8 where equals(name, "response"):
+                guard let response = current, let href = response.href else {
+                    throw Malformed(reason: "a response has no href")
+                }
+                resources.append(try response.resource(href: href))
+                current = nil
+            default: break
+            }
+        }
+
+        /// The text, without XML white space at either end.
+        private func trimmed() -> ArraySlice<UInt8> {
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+            var slice = text[...]
+            while let first = slice.first, isSpace(first) { slice.removeFirst() }
+            while let last = slice.last, isSpace(last) { slice.removeLast() }
+            return slice
+        }
+
+        /// The trimmed text with its entities replaced.
+        private func value() throws(Malformed) -> String {
+            let raw = trimmed()
+            let text = String(decoding: raw, as: UTF8.self)
+            guard raw.contains(UInt8(ascii: "&")) else { return text }
+            do throws(XMLEntities.Failure) {
+                return try XMLEntities.decode(text)
+            } catch {
+                throw Malformed(reason: error.reason)
+            }
+        }
+
+        /// The element's name in a tag's bytes, without namespace prefix or attributes.
+        private func localName(in tag: Range<Int>) -> Range<Int> {
+            var end = tag.lowerBound
+            var start = tag.lowerBound
+            while end < tag.upperBound {
+                let byte = bytes[end]
+                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+                if byte == UInt8(ascii: ":") { start = end + 1 }
+                end += 1
+            }
+            return start..<end
+        }
+
+        private func equals(_ name: Range<Int>, _ literal: StaticString) -> Bool {
+            guard name.count == literal.utf8CodeUnitCount else { return false }
+            return literal.withUTF8Buffer { bytes[name].elementsEqual($0) }
+        }
+
+        private func matches(_ literal: StaticString, at index: Int) -> Bool {
+            let length = literal.utf8CodeUnitCount
+            guard index + length <= bytes.count else { return false }
+            return literal.withUTF8Buffer { bytes[index..<(index + length)].elementsEqual($0) }
+        }
+
+        /// Where `literal` next starts at or after `start`.
+        private func find(_ literal: StaticString, from start: Int) -> Int? {
+            literal.withUTF8Buffer { needle -> Int? in
+                let first = needle[0]
+                var index = start
+                while index + needle.count <= bytes.count {
+                    if bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) {
+                        return index
+                    }
+                    index += 1
+                }
+                return nil
+            }
+        }
+
+        private func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
     }
 
     private struct Propstat {
@@ -116,33 +233,48 @@ enum WebDAVMultistatus {
         func resource(href: String) throws(Malformed) -> WebDAVResource {
             // An href is an absolute path or a full URL (RFC 4918 §8.3); either way its path counts.
             var path = href
-            if let schemeEnd = href.range(of: "://") {
+            if !href.hasPrefix("/"), let schemeEnd = href.range(of: "://") {
                 let afterAuthority = href[schemeEnd.upperBound...].firstIndex(of: "/") ?? href.endIndex
                 path = String(href[afterAuthority...])
             }
-            guard let decoded = path.removingPercentEncoding else {
+            guard var trimmed = Self.percentDecoded(path) else {
                 throw Malformed(reason: "the href \(href) is not percent-encoded UTF-8")
             }
-            var trimmed = decoded
-            while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+            while trimmed.utf8.count > 1, trimmed.utf8.last == UInt8(ascii: "/") { trimmed.removeLast() }
             return WebDAVResource(
                 path: trimmed, isCollection: isCollection, size: isCollection ? 0 : size, modified: modified, etag: etag
             )
         }
-    }
 
-    /// The element's name without namespace prefix or attributes.
-    private static func localName(_ tag: Substring) -> String {
-        let name = tag.prefix { !$0.isWhitespace }
-        if let colon = name.lastIndex(of: ":") { return String(name[name.index(after: colon)...]) }
-        return String(name)
-    }
-
-    private static func decodeEntities(_ text: String) throws(Malformed) -> String {
-        do throws(XMLEntities.Failure) {
-            return try XMLEntities.decode(text)
-        } catch {
-            throw Malformed(reason: error.reason)
+        /// `text` with its `%XX` escapes replaced, or `nil` when an escape is cut short or the
+        /// bytes are not UTF-8 (as `removingPercentEncoding`, without Foundation's cost per call).
+        static func percentDecoded(_ text: String) -> String? {
+            guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
+            func hex(_ byte: UInt8) -> UInt8? {
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+                default: nil
+                }
+            }
+            let input = Array(text.utf8)
+            var output: [UInt8] = []
+            output.reserveCapacity(input.count)
+            var index = 0
+            while index < input.count {
+                guard input[index] == UInt8(ascii: "%") else {
+                    output.append(input[index])
+                    index += 1
+                    continue
+                }
+                guard index + 2 < input.count, let high = hex(input[index + 1]), let low = hex(input[index + 2]) else {
+                    return nil
+                }
+                output.append(high << 4 | low)
+                index += 3
+            }
+            return String(validating: output, as: UTF8.self)
         }
     }
 }

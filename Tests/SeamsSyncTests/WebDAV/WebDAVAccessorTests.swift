@@ -217,6 +217,68 @@ struct WebDAVAccessorTests {
         }
     }
 
+    @Test("the reader takes comments, CDATA holding markup, attributes, any prefix and white space as a parser would")
+    func multistatusEdgeCases() throws {
+        let body = """
+            <?xml version="1.0"?><!-- a server's note: <not a tag> -->
+            <multistatus xmlns="DAV:"><response><href>
+              /dav/<![CDATA[a>b]]>%20c/ </href><propstat><prop><x:resourcetype xmlns:x="DAV:"><x:collection
+            /></x:resourcetype><getlastmodified>Sun, 6 Nov 1994 08:49:37 GMT</getlastmodified>
+            <getetag><![CDATA["t<1>"]]></getetag></prop>
+            <status>HTTP/1.1 200 OK</status></propstat></response>
+            <response><href>/dav/f%E2%82%AC</href><propstat><prop><getcontentlength> 7 </getcontentlength>
+            <getlastmodified>Sun, 06 Nov 1994 08:49:37 GMT</getlastmodified><getetag/></prop>
+            <status>HTTP/1.1 200 OK</status></propstat></response></multistatus>
+            """
+        let items = try WebDAVMultistatus.parse(Data(body.utf8))
+        let date = Date(timeIntervalSince1970: 784_111_777)
+        #expect(
+            items == [
+                WebDAVResource(path: "/dav/a>b c", isCollection: true, size: 0, modified: date, etag: #""t<1>""#),
+                WebDAVResource(path: "/dav/f\u{20AC}", isCollection: false, size: 7, modified: date, etag: nil),
+            ])
+    }
+
+    @Test(
+        "a body that is not a multistatus is refused with its reason",
+        arguments: [
+            ("<D:multistatus><D:response>", "the body ends inside <response>"),
+            ("<D:multistatus></D:response>", "</response> does not close <multistatus>"),
+            ("<D:multistatus><D:response></D:response></D:multistatus>", "a response has no href"),
+            ("<D:multistatus><D:response><D:href>/a", "the body ends inside <href>"),
+            ("<D:multistatus><D:response", "a tag is not closed"),
+            (
+                "<multistatus><response><href>/a%2</href></response></multistatus>",
+                "the href /a%2 is not percent-encoded UTF-8"
+            ),
+            (
+                "<multistatus><response><href>/a%FF</href></response></multistatus>",
+                "the href /a%FF is not percent-encoded UTF-8"
+            ),
+            ("<multistatus><response><href>/a&bogus;</href></response></multistatus>", "unknown entity &bogus;"),
+            ("<multistatus><!-- open", "a comment is not closed"),
+            ("<multistatus><![CDATA[ open", "a CDATA section is not closed"),
+        ])
+    func malformedMultistatus(body: String, reason: String) {
+        #expect(throws: WebDAVMultistatus.Malformed(reason: reason)) { try WebDAVMultistatus.parse(Data(body.utf8)) }
+    }
+
+    @Test("an IMF-fixdate's bytes read as the text reader reads them; any other form is left to it")
+    func fixdateBytes() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let date = Date(timeIntervalSince1970: TimeInterval(Int.random(in: 0...4_102_444_799, using: &generator)))
+            let text = HTTPDate.format(date)
+            #expect(HTTPDate.parse(fixdate: Array(text.utf8)[...]) == date, "\(text)")
+        }
+        for text in [
+            "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 06 Xyz 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 24:49:37 GMT", "Sun, 0a Nov 1994 08:49:37 GMT", "Sun; 06 Nov 1994 08:49:37 GMT",
+        ] {
+            #expect(HTTPDate.parse(fixdate: Array(text.utf8)[...]) == nil, "\(text)")
+        }
+    }
+
     @Test("a file's identity is its ETag without the weakness mark: Apache's W/ in the second of a write, strong after")
     func weakAndStrongETagsAreOneIdentity() {
         func resource(_ etag: String?) -> WebDAVResource {
