@@ -122,16 +122,12 @@ import Testing
         var partialCuts = 0
         /// Power cuts that kept a name change not flushed.
         var cutsKeepingNameChanges = 0
-        /// Recoveries that kept every version where the uninterrupted run kept it, and extra
-        /// copies (a move cut between its copy and its delete, on S3).
-        var extraCopies = 0
         var violations: [String] = []
 
         var description: String {
             "\(points) crash points, \(fired) fired, \(partialCuts) partial power cuts "
                 + "(\(cutsKeepingNameChanges) keeping name changes), "
                 + "\(secondCrashes) second crashes in recovery, "
-                + (extraCopies > 0 ? "\(extraCopies) recoveries with extra copies, " : "")
                 + "\(violations.count) violations"
         }
     }
@@ -429,13 +425,9 @@ import Testing
 
     /// The lineage now; then, once the lock has expired, a clean run that must finish, keep the
     /// lineage, converge, and end where an uninterrupted run ends.
-    /// What ``recover(_:start:expected:runID:newestInTrashAllowed:extraCopiesAllowed:)`` says
-    /// of a recovery that kept everything the uninterrupted run kept, and more.
-    static let extraCopiesMark = "extra copies: every version where the uninterrupted run kept it, and more"
-
     func recover(
         _ harness: CrashHarness, start: CrashHarness.Lineage, expected: [String: [Data]], runID: String = "rerun",
-        newestInTrashAllowed: Bool = false, extraCopiesAllowed: Bool = false
+        newestInTrashAllowed: Bool = false
     ) throws -> [String] {
         var problems = try harness.lineageViolations(start)
         harness.fileSystem.advanceTime(by: 600)
@@ -476,13 +468,7 @@ import Testing
                 outcome = expected
             }
         }
-        if outcome != expected, !newestInTrashAllowed, extraCopiesAllowed,
-            expected.allSatisfy({ Set(outcome[$0.key] ?? []).isSuperset(of: $0.value) })
-        {
-            // Every version the uninterrupted run kept is where it kept it; there are more (a
-            // move cut between its copy and its delete, on a replica without atomic moves).
-            problems.append(Self.extraCopiesMark)
-        } else if outcome != expected, !newestInTrashAllowed {
+        if outcome != expected, !newestInTrashAllowed {
             let differing = Set(outcome.keys).symmetricDifference(expected.keys)
                 .union(outcome.keys.filter { expected[$0] != nil && expected[$0] != outcome[$0] }).sorted()
             let shown = differing.prefix(3).map { key in

@@ -23,7 +23,8 @@ struct PlannedMove: Hashable, Sendable {
     /// The item there as scanned, checked again just before the move.
     let item: FileMetadata
     /// Whether the item is at the new path already, under both names (a run stopped between
-    /// making the move's arrival durable and its leaving): the old name goes to the trash.
+    /// making the move's arrival durable and its leaving, or on S3 between a move's copy and its
+    /// delete): the old name goes to the trash.
     var arrived = false
     /// The step this entry makes.
     var step = Step.whole
@@ -249,7 +250,7 @@ struct MoveMatcher {
                 if let mine, let identity = Self.identity(of: mine, on: side),
                     replaced
                         || (row.archived == nil
-                            && (theirs.map { Self.mayHaveArrived($0, on: side.other) }
+                            && (theirs.map { mayHaveArrived($0, on: side.other) }
                                 ?? (row.decision == .propagate(from: side))))
                 {
                     new[Key(side: side, kind: mine.kind, identity: identity), default: []].append(index)
@@ -282,7 +283,7 @@ struct MoveMatcher {
             // The other side has the new path too: only as the same file under both names, or
             // as the item the user replaced there.
             if rows[n].archived == nil, let arrived = rows[n].item(on: key.side.other),
-                arrived != rows[g].item(on: key.side.other)
+                !isSameFile(arrived, as: rows[g].item(on: key.side.other), on: key.side.other)
             {
                 continue
             }
@@ -400,9 +401,24 @@ struct MoveMatcher {
 
     /// Whether `item`, found on `side` at a path new on both sides, may be a move this tool made
     /// there whose old name a stopped run left (the same file under two names): a file or link
-    /// on a side that keeps real identities (not a server's ETag, which two files can share).
-    private static func mayHaveArrived(_ item: FileMetadata, on side: Side) -> Bool {
-        item.kind != .directory && item.kind != .other && item.contentTag == 0 && item.fileIdentifier != 0
+    /// on a side that keeps real identities (not a WebDAV server's ETag, which two files of one
+    /// size and date can share), or a file in a container dated by the server (S3, whose move is
+    /// a copy and a delete: a run cut between them leaves the copy, of the same ETag, an ETag
+    /// two objects share only for the same bytes).
+    private func mayHaveArrived(_ item: FileMetadata, on side: Side) -> Bool {
+        guard item.kind != .directory, item.kind != .other else { return false }
+        if item.contentTag == 0 { return item.fileIdentifier != 0 }
+        return side == .container && containerDatedByServer && item.kind == .file
+    }
+
+    /// Whether `arrived`, at a move's new path on `side`, is the file `left` at its old path there:
+    /// the same item, or in a container dated by the server, an object of the same ETag and size
+    /// (the copy a cut move made, dated anew).
+    private func isSameFile(_ arrived: FileMetadata, as left: FileMetadata?, on side: Side) -> Bool {
+        guard let left else { return false }
+        if arrived == left { return true }
+        return side == .container && containerDatedByServer && arrived.kind == .file && left.kind == .file
+            && arrived.contentTag != 0 && arrived.contentTag == left.contentTag && arrived.size == left.size
     }
 
     /// What a scanned item is known by on `side` (as ``Archive/Entry/init(synced:_:kind:)`` records it).

@@ -70,6 +70,11 @@ import Testing
         try fileSystem.write(Data(text.utf8), to: url)
     }
 
+    /// The names in the local folder, the engine's own (`.seams…`) left out.
+    func localNames() throws -> [String] {
+        try fileSystem.contentsOfDirectory(at: local).map(\.name).filter { !$0.hasPrefix(".seams") }.sorted()
+    }
+
     func read(_ path: String) throws -> String {
         String(decoding: try fileSystem.read(from: local.appending(path: path)), as: UTF8.self)
     }
@@ -250,6 +255,51 @@ import Testing
         let quiet = try await sync()
         #expect(quiet.moves.isEmpty && quiet.failures.isEmpty)
         #expect(userKeys().filter { !$0.hasSuffix("/") }.sorted() == ["b.txt", "papers/one.txt", "papers/two.txt"])
+    }
+
+    @Test(
+        "a move a run cut between its copy and its delete (the file under both names in the bucket) is finished by the next run: the old name to the trash, no copy kept beside it"
+    )
+    func moveCutBetweenCopyAndDelete() async throws {
+        try write("a.txt", "alpha")
+        try write("keep.txt", "keep")
+        _ = try await sync()
+        fileSystem.advanceTime(by: 600)
+        try fileSystem.moveItem(
+            at: local.appending(path: "a.txt"), to: local.appending(path: "b.txt"), replacingExisting: false)
+        // What a run stopped after the move's CopyObject leaves: the copy, dated anew, and the original.
+        try await BlockingExecutor.shared.run { [client] in _ = try client.copyObject("notes/a.txt", to: "notes/b.txt")
+        }
+        #expect(userKeys().sorted() == ["a.txt", "b.txt", "keep.txt"])
+        let report = try await sync()
+        #expect(report.failures.isEmpty && report.conflicts.isEmpty, "\(report.failures) \(report.conflicts)")
+        #expect(report.moves.map { "\($0.from)>\($0.to)" } == ["a.txt>b.txt"], "\(report.moves)")
+        #expect(userKeys().sorted() == ["b.txt", "keep.txt"])
+        #expect(try await object("b.txt") == "alpha")
+        #expect(server.keys(in: "bucket").contains { $0.hasPrefix("notes/.seams-trash/") && $0.hasSuffix("a.txt") })
+        #expect(try localNames() == ["b.txt", "keep.txt"])
+        let quiet = try await sync()
+        #expect(
+            quiet.moves.isEmpty && quiet.failures.isEmpty && quiet.copiedToContainer == 0 && quiet.copiedToLocal == 0)
+        #expect(userKeys().sorted() == ["b.txt", "keep.txt"])
+    }
+
+    @Test(
+        "the copy at a move's new path in the bucket holding other bytes is no half-made move: both kept, nothing lost")
+    func otherBytesAtTheNewPath() async throws {
+        try write("a.txt", "alpha")
+        try write("keep/one.txt", "one")
+        try write("keep/two.txt", "two")
+        _ = try await sync()
+        fileSystem.advanceTime(by: 600)
+        try fileSystem.moveItem(
+            at: local.appending(path: "a.txt"), to: local.appending(path: "b.txt"), replacingExisting: false)
+        try await put("b.txt", "beta")
+        let report = try await sync()
+        #expect(report.failures.isEmpty)
+        #expect(!report.moves.contains { $0.from == "a.txt" && $0.to == "b.txt" && $0.madeOn == .container })
+        let versions = try localNames().filter { $0 != "keep" }.map { try read($0) }
+        #expect(versions.sorted() == ["alpha", "beta"], "both versions kept: \(versions)")
     }
 
     @Test("a file larger than a part goes up in parts and comes down in pieces, whole")
