@@ -145,22 +145,23 @@ enum WebDAVMultistatus {
             }
         }
 
+        /// Whether `byte` is XML white space (space, tab, line feed, carriage return).
+        private static func isSpace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+        }
+
         /// The text, without XML white space at either end.
         private func trimmed() -> ArraySlice<UInt8> {
-            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
             var slice = text[...]
-            while let first = slice.first, isSpace(first) { slice.removeFirst() }
-            while let last = slice.last, isSpace(last) { slice.removeLast() }
+            while let first = slice.first, Self.isSpace(first) { slice.removeFirst() }
+            while let last = slice.last, Self.isSpace(last) { slice.removeLast() }
             return slice
         }
 
         /// The trimmed text with its entities replaced.
         private func value() throws(Malformed) -> String {
-            let raw = trimmed()
-            let text = String(decoding: raw, as: UTF8.self)
-            guard raw.contains(UInt8(ascii: "&")) else { return text }
             do throws(XMLEntities.Failure) {
-                return try XMLEntities.decode(text)
+                return try XMLEntities.decode(String(decoding: trimmed(), as: UTF8.self))
             } catch {
                 throw Malformed(reason: error.reason)
             }
@@ -172,7 +173,7 @@ enum WebDAVMultistatus {
             var start = tag.lowerBound
             while end < tag.upperBound {
                 let byte = bytes[end]
-                if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { break }
+                if Self.isSpace(byte) { break }
                 if byte == UInt8(ascii: ":") { start = end + 1 }
                 end += 1
             }

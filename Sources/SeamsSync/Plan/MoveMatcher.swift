@@ -412,13 +412,14 @@ struct MoveMatcher {
     }
 
     /// Whether `arrived`, at a move's new path on `side`, is the file `left` at its old path there:
-    /// the same item, or in a container dated by the server, an object of the same ETag and size
-    /// (the copy a cut move made, dated anew).
+    /// the same item, or in a container dated by the server, the same version by the server's
+    /// word (``ApplyContext/sameItem(_:_:)``: ETag and size, whatever the date; the copy a cut
+    /// move made, dated anew).
     private func isSameFile(_ arrived: FileMetadata, as left: FileMetadata?, on side: Side) -> Bool {
         guard let left else { return false }
-        if arrived == left { return true }
-        return side == .container && containerDatedByServer && arrived.kind == .file && left.kind == .file
-            && arrived.contentTag != 0 && arrived.contentTag == left.contentTag && arrived.size == left.size
+        return arrived == left
+            || (side == .container && containerDatedByServer && arrived.kind == .file
+                && ApplyContext.sameItem(arrived, left))
     }
 
     /// What a scanned item is known by on `side` (as ``Archive/Entry/init(synced:_:kind:)`` records it).

@@ -257,16 +257,22 @@ import Testing
         #expect(userKeys().filter { !$0.hasSuffix("/") }.sorted() == ["b.txt", "papers/one.txt", "papers/two.txt"])
     }
 
-    @Test(
-        "a move a run cut between its copy and its delete (the file under both names in the bucket) is finished by the next run: the old name to the trash, no copy kept beside it"
-    )
-    func moveCutBetweenCopyAndDelete() async throws {
+    /// Syncs `a.txt` ("alpha") and `others` (each holding its name), then, ten minutes later,
+    /// moves `a.txt` to `b.txt` locally.
+    func syncThenMoveLocally(keeping others: [String]) async throws {
         try write("a.txt", "alpha")
-        try write("keep.txt", "keep")
+        for path in others { try write(path, path) }
         _ = try await sync()
         fileSystem.advanceTime(by: 600)
         try fileSystem.moveItem(
             at: local.appending(path: "a.txt"), to: local.appending(path: "b.txt"), replacingExisting: false)
+    }
+
+    @Test(
+        "a move a run cut between its copy and its delete (the file under both names in the bucket) is finished by the next run: the old name to the trash, no copy kept beside it"
+    )
+    func moveCutBetweenCopyAndDelete() async throws {
+        try await syncThenMoveLocally(keeping: ["keep.txt"])
         // What a run stopped after the move's CopyObject leaves: the copy, dated anew, and the original.
         try await BlockingExecutor.shared.run { [client] in _ = try client.copyObject("notes/a.txt", to: "notes/b.txt")
         }
@@ -287,13 +293,7 @@ import Testing
     @Test(
         "the copy at a move's new path in the bucket holding other bytes is no half-made move: both kept, nothing lost")
     func otherBytesAtTheNewPath() async throws {
-        try write("a.txt", "alpha")
-        try write("keep/one.txt", "one")
-        try write("keep/two.txt", "two")
-        _ = try await sync()
-        fileSystem.advanceTime(by: 600)
-        try fileSystem.moveItem(
-            at: local.appending(path: "a.txt"), to: local.appending(path: "b.txt"), replacingExisting: false)
+        try await syncThenMoveLocally(keeping: ["keep/one.txt", "keep/two.txt"])
         try await put("b.txt", "beta")
         let report = try await sync()
         #expect(report.failures.isEmpty)
