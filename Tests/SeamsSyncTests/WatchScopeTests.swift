@@ -129,6 +129,40 @@ import Testing
     }
 
     @Test(
+        "over random edits on both sides, syncs listing the container whole and the local side by the events (a watcher's polls of a server) plan and end as syncs listing every folder",
+        arguments: 0..<100)
+    func polledSyncsAsWhole(seed: UInt64) throws {
+        try twins(seed: seed, pollingContainer: true)
+    }
+
+    @Test(
+        "a poll of the container with nothing changed locally lists no local folder; a folder gone from the container is listed whole locally"
+    )
+    func pollListsNoLocalFolder() throws {
+        var random = SplitMix64(seed: 7)
+        let fileSystem = try seeded(&random)
+        fileSystem.resetCalls()
+        let poll = SyncScope(local: ChangedFolders(), container: nil)
+        let quiet = try engine(fileSystem).run(local: local, container: container, stateDirectory: state, scope: poll)
+        #expect(quiet.planned.isEmpty)
+        func localListings() -> [String] {
+            fileSystem.calls.filter { $0.operation == .contentsOfDirectory }.compactMap(\.url?.path)
+                .filter { $0.hasPrefix(local.path) && !$0.contains("/.seams") }
+        }
+        #expect(localListings() == [])
+        // A folder removed from the container: the poll lists it whole on the local side (and
+        // nothing else there), so what it holds goes to the trash, nothing left unseen.
+        try fileSystem.removeItem(at: container.appending(path: "a/b"), recursively: true)
+        fileSystem.resetCalls()
+        let removed = try engine(fileSystem).run(local: local, container: container, stateDirectory: state, scope: poll)
+        #expect(removed.failures.isEmpty)
+        let listed = localListings()
+        #expect(listed.contains("/local/a/b") && listed.allSatisfy { $0.hasPrefix("/local/a/b") }, "\(listed)")
+        #expect(!fileSystem.fileExists(at: local.appending(path: "a/b")))
+        #expect(try tree(local, fileSystem) == tree(container, fileSystem))
+    }
+
+    @Test(
         "a rule file the sync itself removes: the report names its folder, and a sync listing it whole copies what the rule had left out"
     )
     func rulesChangedByTheSync() throws {
@@ -198,7 +232,10 @@ import Testing
         #expect(read("e/d2/.seamsignore", in: container, fileSystem) == "*.tmp\n")
     }
 
-    func twins(seed: UInt64) throws {
+    /// Twins given the same edits: one syncs whole, the other by the events (with
+    /// `pollingContainer`, the container listed whole, as a watcher's poll of a server lists it);
+    /// both must plan, end and record the same.
+    func twins(seed: UInt64, pollingContainer: Bool = false) throws {
         // Twins: the same edits on both; one syncs whole, the other by the events.
         var random = SplitMix64(seed: seed)
         let whole = try seeded(&random)
@@ -234,8 +271,9 @@ import Testing
             // again, as the watcher does.
             for side in 0..<2 { seen.changes[side, default: ChangedFolders()].formUnion(retried) }
             let planned = try engines[0].run(local: local, container: container, stateDirectory: state, options: dryRun)
+            let syncScope = pollingContainer ? SyncScope(local: scope(seen).local, container: nil) : scope(seen)
             let plannedScoped = try engines[1].run(
-                local: local, container: container, stateDirectory: state, options: dryRun, scope: scope(seen))
+                local: local, container: container, stateDirectory: state, options: dryRun, scope: syncScope)
             #expect(plannedScoped.planned == planned.planned, "seed \(seed) round \(round), events \(seen)")
             #expect(plannedScoped.moves == planned.moves, "seed \(seed) round \(round)")
             let result = Result {
@@ -243,7 +281,7 @@ import Testing
             }
             let resultScoped = Result {
                 try engines[1].run(
-                    local: local, container: container, stateDirectory: state, options: options, scope: scope(seen))
+                    local: local, container: container, stateDirectory: state, options: options, scope: syncScope)
             }
             // No random edit makes a whole run fail: every problem is a path's.
             let report = try result.get()
