@@ -338,6 +338,10 @@ extension S3Accessor: DirectoryAccessorProviding {
     }
 
     private func copyObject(_ object: S3Object, to key: String, url: URL) throws {
+        if let copied = try copyKeepingParts(object, to: key, url: url) {
+            remember(copied)
+            return
+        }
         let copied = try request(url, writing: true) { () throws(S3Error) in
             try client.copy(object.key, to: key, sourceETag: object.etag)
         }
@@ -345,5 +349,54 @@ extension S3Accessor: DirectoryAccessorProviding {
             S3Object(
                 key: key, size: object.size, etag: copied.etag.isEmpty ? object.etag : copied.etag,
                 lastModified: copied.lastModified ?? object.lastModified))
+    }
+
+    /// Copies an object written in parts (its ETag `"…-N"`) in parts of the same sizes
+    /// (`UploadPartCopy`), so that the copy has the source's ETag, as `CopyObject`'s copy of it
+    /// would not (AWS and moto give that one the MD5 of its bytes): a move cut between its copy
+    /// and its delete is then known to the next run as the same file, and finished.
+    ///
+    /// - Returns: The copy; `nil` when the object was written whole, its parts are not of one
+    ///   size (`HEAD ?partNumber=1` says the first's and their count), or the server copies no
+    ///   parts (noted): `CopyObject` copies it then.
+    private func copyKeepingParts(_ object: S3Object, to key: String, url: URL) throws -> S3Object? {
+        guard Self.isWrittenInParts(object.etag), !copiesPartsUnsupported.withLock({ $0 }) else { return nil }
+        let layout = try request(url, writing: false) { () throws(S3Error) in
+            try client.partLayout(of: object.key)
+        }
+        guard let layout, let partSize = Self.partSize(copying: object.size, as: layout) else { return nil }
+        forgetListings()
+        do throws(S3Error) {
+            let etag = try guarded { () throws(S3Error) in
+                try client.copyInParts(
+                    object.key, to: key, size: object.size, sourceETag: object.etag, condition: .always,
+                    partSize: partSize)
+            }
+            return S3Object(
+                key: key, size: object.size, etag: etag.isEmpty ? object.etag : etag, lastModified: object.lastModified)
+        } catch .unsupported {
+            copiesPartsUnsupported.withLock { $0 = true }
+            return nil
+        } catch {
+            throw Self.error(error, url: url, writing: true)
+        }
+    }
+
+    /// Whether `etag` is that of an object written in parts: `"<hex>-<count>"`.
+    static func isWrittenInParts(_ etag: String) -> Bool {
+        let tag = etag.utf8.filter { $0 != UInt8(ascii: "\"") }
+        guard let dash = tag.lastIndex(of: UInt8(ascii: "-")), dash > 0, dash < tag.count - 1 else { return false }
+        return tag[(dash + 1)...].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
+    /// The part size that copies an object of `size` bytes in `layout`'s parts, or `nil` when
+    /// parts of the first one's size would not cut it into that many (parts of several sizes).
+    static func partSize(copying size: Int64, as layout: S3PartLayout) -> Int64? {
+        let first = layout.firstPartSize
+        guard first > 0, first <= S3Client.largestCopiedPart else { return nil }
+        if layout.count == 1 { return first == size ? max(first, 5 << 20) : nil }
+        // Parts but the last are at least 5 MiB on S3; the last holds what is left (1 byte or more).
+        guard first >= 5 << 20, (size + first - 1) / first == Int64(layout.count) else { return nil }
+        return first
     }
 }

@@ -47,6 +47,23 @@ public enum S3WriteCondition: Hashable, Sendable {
     case ifMatch(String)
 }
 
+/// How an object written in parts (a multipart upload) was cut, as ``S3Client/partLayout(of:)``
+/// reads it.
+public struct S3PartLayout: Hashable, Sendable {
+    /// The size of the first part in bytes: that of every part but the last, for an object
+    /// written in parts of one size (as ``S3Client/putObjectInParts(_:condition:metadata:partsInFlight:nextPart:)``
+    /// and most tools write them).
+    public var firstPartSize: Int64
+    /// The number of parts.
+    public var count: Int
+
+    /// A layout from its parts.
+    public init(firstPartSize: Int64, count: Int) {
+        self.firstPartSize = firstPartSize
+        self.count = count
+    }
+}
+
 /// Why an S3 request did not do what it asked.
 public enum S3Error: Error, Hashable, Sendable {
     /// The server answered with an error status: the status, the S3 error code (`NoSuchKey`,
@@ -197,6 +214,25 @@ public struct S3Client: Sendable {
             return nil
         }
     }
+
+    /// How the object `key` was written in parts (`HEAD ?partNumber=1`: the first part's length,
+    /// and `x-amz-mp-parts-count`), or `nil` when it was written whole, is gone, or the server does
+    /// not say (`rclone serve s3` 1.75 answers such a `HEAD` as a plain one).
+    @available(*, noasync, message: "it blocks its thread")
+    public func partLayout(of key: String) throws(S3Error) -> S3PartLayout? {
+        let response: HTTPResponse
+        do throws(S3Error) {
+            (response, _) = try send("HEAD", key: key, query: [.init("partNumber", "1")])
+        } catch .refused(let status, _, _) where [400, 404, 416].contains(status) {
+            return nil  // gone, or a server that refuses the part number of an object written whole
+        }
+        guard let count = response.headerFields[Self.partsCount].flatMap({ Int($0) }), count >= 1,
+            let first = response.headerFields[.contentLength].flatMap({ Int64($0) }), first > 0
+        else { return nil }
+        return S3PartLayout(firstPartSize: first, count: count)
+    }
+
+    private static let partsCount = HTTPField.Name("x-amz-mp-parts-count")!
 
     /// The object `key` and its content, or the bytes of `range` (`0...9`) only.
     ///

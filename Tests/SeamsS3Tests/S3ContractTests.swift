@@ -51,6 +51,12 @@ enum S3ServerUnderTest: String, CaseIterable, CustomTestStringConvertible, Senda
     /// `CopyPartResult`: the client says so (``S3Error/unsupported(_:)``), and copies whole.
     var copiesParts: Bool { self != .rclone }
 
+    /// Whether `HEAD ?partNumber=1` of an object written in parts answers its first part's
+    /// length and `x-amz-mp-parts-count`, as AWS does (``S3Client/partLayout(of:)``). Where it does
+    /// not, a move copies such a file with one `CopyObject`, and a move cut between its copy and
+    /// its delete keeps both names.
+    var tellsPartLayout: Bool { self != .rclone }
+
     /// Whether `If-Match` on a `GET` is honoured (412 for another version). rclone 1.75 ignores
     /// it: the client then tells a piece of another version by its ETag.
     var honoursReadConditions: Bool { self != .rclone }
@@ -304,6 +310,38 @@ enum S3ServerUnderTest: String, CaseIterable, CustomTestStringConvertible, Senda
             } catch {
                 #expect(server.honoursCopySourceCondition && error.isPreconditionFailed, "\(error)")
             }
+            #expect(try s3.listMultipartUploads().isEmpty)
+        }
+    }
+
+    @Test(
+        "an object written in parts tells its parts; copied in parts of that size it keeps its ETag, which a CopyObject copy does not",
+        arguments: S3ServerUnderTest.available)
+    func copyKeepingParts(_ server: S3ServerUnderTest) async throws {
+        try await server.withBucket { s3 in
+            let part = Data((0..<(5 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 29) })
+            var parts = [part, Data(part.reversed()), Data("tail".utf8)]
+            let tag = try s3.putObjectInParts("big.bin") { parts.isEmpty ? nil : parts.removeFirst() }
+            let size = Int64(2 * part.count + 4)
+            try s3.putObject("whole.txt", body: Data("whole".utf8))
+            #expect(try s3.partLayout(of: "missing.bin") == nil)
+            guard server.tellsPartLayout else {
+                #expect(try s3.partLayout(of: "big.bin") == nil)
+                return
+            }
+            #expect(try s3.partLayout(of: "big.bin") == S3PartLayout(firstPartSize: Int64(part.count), count: 3))
+            #expect(try s3.partLayout(of: "whole.txt") == nil, "an object written whole has no parts to tell")
+            guard server.copiesParts else { return }
+            let copied = try s3.copyInParts(
+                "big.bin", to: "copy.bin", size: size, sourceETag: tag, condition: .ifAbsent,
+                partSize: Int64(part.count))
+            #expect(copied == tag)
+            let head = try #require(try s3.headObject("copy.bin"))
+            #expect(head.etag == tag && head.size == size)
+            #expect(try s3.getObject("copy.bin").1 == part + Data(part.reversed()) + Data("tail".utf8))
+            // CopyObject writes the copy whole: the MD5 of its bytes, not the parts' ETag (AWS documents it).
+            let plain = try s3.copyObject("big.bin", to: "plain.bin")
+            #expect(plain != tag && !plain.hasSuffix("-3\""), "\(plain)")
             #expect(try s3.listMultipartUploads().isEmpty)
         }
     }

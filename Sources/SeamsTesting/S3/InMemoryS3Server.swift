@@ -12,11 +12,13 @@ public import SeamsS3
 /// what was signed fails here as on AWS. It honours `If-None-Match: *` and `If-Match` on `PUT`,
 /// on `DELETE` and on completing a multipart upload, and `x-amz-copy-source-if-match` on a copy
 /// and a part copy (moto ignores the last and `If-Match` on a completion: the contract suite
-/// says so). ETags are quoted MD5s of the content, as S3's for a single `PUT`; dates are the
-/// injected clock's, to the second in headers.
+/// says so). ETags are quoted MD5s of the content, as S3's for a single `PUT` and a copy; an
+/// object written in parts has S3's `"<MD5 of the parts' MD5s>-<count>"`. Dates are the injected
+/// clock's, to the second in headers.
 ///
 /// Buckets: `PUT /bucket` (path-style; `bucket.host` virtual-hosted works too). Objects: `PUT`,
-/// `GET` (with `Range`), `HEAD`, `DELETE`, `PUT` with `x-amz-copy-source`; `GET ?list-type=2`
+/// `GET` (with `Range`), `HEAD`, `GET` and `HEAD` with `partNumber` (one part, and
+/// `x-amz-mp-parts-count`), `DELETE`, `PUT` with `x-amz-copy-source`; `GET ?list-type=2`
 /// with `prefix`, `delimiter`, `max-keys`, `continuation-token` and `encoding-type=url`;
 /// multipart uploads (`POST ?uploads`, parts sent or copied with `x-amz-copy-source` and
 /// `x-amz-copy-source-range`, completed, aborted, listed with `GET ?uploads`).
@@ -35,6 +37,8 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
         var etag: String
         var modified: Date
         var metadata: [String: String]
+        /// The sizes of its parts, for an object written in parts; empty for one written whole.
+        var partSizes: [Int] = []
     }
 
     /// A key as its bytes: Swift's `String` equality would make NFC and NFD names one key, and
@@ -309,6 +313,27 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
                 var headers = Self.headers(of: object)
                 var content = object.content
                 var status = 200
+                if let number = item("partNumber") {
+                    // One part of an object written in parts, with their count; an object
+                    // written whole is its own part 1.
+                    let sizes = object.partSizes.isEmpty ? [object.content.count] : object.partSizes
+                    guard let part = Int(number), part >= 1 else {
+                        return Self.error(400, "InvalidArgument", "partNumber")
+                    }
+                    guard part <= sizes.count else {
+                        return Self.error(416, "InvalidPartNumber", "The requested partnumber is not satisfiable")
+                    }
+                    let first = sizes[..<(part - 1)].reduce(0, +)
+                    content = object.content.subdata(in: first..<(first + sizes[part - 1]))
+                    status = 206
+                    if !content.isEmpty {
+                        headers.append(
+                            (.contentRange, "bytes \(first)-\(first + content.count - 1)/\(object.content.count)"))
+                    }
+                    if !object.partSizes.isEmpty { headers.append((Self.partsCount, String(sizes.count))) }
+                    headers.append((.contentLength, String(content.count)))
+                    return Self.reply(status, headers: headers, body: method == "HEAD" ? Data() : content)
+                }
                 if fields[.range] != nil, object.content.isEmpty {
                     return Self.error(416, "InvalidRange", "The requested range is not satisfiable")
                 }
@@ -349,8 +374,10 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             return Self.error(412, "PreconditionFailed", "x-amz-copy-source-if-match")
         }
         if let refusal = Self.refusal(ofWriteTo: objects[key], fields) { return refusal }
+        // The copy is written whole: its ETag is the MD5 of its bytes, even for a source written
+        // in parts (whose ETag is `"…-N"`), as AWS and moto make it.
         let copied = Object(
-            content: original.content, etag: original.etag, modified: now(), metadata: original.metadata)
+            content: original.content, etag: Self.etag(original.content), modified: now(), metadata: original.metadata)
         objects[key] = copied
         let body = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -396,6 +423,7 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             }
             var content = Data()
             var digests = Data()
+            var sizes: [Int] = []
             for (index, (number, tag)) in list.enumerated() {
                 guard let data = upload.parts[number], etag(data) == tag else {
                     return error(400, "InvalidPart", "\(number)")
@@ -404,12 +432,14 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
                     return error(400, "EntityTooSmall", "part \(number)")
                 }
                 content.append(data)
+                sizes.append(data.count)
                 digests.append(contentsOf: Insecure.MD5.hash(data: data))
             }
             if let refusal = refusal(ofWriteTo: existing, fields) { return refusal }
             let tag =
                 "\"" + hex(Insecure.MD5.hash(data: digests)) + "-\(list.count)\""
-            objects[key] = Object(content: content, etag: tag, modified: now, metadata: upload.metadata)
+            objects[key] = Object(
+                content: content, etag: tag, modified: now, metadata: upload.metadata, partSizes: sizes)
             state.uploads[id] = nil
             let xml =
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<CompleteMultipartUploadResult><Key>"
@@ -586,6 +616,8 @@ public final class InMemoryS3Server: WaitingHTTPTransportProviding {
             """
         return reply(status, headers: [(.contentType, "application/xml")], body: Data(body.utf8))
     }
+
+    private static let partsCount = HTTPField.Name("x-amz-mp-parts-count")!
 
     private static func headers(of object: Object) -> [(HTTPField.Name, String)] {
         var headers: [(HTTPField.Name, String)] = [(.eTag, object.etag), (.lastModified, httpDate(object.modified))]

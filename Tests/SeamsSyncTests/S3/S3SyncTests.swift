@@ -291,6 +291,61 @@ import Testing
     }
 
     @Test(
+        "a file written in parts is moved by part copies of its own parts' size, keeping its ETag; a move of it cut between its copy and its delete is finished by the next run"
+    )
+    func moveOfAFileWrittenInParts() async throws {
+        let part = 5 << 20  // S3's least part
+        let big = Data((0..<(2 * part + 1_000)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try fileSystem.write(big, to: local.appending(path: "big.bin"))
+        let other = Data((0..<(part + 10)).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+        try fileSystem.write(other, to: local.appending(path: "other.bin"))
+        _ = try await sync(engine(partSize: part))
+        let (written, otherWritten) = try await BlockingExecutor.shared.run { [client] in
+            (
+                try #require(try client.headObject("notes/big.bin")).etag,
+                try #require(try client.headObject("notes/other.bin")).etag
+            )
+        }
+        #expect(written.hasSuffix("-3\"") && otherWritten.hasSuffix("-2\""), "\(written) \(otherWritten)")
+        fileSystem.advanceTime(by: 600)
+        for (from, to) in [("big.bin", "moved.bin"), ("other.bin", "renamed.bin")] {
+            try fileSystem.moveItem(
+                at: local.appending(path: from), to: local.appending(path: to), replacingExisting: false)
+        }
+        // What a run stopped after the move's copy leaves: the accessor's own copy, and the original.
+        let accessor = S3Accessor(client: client, prefix: "notes/", partSize: part)
+        try await BlockingExecutor.shared.run {
+            try accessor.copyItem(at: container.appending(path: "big.bin"), to: container.appending(path: "moved.bin"))
+        }
+        let copied = try await BlockingExecutor.shared.run { [client] in
+            try #require(try client.headObject("notes/moved.bin")).etag
+        }
+        #expect(copied == written, "the copy keeps the parts' ETag")
+        let before = server.requests.count
+        let report = try await sync(engine(partSize: part))
+        #expect(report.failures.isEmpty && report.conflicts.isEmpty, "\(report.failures) \(report.conflicts)")
+        #expect(
+            report.moves.map { "\($0.from)>\($0.to)" }.sorted() == ["big.bin>moved.bin", "other.bin>renamed.bin"],
+            "\(report.moves)")
+        #expect(userKeys().sorted() == ["moved.bin", "renamed.bin"])
+        #expect(server.keys(in: "bucket").contains { $0.hasPrefix("notes/.seams-trash/") && $0.hasSuffix("big.bin") })
+        // The move made whole this run: three part copies, no byte through this machine, the ETag kept.
+        let requests = server.requests.dropFirst(before)
+        #expect(
+            requests.filter { $0.hasPrefix("PUT /bucket/notes/renamed.bin?") && $0.contains("partNumber=") }.count == 2)
+        #expect(!requests.contains { $0.hasPrefix("GET /bucket/notes/other.bin") })
+        let renamed = try await BlockingExecutor.shared.run { [client] in
+            try #require(try client.headObject("notes/renamed.bin")).etag
+        }
+        #expect(renamed == otherWritten)
+        #expect(try fileSystem.read(from: local.appending(path: "moved.bin")) == big)
+        let quiet = try await sync(engine(partSize: part))
+        #expect(
+            quiet.moves.isEmpty && quiet.failures.isEmpty && quiet.copiedToContainer == 0 && quiet.copiedToLocal == 0)
+        #expect(userKeys().sorted() == ["moved.bin", "renamed.bin"])
+    }
+
+    @Test(
         "the copy at a move's new path in the bucket holding other bytes is no half-made move: both kept, nothing lost")
     func otherBytesAtTheNewPath() async throws {
         try await syncThenMoveLocally(keeping: ["keep/one.txt", "keep/two.txt"])
@@ -308,8 +363,11 @@ import Testing
         let big = Data((0..<(2 * part + 1_000)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         try fileSystem.write(big, to: local.appending(path: "big.bin"))
         _ = try await sync(engine(partSize: part))
+        // Three parts sent to a temp name, then placed by three part copies of that size (which
+        // keep its ETag), no byte sent twice.
         let parts = server.requests.filter { $0.hasPrefix("PUT") && $0.contains("partNumber=") }
-        #expect(parts.count == 3, "\(parts)")
+        #expect(parts.count == 6, "\(parts)")
+        #expect(parts.filter { $0.hasPrefix("PUT /bucket/notes/big.bin?") }.count == 3, "\(parts)")
         let stored = try await BlockingExecutor.shared.run { [client] in try client.getObject("notes/big.bin").1 }
         #expect(stored == big)
         try await BlockingExecutor.shared.run { [client] in
