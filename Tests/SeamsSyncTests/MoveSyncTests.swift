@@ -319,6 +319,45 @@ import Testing
         #expect(read("a/b/inner.txt", in: local, fs) == "new")
     }
 
+    @Test(
+        "a folder moved, then a folder inside it moved out, and the run stopped between the two moves: the next run makes the second move, no copy both ways",
+        arguments: [false, true])
+    func nestedMovesCutBetween(secondMoveFails: Bool) throws {
+        let fs = try fileSystem()
+        try write("top", "a/top.txt", in: local, fs)
+        try write("inner", "a/b/inner.txt", in: local, fs)
+        try write("deep", "a/b/c/deep.txt", in: local, fs)
+        _ = try sync(fs)
+        try move("a", "x", in: local, fs)
+        try move("x/b", "y", in: local, fs)
+        fs.advanceTime(by: 1)
+        // The run stops (or its second move fails) right after the container's `a`→`x`.
+        let boundary = FaultInjectingFileSystem(wrapping: fs)
+        let stop = SyncStopToken()
+        let (first, second) = (container.appending(path: "x").path, container.appending(path: "y").path)
+        boundary.addRule(
+            FaultRule(
+                matches: { operation, url in
+                    guard operation == .moveItem else { return false }
+                    if !secondMoveFails, url?.path == first { stop.requestStop() }  // the move itself goes on
+                    return secondMoveFails && url?.path == second
+                }, fault: .ioError))
+        let cut = try SyncEngine(directories: boundary, files: boundary, clock: { fs.now }, owner: "test")
+            .run(local: local, container: container, stateDirectory: state, stop: stop)
+        #expect(cut.moves.map { "\($0.from)>\($0.to)" } == ["a>x"], "\(cut.moves)")
+        #expect(try tree(container, fs) == ["x/top.txt": "top", "x/b/inner.txt": "inner", "x/b/c/deep.txt": "deep"])
+        // The next run sees the second move: made, nothing copied, nothing in the trash.
+        let next = try sync(fs)
+        #expect(next.failures.isEmpty)
+        #expect(next.moves.map { "\($0.from)>\($0.to)" } == ["x/b>y"], "\(next.moves)")
+        #expect(next.copiedToContainer + next.copiedToLocal + next.deletedContainer + next.deletedLocal == 0)
+        #expect(try tree(container, fs) == ["x/top.txt": "top", "y/inner.txt": "inner", "y/c/deep.txt": "deep"])
+        #expect(try tree(local, fs) == (try tree(container, fs)))
+        #expect(try trash(container, fs).isEmpty && (try trash(local, fs)).isEmpty)
+        let quiet = try sync(fs)
+        #expect(quiet.moves.isEmpty && quiet.copiedToContainer + quiet.copiedToLocal == 0)
+    }
+
     @Test("a chain (b moved to c, then a to b) is made from its end on the other side: no copy, nothing in the trash")
     func chain() throws {
         let fs = try fileSystem()

@@ -7,6 +7,9 @@ struct MoveState {
     var failed: [SyncPath] = []
     /// Paths carried out before the moves: folders a move goes into.
     var doneEarly: Set<SyncPath> = []
+    /// Paths whose archive entries a folder's move took to its new path though the plan does
+    /// not carry them there: those of a folder inside it that a later move takes out.
+    var relocated: [SyncPath] = []
 
     /// Whether the main walk leaves `path` alone: done before the moves, or at or under a move
     /// that failed (which is reported once, at its new path).
@@ -211,18 +214,29 @@ extension Applier {
     }
 
     /// Drops the archive's entries at and under a move's old path: those the plan carried to the
-    /// new path, and any others recorded there, such as those of a folder inside it that a later
-    /// move of the plan takes on (`a`→`x` then `x/b`→`y`: the entries of `a/b` are `y`'s now,
-    /// and none is left at `a/b` for a sync that lists only changed folders to trust).
+    /// new path, and any others recorded there. None is left at the old path, for a sync that
+    /// lists only changed folders to trust.
+    ///
+    /// The others of a folder's move go with its items to the new path: those of a folder inside
+    /// it that a later move of the plan takes out (`a`→`x` then `x/b`→`y`: the entries of `a/b`
+    /// are `x/b`'s until the later move takes them on as `y`'s). A run stopped between the two
+    /// moves, or whose later move failed, so leaves `x/b` recorded as it is on both sides, and
+    /// the next run sees that move rather than a new `y` and a new `x/b` to copy both ways.
     private mutating func release(_ move: PlannedMove) {
         let folder = move.item.kind == .directory
         for entry in plan.entries(atOrUnder: move.to) where entry.archived != nil {
             setEntry(nil, at: move.from.appendingRelative(entry.path, under: move.to), rulesMoveWithFolder: folder)
         }
-        if folder {
-            for path in archive.entries.tablePaths(below: move.from) {
-                setEntry(nil, at: path, rulesMoveWithFolder: true)
-            }
+        guard folder else { return }
+        let below =
+            archive.entries.tablePaths(below: move.from)
+            + moveState.relocated.filter { $0.isDescendant(of: move.from) }
+        for path in below {
+            guard let entry = archive.entries[path] else { continue }
+            setEntry(nil, at: path, rulesMoveWithFolder: true)
+            let moved = move.to.appendingRelative(path, under: move.from)
+            setEntry(entry, at: moved, rulesMoveWithFolder: true)
+            moveState.relocated.append(moved)
         }
     }
 
