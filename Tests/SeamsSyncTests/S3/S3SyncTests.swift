@@ -291,12 +291,17 @@ import Testing
     }
 
     @Test(
-        "a file written in parts is moved by part copies of its own parts' size, keeping its ETag; a move of it cut between its copy and its delete is finished by the next run"
+        "a file written in parts (by another tool, or by a run) is moved by part copies of its own parts' size, keeping its ETag; a move of it cut between its copy and its delete is finished by the next run"
     )
     func moveOfAFileWrittenInParts() async throws {
         let part = 5 << 20  // S3's least part
         let big = Data((0..<(2 * part + 1_000)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        try fileSystem.write(big, to: local.appending(path: "big.bin"))
+        // Put by another tool in three parts (as `aws s3 cp` does above 8 MiB), then synced here.
+        try await BlockingExecutor.shared.run { [client] in
+            var pieces = [big.prefix(part), big.dropFirst(part).prefix(part), big.dropFirst(2 * part)].map { Data($0) }
+            try client.putObjectInParts("notes/big.bin") { pieces.isEmpty ? nil : pieces.removeFirst() }
+        }
+        // Written here, and uploaded by the run in two parts.
         let other = Data((0..<(part + 10)).map { UInt8(truncatingIfNeeded: $0 &* 37) })
         try fileSystem.write(other, to: local.appending(path: "other.bin"))
         _ = try await sync(engine(partSize: part))
