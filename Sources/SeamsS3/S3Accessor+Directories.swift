@@ -117,7 +117,9 @@ extension S3Accessor: DirectoryAccessorProviding {
     }
 
     /// Moves an item: each object copied on the server (`CopyObject`, only while it is the
-    /// version listed), then deleted. Not atomic: cut off midway, the item is at both names.
+    /// version listed; an object written in parts by part copies of its own parts' size, so the
+    /// copy keeps its ETag), then deleted. Not atomic: cut off midway, the item is at both names,
+    /// the copy known by its ETag and size.
     /// Without `replacingExisting` the destination is looked at first and a taken name refused
     /// (EEXIST); S3 cannot refuse it in the copy itself, so a name taken in the moment between
     /// is replaced.

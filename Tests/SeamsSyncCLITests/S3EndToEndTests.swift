@@ -211,6 +211,54 @@ struct S3EndToEndTests {
     }
 
     @Test(
+        "the deletion guard against moto: most files deleted locally is exit 3 with the bucket unchanged; --max-delete runs it"
+    )
+    func deletionGuard() async throws {
+        try await offPool {
+            guard Self.available() else { return }
+            let pair = try Bucketed()
+            let ws = pair.workspace
+            for name in ["a", "b", "c", "d"] { try ws.write(name, "\(name).txt", in: pair.local) }
+            var result = try pair.sync()
+            try #require(result.status == 0, "\(result.stdout) \(result.stderr)")
+            for name in ["a", "b", "c"] {
+                try FileManager.default.removeItem(at: pair.local.appending(path: "\(name).txt"))
+            }
+            let before = try pair.tree()
+            result = try pair.sync()
+            #expect(result.status == 3, "\(result.status) \(result.stdout) \(result.stderr)")
+            #expect(result.stderr.contains("--force"), "\(result.stderr)")
+            #expect(try pair.tree() == before, "nothing deleted in the bucket")
+            #expect(try pair.trashed().isEmpty)
+            result = try pair.sync(["--max-delete", "80"])
+            #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+            #expect(try pair.tree() == ["d.txt": "d"])
+            #expect(try Set(pair.trashed()) == ["a", "b", "c"], "every deleted version in the bucket's trash")
+        }
+    }
+
+    @Test(
+        "refused keys (a wrong secret, 403 from rclone serve s3, which checks signatures): exit 3 naming the refusal, the secret never printed, nothing changed",
+        .enabled(
+            if: LocalS3Server.unavailableReason(.rclone) == nil,
+            "\(LocalS3Server.unavailableReason(.rclone) ?? "")"))
+    func refusedKeys() async throws {
+        try await offPool {
+            let pair = try Bucketed(.rclone)
+            try pair.workspace.write("a", "a.txt", in: pair.local)
+            try pair.put("b.txt", "b")
+            let wrong = "not-the-secret-4f9a"
+            let result = try pair.sync(
+                environment: ["AWS_ACCESS_KEY_ID": S3EndToEndTests.keys.accessKeyID, "AWS_SECRET_ACCESS_KEY": wrong])
+            #expect(result.status == 3, "\(result.status) \(result.stdout) \(result.stderr)")
+            #expect(result.stderr.contains("403"), "\(result.stderr)")
+            #expect(!result.stderr.contains(wrong) && !result.stdout.contains(wrong))
+            #expect(pair.workspace.tree(pair.local) == ["a.txt": "a"])
+            #expect(try pair.client.listAllObjects(prefix: "").map(\.key) == ["notes/b.txt"], "no lock, no upload")
+        }
+    }
+
+    @Test(
         "a real server that ignores If-None-Match (rclone serve s3): exit 3 naming it, nothing synced, no lock left",
         .enabled(
             if: LocalS3Server.unavailableReason(.rclone) == nil,
