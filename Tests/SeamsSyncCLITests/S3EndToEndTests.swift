@@ -244,17 +244,12 @@ struct S3EndToEndTests {
             "\(LocalS3Server.unavailableReason(.rclone) ?? "")"))
     func refusedKeys() async throws {
         try await offPool {
-            let pair = try Bucketed(.rclone)
-            try pair.workspace.write("a", "a.txt", in: pair.local)
-            try pair.put("b.txt", "b")
             let wrong = "not-the-secret-4f9a"
-            let result = try pair.sync(
-                environment: ["AWS_ACCESS_KEY_ID": S3EndToEndTests.keys.accessKeyID, "AWS_SECRET_ACCESS_KEY": wrong])
-            #expect(result.status == 3, "\(result.status) \(result.stdout) \(result.stderr)")
+            let result = try Self.refusedByRclone(environment: [
+                "AWS_ACCESS_KEY_ID": S3EndToEndTests.keys.accessKeyID, "AWS_SECRET_ACCESS_KEY": wrong,
+            ])
             #expect(result.stderr.contains("403"), "\(result.stderr)")
             #expect(!result.stderr.contains(wrong) && !result.stdout.contains(wrong))
-            #expect(pair.workspace.tree(pair.local) == ["a.txt": "a"])
-            #expect(try pair.client.listAllObjects(prefix: "").map(\.key) == ["notes/b.txt"], "no lock, no upload")
         }
     }
 
@@ -265,15 +260,22 @@ struct S3EndToEndTests {
             "\(LocalS3Server.unavailableReason(.rclone) ?? "")"))
     func serverIgnoringConditions() async throws {
         try await offPool {
-            let pair = try Bucketed(.rclone)
-            try pair.workspace.write("a", "a.txt", in: pair.local)
-            try pair.put("b.txt", "b")
-            let result = try pair.sync()
-            #expect(result.status == 3, "\(result.status) \(result.stdout) \(result.stderr)")
+            let result = try Self.refusedByRclone()
             #expect(result.stderr.contains("If-None-Match"), "\(result.stderr)")
-            #expect(pair.workspace.tree(pair.local) == ["a.txt": "a"])
-            #expect(try pair.client.listAllObjects(prefix: "").map(\.key) == ["notes/b.txt"], "no lock, no upload")
         }
+    }
+
+    /// A run against `rclone serve s3`, with `a.txt` here and `b.txt` in the bucket, that must be
+    /// refused (exit 3) with nothing changed on either side and no lock left: its result.
+    static func refusedByRclone(environment: [String: String]? = nil) throws -> CLI.Result {
+        let pair = try Bucketed(.rclone)
+        try pair.workspace.write("a", "a.txt", in: pair.local)
+        try pair.put("b.txt", "b")
+        let result = try pair.sync(environment: environment)
+        #expect(result.status == 3, "\(result.status) \(result.stdout) \(result.stderr)")
+        #expect(pair.workspace.tree(pair.local) == ["a.txt": "a"])
+        #expect(try pair.client.listAllObjects(prefix: "").map(\.key) == ["notes/b.txt"], "no lock, no upload")
+        return result
     }
 
     @Test(
