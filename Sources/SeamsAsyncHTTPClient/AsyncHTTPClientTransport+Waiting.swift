@@ -40,7 +40,10 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
         let outgoingBody: HTTPClient.Body?
         switch body {
         case .none: outgoingBody = nil
-        case .data(let bytes): outgoingBody = .bytes(bytes)
+        case .data(let bytes):
+            outgoingBody = .stream(contentLength: Int64(bytes.count)) { writer in
+                DataBodyWriter.send(bytes, from: bytes.startIndex, to: writer, on: loop)
+            }
         case .file(let url):
             let reader: FileBodyReader
             do {
@@ -65,6 +68,26 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
             )
         } catch {
             throw HTTPTransportError(asyncHTTPClient: error)
+        }
+    }
+}
+
+/// Bytes in memory sent as a request body a piece of 256 KiB at a time, each piece copied into a
+/// buffer only once the one before it is written: the body is held once, not once more whole in
+/// swift-nio's buffers (AsyncHTTPClient's own `.bytes` copies 4 MiB at a time). With three 8 MiB
+/// parts of an S3 upload in flight, that is 3 MiB of copies at most, not 12 to 24.
+private enum DataBodyWriter {
+    static let pieceSize = 256 << 10
+
+    /// Writes `bytes` from `start` on; the future ends with the last write. Each piece after the
+    /// first is written from a new event loop task, so a long body never deepens the stack.
+    static func send(
+        _ bytes: Data, from start: Data.Index, to writer: HTTPClient.Body.StreamWriter, on loop: any EventLoop
+    ) -> EventLoopFuture<Void> {
+        guard start < bytes.endIndex else { return loop.makeSucceededVoidFuture() }
+        let end = min(bytes.endIndex, start + pieceSize)
+        return writer.write(.byteBuffer(ByteBuffer(bytes: bytes[start..<end]))).flatMap {
+            loop.flatSubmit { send(bytes, from: end, to: writer, on: loop) }
         }
     }
 }
