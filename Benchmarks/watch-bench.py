@@ -9,7 +9,12 @@ second, side by side on one tree, with a local container.
                                                     # webdav` on loopback ($SEAMS_RCLONE, else rclone)
     WORK=/tmp/wb Benchmarks/watch-bench.py          # the tree kept in WORK: made and synced on the first
                                                     # run only, so a second run (say with LOAD=1) starts
-                                                    # at the edits (local containers only)
+                                                    # at the edits (with CONTAINER=webdav, the served
+                                                    # folder is kept too and served again)
+    PREPARE=1 WORK=/tmp/wb Benchmarks/watch-bench.py  # only make and sync the kept tree, then stop (a
+                                                    # 1M tree's first WebDAV upload takes about 30 min)
+    TIMER_EDITS=20 Benchmarks/watch-bench.py        # fewer edits for the timer than EDITS (at 1M with
+                                                    # WebDAV, each of its syncs lists the server whole)
     UNISON=1 Benchmarks/watch-bench.py              # also Unison `-repeat 1` into a folder of its own
                                                     # (`-repeat watch` needs unison-fsmonitor, which
                                                     # Debian's unison 2.52 does not ship)
@@ -28,6 +33,7 @@ BIN = os.environ.get("BIN", os.path.join(ROOT, ".build/release/seams-sync"))
 FILES = int(os.environ.get("FILES", "100000"))
 FOLDERS = int(os.environ.get("FOLDERS", "1000"))
 EDITS = int(os.environ.get("EDITS", "100"))
+TIMER_EDITS = int(os.environ.get("TIMER_EDITS", str(EDITS)))
 IDLE = float(os.environ.get("IDLE", "60"))
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -44,15 +50,21 @@ def cpu_of(pids):
     return total
 
 
-def serve_webdav(folder):
+def serve_webdav(folder, port_file=None):
     """`rclone serve webdav` of `folder` on a free loopback port, with a user and password: the
-    server process and the container URL."""
+    server process and the container URL. With `port_file` (a kept tree), the port is the one
+    written there, so the pair's state still names the same container."""
     rclone = os.environ.get("SEAMS_RCLONE") or shutil.which("rclone")
     if not rclone:
         sys.exit("CONTAINER=webdav needs rclone (SEAMS_RCLONE or on PATH)")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    if port_file and os.path.exists(port_file):
+        port = int(open(port_file).read())
+    else:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port_file:
+            open(port_file, "w").write(str(port))
     server = subprocess.Popen(
         [rclone, "serve", "webdav", folder, "--addr", f"127.0.0.1:{port}", "--user", "seams", "--pass", "bench"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -112,8 +124,8 @@ def pct(values, p):
 
 def main():
     kept = os.environ.get("WORK")
-    if kept and os.environ.get("CONTAINER") == "webdav":
-        sys.exit("WORK keeps a local container's tree only")
+    if os.environ.get("PREPARE") == "1" and not kept:
+        sys.exit("PREPARE=1 needs WORK, where the tree is kept")
     work = kept or tempfile.mkdtemp(prefix="seams-watch-bench.")
     ready = bool(kept) and os.path.exists(os.path.join(work, "ready"))
     load = None
@@ -126,7 +138,7 @@ def main():
         os.makedirs(container, exist_ok=ready)
         target = container
         if os.environ.get("CONTAINER") == "webdav":
-            server, target = serve_webdav(container)
+            server, target = serve_webdav(container, os.path.join(work, "port") if kept else None)
             print(f"container: {target} (rclone serve webdav of {container})", file=sys.stderr)
         print(f"tree: {FILES} files in {FOLDERS} folders", file=sys.stderr)
         pair = [local, target, "--state-dir", state]
@@ -135,6 +147,9 @@ def main():
             subprocess.run([BIN, "sync", *pair], check=True, stdout=subprocess.DEVNULL)
             if kept:
                 open(os.path.join(work, "ready"), "w").close()
+        if os.environ.get("PREPARE") == "1":
+            print(f"prepared: {work}", file=sys.stderr)
+            return
         start = time.monotonic()
         subprocess.run([BIN, "sync", *pair], check=True, stdout=subprocess.DEVNULL)
         whole = time.monotonic() - start
@@ -155,7 +170,7 @@ def main():
         # a timer: `seams-sync sync` every second
         timer = subprocess.Popen(
             ["sh", "-c", f"while :; do '{BIN}' sync '{local}' '{target}' --state-dir '{state}' >/dev/null; sleep 1; done"])
-        rows["timer"] = edits(local, container, EDITS, 2, lambda: cpu_of([timer.pid]))
+        rows["timer"] = edits(local, container, TIMER_EDITS, 2, lambda: cpu_of([timer.pid]))
         idle_before = cpu_of([timer.pid])
         time.sleep(IDLE)
         rows["timer"] += ((cpu_of([timer.pid]) - idle_before) / IDLE,)
