@@ -73,9 +73,9 @@ extension AsyncHTTPClientTransport: WaitingHTTPTransportProviding {
 }
 
 /// Bytes in memory sent as a request body a piece of 256 KiB at a time, each piece copied into a
-/// buffer only once the one before it is written: the body is held once, not once more whole in
-/// swift-nio's buffers (AsyncHTTPClient's own `.bytes` copies 4 MiB at a time). With three 8 MiB
-/// parts of an S3 upload in flight, that is 3 MiB of copies at most, not 12 to 24.
+/// buffer only once the one before it is written: a body is held about once, where
+/// AsyncHTTPClient's own `.bytes` copies it 4 MiB at a time. With three S3 parts in flight, that
+/// is 768 KiB of copies at most, not 12 MiB.
 private enum DataBodyWriter {
     static let pieceSize = 256 << 10
 
