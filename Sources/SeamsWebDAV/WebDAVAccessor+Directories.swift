@@ -4,8 +4,9 @@ public import SeamsCore
 
 extension WebDAVAccessor: DirectoryAccessorProviding {
     /// The items of the collection at `url` (`PROPFIND` with `Depth: 1`), sorted by the bytes of
-    /// their names.
+    /// their names; from memory, once, where ``beginTreeListing(at:expecting:skipping:)`` fetched it.
     public func contentsOfDirectory(at url: URL) throws -> [DirectoryEntry] {
+        if let fetched = takePrefetchedListing(decodedPath(url)) { return fetched }
         let resources = try propfind(url, depth: "1", collection: true)
         let own = decodedPath(url)
         guard let first = resources.first(where: { $0.path == own }) ?? resources.first else {
@@ -221,7 +222,7 @@ extension WebDAVAccessor: DirectoryAccessorProviding {
         }
     }
 
-    private static let propfindBody = Data(
+    static let propfindBody = Data(
         """
         <?xml version="1.0" encoding="utf-8"?>
         <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/><D:getcontentlength/><D:getlastmodified/><D:getetag/></D:prop></D:propfind>

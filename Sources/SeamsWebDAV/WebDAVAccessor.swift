@@ -67,6 +67,14 @@ public final class WebDAVAccessor: Sendable {
     let recentETags = LockedValue<[String: String]>([:])
     /// Whether this server was seen refusing an `If` condition on an ETag that holds (rclone).
     let etagConditionsIgnored = LockedValue(false)
+    /// Collections' listings fetched ahead by ``beginTreeListing(at:expecting:skipping:)``, by
+    /// decoded path.
+    let prefetched = LockedValue<[String: [DirectoryEntry]]>([:])
+    /// Counts the requests that may change the server, so a listing fetched across one is not kept.
+    let listingGeneration = LockedValue<UInt64>(0)
+    /// Whether a `PROPFIND` with `Depth: infinity` to this server failed, was refused (Apache by
+    /// default) or answered with what cannot be trusted: the tree is not asked for again.
+    let treeListingGivenUp = LockedValue(false)
 
     /// Creates an accessor.
     ///
@@ -143,6 +151,7 @@ public final class WebDAVAccessor: Sendable {
         request.headerFields = headers
         if let credentials { request.headerFields[.authorization] = credentials.authorization }
         let safe = Self.safeMethods.contains(method)
+        if !safe { forgetListings() }
         if let recent = outage.withLock({ $0 }), now() - recent.since < outageCooldown {
             throw transportFailure(recent.error, url: url, writing: !safe, unsent: true)
         }

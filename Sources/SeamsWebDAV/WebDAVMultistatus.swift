@@ -13,6 +13,10 @@ struct WebDAVResource: Hashable, Sendable {
     var modified: Date
     /// `getetag` as sent, quotes included; `nil` when the server sent none.
     var etag: String?
+    /// Whether the server sent the item's properties: `false` for a response whose own `status`
+    /// is not 200 (a `Depth: infinity` answer cut short names what it left out with 507) or
+    /// without a `propstat` of 200.
+    var isComplete = true
 }
 
 /// Reads a `207 Multi-Status` body (RFC 4918 §14.16) into ``WebDAVResource``s.
@@ -118,9 +122,9 @@ enum WebDAVMultistatus {
                 let href = try value()
                 current?.href = href
             case 6 where equals(name, "status") && parent.map({ equals($0, "propstat") }) == true:
-                // `HTTP/1.1 200 OK`: the second word.
-                let words = trimmed().split(separator: UInt8(ascii: " "), maxSplits: 2)
-                propstat.ok = words.count >= 2 && words[1].elementsEqual("200".utf8)
+                propstat.ok = statusIsOK()
+            case 6 where equals(name, "status") && parent.map({ equals($0, "response") }) == true:
+                if !statusIsOK() { current?.failed = true }
             case 16 where equals(name, "getcontentlength"):
                 propstat.size = Int64(String(decoding: trimmed(), as: UTF8.self))
             case 15 where equals(name, "getlastmodified"):
@@ -143,6 +147,12 @@ enum WebDAVMultistatus {
                 current = nil
             default: break
             }
+        }
+
+        /// Whether the text is a status line of 200 (`HTTP/1.1 200 OK`: the second word).
+        private func statusIsOK() -> Bool {
+            let words = trimmed().split(separator: UInt8(ascii: " "), maxSplits: 2)
+            return words.count >= 2 && words[1].elementsEqual("200".utf8)
         }
 
         /// Whether `byte` is XML white space (space, tab, line feed, carriage return).
@@ -223,8 +233,13 @@ enum WebDAVMultistatus {
         var size: Int64 = 0
         var modified = Date(timeIntervalSince1970: 0)
         var etag: String?
+        /// Whether a `propstat` of 200 came.
+        var found = false
+        /// Whether the response's own status was not 200.
+        var failed = false
 
         mutating func merge(_ propstat: Propstat) {
+            found = true
             isCollection = isCollection || propstat.isCollection
             if let size = propstat.size { self.size = size }
             if let modified = propstat.modified { self.modified = modified }
@@ -243,8 +258,9 @@ enum WebDAVMultistatus {
             }
             while trimmed.utf8.count > 1, trimmed.utf8.last == UInt8(ascii: "/") { trimmed.removeLast() }
             return WebDAVResource(
-                path: trimmed, isCollection: isCollection, size: isCollection ? 0 : size, modified: modified, etag: etag
-            )
+                path: trimmed, isCollection: isCollection, size: isCollection ? 0 : size, modified: modified,
+                etag: etag,
+                isComplete: found && !failed)
         }
 
         /// `text` with its `%XX` escapes replaced, or `nil` when an escape is cut short or the

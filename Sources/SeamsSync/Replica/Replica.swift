@@ -65,10 +65,15 @@ protocol Replica: Sendable {
     ///   the replica's errors.
     func checkExclusiveCreate(at url: URL, holding data: Data) throws
 
-    /// Called before the scan lists this replica: fetches ahead what it will list where the
+    /// Called before the scan lists this replica whole: fetches ahead what it will list where the
     /// replica lists faster so (an S3 bucket: flat listings, one request per 1,000 objects
-    /// instead of one per folder). A failure here is left for the scan's own listings to meet.
-    func beginListing()
+    /// instead of one per folder; a WebDAV server: one `PROPFIND` with `Depth: infinity`, where
+    /// it answers one and the tree is not too large for one answer). A failure here is left for
+    /// the scan's own listings to meet. Not called for a scan of some folders only (a watcher's
+    /// sync of the folders its events named).
+    ///
+    /// - Parameter count: How many items the last sync recorded (0 for a new pair).
+    func beginListing(expecting count: Int)
 
     /// Called when the scan has listed this replica: drops what was fetched ahead and not used.
     func endListing()
@@ -124,7 +129,7 @@ extension Replica {
 
     func checkExclusiveCreate(at url: URL, holding data: Data) throws {}
 
-    func beginListing() {}
+    func beginListing(expecting count: Int) {}
 
     func endListing() {}
 
@@ -251,6 +256,17 @@ struct WebDAVReplica: RemoteReplica {
     func download(_ source: URL, to destination: URL, in local: any Replica) throws {
         try server.download(source, toNewFile: destination, in: local.files)
     }
+
+    /// The tree in one `PROPFIND` with `Depth: infinity` where the server answers one and the
+    /// last sync recorded at most ``WebDAVAccessor/treeListingLimit`` items; the trash is dropped
+    /// from it (listed only if the scan asks): ``WebDAVAccessor/beginTreeListing(at:expecting:skipping:)``.
+    func beginListing(expecting count: Int) {
+        _ = try? server.beginTreeListing(at: root, expecting: count, skipping: OwnNames.isOwn)
+    }
+
+    func endListing() {
+        server.endTreeListing()
+    }
 }
 
 /// A prefix of an S3 bucket, reached through its accessor: objects for files, `name/` markers
@@ -325,7 +341,7 @@ struct S3Replica: RemoteReplica {
 
     /// Flat listings of each folder at the root but the tool's own (the trash is listed only if
     /// the scan asks): ``S3Accessor/beginTreeListing(at:skipping:)``.
-    func beginListing() {
+    func beginListing(expecting count: Int) {
         try? store.beginTreeListing(at: root, skipping: OwnNames.isOwn)
     }
 

@@ -103,7 +103,7 @@ struct ScanStage {
         let scans = BlockingExecutor.shared.map(2, width: concurrently ? 2 : 1) { index in
             Result { () throws(SyncError) -> (Snapshot, [Learned]) in
                 let replica = index == 0 ? run.localReplica : run.containerReplica
-                replica.beginListing()
+                if changes[index] == nil { replica.beginListing(expecting: expected) }
                 defer { replica.endListing() }
                 return try scanSide(index, changes[index])
             }

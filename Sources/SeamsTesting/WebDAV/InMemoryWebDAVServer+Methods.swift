@@ -56,7 +56,7 @@ extension InMemoryWebDAVServer {
 
     private func propfind(_ target: Target, _ request: HTTPRequest) -> (HTTPResponse, Data) {
         let depth = request.headerFields[HTTPField.Name("Depth")!] ?? "infinity"
-        guard depth == "0" || depth == "1" else {
+        guard depth == "0" || depth == "1" || (depth == "infinity" && answersInfiniteDepth) else {
             return (
                 HTTPResponse(status: .forbidden),
                 Data(
@@ -67,14 +67,20 @@ extension InMemoryWebDAVServer {
         guard let item = item(target) else { return status(404) }
         var xml = #"<?xml version="1.0" encoding="utf-8"?>"# + "\n" + #"<D:multistatus xmlns:D="DAV:">"#
         xml += response(target.segments, item, target.url)
-        if case .collection = item, depth == "1" {
-            guard let entries = try? directories.contentsOfDirectory(at: target.url) else { return status(500) }
-            for entry in entries {
-                let url = target.url.appending(path: entry.name)
-                switch entry.metadata.kind {
-                case .file: xml += response(target.segments + [entry.name], .file(entry.metadata), url)
-                case .directory: xml += response(target.segments + [entry.name], .collection(entry.metadata), url)
-                case .symbolicLink, .other: continue
+        if case .collection = item, depth != "0" {
+            // Depth 1: the collection's items; infinity: theirs too, each folder's after it.
+            var folders = [(target.segments, target.url)]
+            while let (segments, folder) = folders.popLast() {
+                guard let entries = try? directories.contentsOfDirectory(at: folder) else { return status(500) }
+                for entry in entries {
+                    let url = folder.appending(path: entry.name)
+                    switch entry.metadata.kind {
+                    case .file: xml += response(segments + [entry.name], .file(entry.metadata), url)
+                    case .directory:
+                        xml += response(segments + [entry.name], .collection(entry.metadata), url)
+                        if depth == "infinity" { folders.append((segments + [entry.name], url)) }
+                    case .symbolicLink, .other: continue
+                    }
                 }
             }
         }

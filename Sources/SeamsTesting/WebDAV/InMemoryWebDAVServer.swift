@@ -22,7 +22,9 @@ public import SeamsWebDAV
 ///
 /// It passes the same contract suite as Apache httpd's `mod_dav_fs` and `rclone serve webdav`.
 /// Where those two differ it takes the side RFC 4918 takes:
-/// - `PROPFIND` with `Depth: infinity` (or none) is refused with 403, as many servers refuse it;
+/// - `PROPFIND` with `Depth: infinity` (or none) is refused with 403 (`propfind-finite-depth`), as
+///   Apache does by default, unless the server is made with `answersInfiniteDepth` (as `rclone
+///   serve webdav` answers it);
 /// - `LOCK` of an unmapped name makes an empty file and answers 201 (rclone does; Apache keeps a
 ///   lock-null resource instead); a name locked by another client is refused with 423, and so
 ///   is any write to it without the lock's token in the `If` header;
@@ -45,6 +47,8 @@ public final class InMemoryWebDAVServer: WaitingHTTPTransportProviding {
     let files: any FileAccessorProviding
     let credentials: WebDAVCredentials?
     let now: @Sendable () -> Date
+    /// Whether `PROPFIND` with `Depth: infinity` is answered (with the whole tree) or refused.
+    public let answersInfiniteDepth: Bool
     let state = LockedValue(State())
 
     struct State {
@@ -76,13 +80,16 @@ public final class InMemoryWebDAVServer: WaitingHTTPTransportProviding {
     ///     as another user of the server would.
     ///   - baseURL: The collection's URL; only its scheme, host, port and path matter.
     ///   - credentials: The Basic credentials every request must carry; `nil` lets anyone in.
+    ///   - answersInfiniteDepth: Whether `PROPFIND` with `Depth: infinity` is answered with the
+    ///     whole tree (as `rclone serve webdav` does) rather than refused (as Apache does by default).
     public convenience init(
         serving folder: URL, of fileSystem: InMemoryFileSystem,
-        baseURL: URL = URL(string: "http://dav.test/dav/")!, credentials: WebDAVCredentials? = nil
+        baseURL: URL = URL(string: "http://dav.test/dav/")!, credentials: WebDAVCredentials? = nil,
+        answersInfiniteDepth: Bool = false
     ) {
         self.init(
             serving: folder, directories: fileSystem, files: fileSystem, baseURL: baseURL, credentials: credentials,
-            now: { fileSystem.now })
+            answersInfiniteDepth: answersInfiniteDepth, now: { fileSystem.now })
     }
 
     /// Serves `folder` through any file-system boundary, with `now` as the clock for lock expiry.
@@ -93,12 +100,15 @@ public final class InMemoryWebDAVServer: WaitingHTTPTransportProviding {
     ///   - files: The file operations on the backing store.
     ///   - baseURL: The collection's URL; only its scheme, host, port and path matter.
     ///   - credentials: The Basic credentials every request must carry; `nil` lets anyone in.
+    ///   - answersInfiniteDepth: Whether `PROPFIND` with `Depth: infinity` is answered with the
+    ///     whole tree (as `rclone serve webdav` does) rather than refused (as Apache does by default).
     ///   - now: The server's clock.
     public init(
         serving folder: URL, directories: any DirectoryAccessorProviding, files: any FileAccessorProviding,
         baseURL: URL = URL(string: "http://dav.test/dav/")!, credentials: WebDAVCredentials? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        answersInfiniteDepth: Bool = false, now: @escaping @Sendable () -> Date = { Date() }
     ) {
+        self.answersInfiniteDepth = answersInfiniteDepth
         self.folder = folder
         self.directories = directories
         self.files = files

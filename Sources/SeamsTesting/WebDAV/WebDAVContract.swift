@@ -102,6 +102,31 @@ public enum WebDAVContract {
             try dav.write(Data(), to: root.appending(path: "d/e/deep"))
             try equal(try dav.contentsOfDirectory(at: root.appending(path: "d")).map(\.name), ["e"], "names")
         },
+        behaviour(
+            "a tree listed ahead (Depth: infinity, where answered) gives each folder what its own listing gives, a skipped folder and a write included"
+        ) { dav, root in
+            try dav.createDirectory(at: root.appending(path: "d/e"), withIntermediateDirectories: true)
+            try dav.createDirectory(at: root.appending(path: "empty"), withIntermediateDirectories: false)
+            try dav.createDirectory(at: root.appending(path: "skip/in"), withIntermediateDirectories: true)
+            try dav.write(Data("12".utf8), to: root.appending(path: "a.txt"))
+            try dav.write(Data("x".utf8), to: root.appending(path: "d/x y%.txt"))
+            try dav.write(Data(), to: root.appending(path: "d/e/deep"))
+            try dav.write(Data("old".utf8), to: root.appending(path: "skip/in/old"))
+            let folders = ["", "d", "d/e", "empty", "skip", "skip/in"].map {
+                $0.isEmpty ? root : root.appending(path: $0, directoryHint: .isDirectory)
+            }
+            let expected = try folders.map { try dav.contentsOfDirectory(at: $0) }
+            _ = try dav.beginTreeListing(at: root, expecting: 0, skipping: { $0 == "skip" })
+            for (folder, entries) in zip(folders, expected) {
+                try equal(try dav.contentsOfDirectory(at: folder), entries, folder.path)
+            }
+            // A write after the listing began: each folder is as the server has it now.
+            _ = try dav.beginTreeListing(at: root, expecting: 0)
+            try dav.write(Data("new".utf8), to: root.appending(path: "d/new"))
+            try equal(
+                try dav.contentsOfDirectory(at: folders[1]).map(\.name), ["e", "new", "x y%.txt"], "after a write")
+            dav.endTreeListing()
+        },
         behaviour("listing a missing collection throws 260 ENOENT") { dav, root in
             try expectFailure(.fileReadNoSuchFile, ENOENT) {
                 _ = try dav.contentsOfDirectory(at: root.appending(path: "missing"))

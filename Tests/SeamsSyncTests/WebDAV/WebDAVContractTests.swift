@@ -57,6 +57,28 @@ struct WebDAVContractTests {
         #expect(asRclone.notes.count == 2)
     }
 
+    @Test(
+        "rclone answers a PROPFIND with Depth: infinity, Apache refuses it as set up by default, the fake as it is made",
+        arguments: WebDAVServerUnderTest.allCases)
+    func treeListing(server: WebDAVServerUnderTest) async throws {
+        if let reason = server.unavailableReason {
+            print("skipped on \(server.rawValue): \(reason)")
+            return
+        }
+        let running = try server.start()
+        defer { running.stop() }
+        try await onOwnThread {
+            let dav = running.accessor
+            try dav.createDirectory(at: dav.baseURL.appending(path: "t/u"), withIntermediateDirectories: true)
+            try dav.write(Data("x".utf8), to: dav.baseURL.appending(path: "t/u/f"))
+            let expected = try dav.contentsOfDirectory(at: dav.baseURL.appending(path: "t/u"))
+            let fetched = try dav.beginTreeListing(at: dav.baseURL, expecting: 0)
+            #expect(fetched == (server == .rclone), "answered on \(server.rawValue)")
+            #expect(try dav.contentsOfDirectory(at: dav.baseURL.appending(path: "t/u")) == expected)
+            #expect(try !dav.beginTreeListing(at: dav.baseURL, expecting: 0) || fetched, "a refusal is remembered")
+        }
+    }
+
     @Test("refused credentials read as EACCES, and nothing changes", arguments: WebDAVServerUnderTest.allCases)
     func refusedCredentials(server: WebDAVServerUnderTest) async throws {
         if let reason = server.unavailableReason {

@@ -1,0 +1,163 @@
+public import Foundation
+import HTTPTypes
+import SeamsCore
+
+extension WebDAVAccessor {
+    /// The most items a tree's ``beginTreeListing(at:expecting:skipping:)`` asks for in one
+    /// answer: 100,000 (about 32 MB of XML from `rclone serve webdav`, under the 64 MiB an
+    /// `AsyncHTTPClientTransport` accepts by default). A larger tree is listed by folder.
+    public static let treeListingLimit = 200_000
+
+    /// Lists the tree under the collection `url` ahead, in one `PROPFIND` with `Depth: infinity`,
+    /// so that each folder's ``contentsOfDirectory(at:)`` is answered from memory, once, instead
+    /// of by one `PROPFIND` per folder: a poll of 100,000 files in 1,000 folders is one exchange,
+    /// not 1,001.
+    ///
+    /// Nothing is asked when the tree is expected to hold more than ``treeListingLimit`` items
+    /// (its answer is held whole), or once such a request to this server failed: refused (RFC
+    /// 4918, §9.1, lets a server refuse it with 403, and Apache `mod_dav` does unless
+    /// `DavDepthInfinity` is on; `rclone serve webdav` answers it), failed after its retries (an
+    /// answer over the transport's limit among them), or answered with what cannot be trusted
+    /// whole (``listings(of:under:skipping:)``). The folders are then listed one by one, as
+    /// ``contentsOfDirectory(at:)`` lists them.
+    ///
+    /// A folder directly in `url` that `skipping` names (a trash of old versions) is listed by the
+    /// server too, and dropped here: asked for, it is listed anew. What is fetched is given out
+    /// once per folder, and dropped by any write through this accessor and by
+    /// ``endTreeListing()``, so a listing is never older than the last write this accessor made.
+    ///
+    /// - Parameters:
+    ///   - url: A collection of this accessor.
+    ///   - expecting: How many items the tree held when last seen (0 when unknown).
+    ///   - skipping: Whether a folder directly in `url` is left to be listed when asked.
+    /// - Returns: Whether the tree was fetched ahead.
+    /// - Throws: The listing's errors, as the file system's (nothing is kept then).
+    @available(*, noasync, message: "it blocks its thread")
+    @discardableResult
+    public func beginTreeListing(
+        at url: URL, expecting: Int, skipping: (String) -> Bool = { _ in false }
+    ) throws -> Bool {
+        endTreeListing()
+        guard expecting <= Self.treeListingLimit, !treeListingGivenUp.withLock({ $0 }) else { return false }
+        let generation = listingGeneration.withLock { $0 }
+        let listings: [String: [DirectoryEntry]]
+        do {
+            guard let fetched = try fetchTree(at: url, skipping: skipping) else {
+                treeListingGivenUp.withLock { $0 = true }
+                return false
+            }
+            listings = fetched
+        } catch {
+            // Too large for the transport, cut off, unreadable: the folders are listed one by
+            // one from now on, as on a server that refuses.
+            treeListingGivenUp.withLock { $0 = true }
+            throw error
+        }
+        return prefetched.withLock { kept in
+            // A write since the listing began makes it older than that write: keep nothing.
+            guard listingGeneration.withLock({ $0 }) == generation else { return false }
+            kept = listings
+            return true
+        }
+    }
+
+    /// The tree under `url` in one `PROPFIND` with `Depth: infinity`, as
+    /// ``listings(of:under:skipping:)`` makes it; `nil` when the server refuses such a request
+    /// (403) or its answer cannot be trusted whole.
+    private func fetchTree(at url: URL, skipping: (String) -> Bool) throws -> [String: [DirectoryEntry]]? {
+        var headers = HTTPFields()
+        headers[.depth] = "infinity"
+        headers[.contentType] = "application/xml; charset=utf-8"
+        let (response, body) = try send(.propfind, url, collection: true, headers: headers, body: Self.propfindBody)
+        switch response.status.code {
+        case 207:
+            break
+        case 403:
+            // Refused: RFC 4918 names the reason (`propfind-finite-depth`); Apache 2.4 says it in
+            // prose. A folder the user may not list meets its own 403 when listed by itself.
+            return nil
+        default:
+            throw failure(response, url: url, writing: false, method: .propfind)
+        }
+        let resources: [WebDAVResource]
+        do {
+            resources = try WebDAVMultistatus.parse(body)
+        } catch {
+            throw Self.error(
+                EIO, url: url, writing: false, reason: "the server's PROPFIND answer could not be read: \(error.reason)")
+        }
+        return Self.listings(of: resources, under: decodedPath(url), skipping: skipping)
+    }
+
+    /// Drops what ``beginTreeListing(at:expecting:skipping:)`` fetched and no folder's listing took.
+    public func endTreeListing() {
+        prefetched.withLock { $0 = [:] }
+    }
+
+    /// The listing fetched ahead for the collection at the decoded path `path`, taken (given out
+    /// once), or `nil`.
+    func takePrefetchedListing(_ path: String) -> [DirectoryEntry]? {
+        prefetched.withLock { $0.isEmpty ? nil : $0.removeValue(forKey: path) }
+    }
+
+    /// Called before every request that may change the server: what was fetched ahead may be
+    /// older than it now.
+    func forgetListings() {
+        listingGeneration.withLock { $0 &+= 1 }
+        prefetched.withLock { if !$0.isEmpty { $0 = [:] } }
+    }
+
+    /// Each collection's entries under `root` (a decoded path, as a `PROPFIND` answer names it)
+    /// from a `Depth: infinity` answer, by the collection's decoded path, as
+    /// ``contentsOfDirectory(at:)`` gives them: sorted by the bytes of their names, and the
+    /// subtrees of the folders in `root` that `skipping` names left out.
+    ///
+    /// `nil` when the answer cannot be trusted whole: `root` missing or not a collection, an item
+    /// whose folder the answer does not hold, or an item without its properties (a server may cut
+    /// such an answer short, naming the collections it left out with 507, RFC 4918 §9.1). A
+    /// folder the answer left out would otherwise read as emptied, its files as deleted.
+    static func listings(
+        of resources: [WebDAVResource], under root: String, skipping: (String) -> Bool
+    ) -> [String: [DirectoryEntry]]? {
+        guard resources.allSatisfy(\.isComplete),
+            resources.contains(where: { $0.path == root && $0.isCollection })
+        else { return nil }
+        let slash = UInt8(ascii: "/")
+        let prefix = Array((root == "/" ? "/" : root + "/").utf8)
+        /// The path's part under `root`, or `nil` when it is not under it.
+        func relative(_ resource: WebDAVResource) -> ArraySlice<UInt8>? {
+            let path = Array(resource.path.utf8)
+            guard path.count > prefix.count, path.starts(with: prefix) else { return nil }
+            return path[prefix.count...]
+        }
+        var skipped: Set<[UInt8]> = []
+        for resource in resources where resource.isCollection {
+            if let rest = relative(resource), !rest.contains(slash), skipping(String(decoding: rest, as: UTF8.self)) {
+                skipped.insert(Array(rest))
+            }
+        }
+        /// Whether `rest` is a skipped folder or inside one.
+        func isSkipped(_ rest: ArraySlice<UInt8>) -> Bool {
+            !skipped.isEmpty && skipped.contains(Array(rest.prefix { $0 != slash }))
+        }
+        var listings: [String: [DirectoryEntry]] = [root: []]
+        // Collections first: the answer may name an item before its folder.
+        for resource in resources where resource.isCollection {
+            if let rest = relative(resource), !isSkipped(rest) { listings[resource.path] = [] }
+        }
+        for resource in resources {
+            guard let rest = relative(resource) else { continue }
+            let top = rest.prefix { $0 != slash }
+            if top.count < rest.count, isSkipped(rest) { continue }  // inside a skipped folder
+            let cut = rest.lastIndex(of: slash)
+            let folder = cut.map { String(decoding: prefix + rest[..<$0], as: UTF8.self) } ?? root
+            guard listings[folder] != nil else { return nil }
+            let name = String(decoding: cut.map { rest[($0 + 1)...] } ?? rest, as: UTF8.self)
+            listings[folder]!.append(DirectoryEntry(name: name, metadata: metadata(resource)))
+        }
+        for key in listings.keys {
+            listings[key]!.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        }
+        return listings
+    }
+}
