@@ -40,7 +40,7 @@ extension WebDAVAccessor {
         endTreeListing()
         guard expecting <= Self.treeListingLimit, !treeListingGivenUp.withLock({ $0 }) else { return false }
         let generation = listingGeneration.withLock { $0 }
-        let listings: [String: [DirectoryEntry]]
+        let listings: [[UInt8]: [DirectoryEntry]]
         do {
             guard let fetched = try fetchTree(at: url, skipping: skipping) else {
                 treeListingGivenUp.withLock { $0 = true }
@@ -64,7 +64,7 @@ extension WebDAVAccessor {
     /// The tree under `url` in one `PROPFIND` with `Depth: infinity`, as
     /// ``listings(of:under:skipping:)`` makes it; `nil` when the server refuses such a request
     /// (403) or its answer cannot be trusted whole.
-    private func fetchTree(at url: URL, skipping: (String) -> Bool) throws -> [String: [DirectoryEntry]]? {
+    private func fetchTree(at url: URL, skipping: (String) -> Bool) throws -> [[UInt8]: [DirectoryEntry]]? {
         var headers = HTTPFields()
         headers[.depth] = "infinity"
         headers[.contentType] = "application/xml; charset=utf-8"
@@ -84,7 +84,8 @@ extension WebDAVAccessor {
             resources = try WebDAVMultistatus.parse(body)
         } catch {
             throw Self.error(
-                EIO, url: url, writing: false, reason: "the server's PROPFIND answer could not be read: \(error.reason)")
+                EIO, url: url, writing: false, reason: "the server's PROPFIND answer could not be read: \(error.reason)"
+            )
         }
         return Self.listings(of: resources, under: decodedPath(url), skipping: skipping)
     }
@@ -97,7 +98,7 @@ extension WebDAVAccessor {
     /// The listing fetched ahead for the collection at the decoded path `path`, taken (given out
     /// once), or `nil`.
     func takePrefetchedListing(_ path: String) -> [DirectoryEntry]? {
-        prefetched.withLock { $0.isEmpty ? nil : $0.removeValue(forKey: path) }
+        prefetched.withLock { $0.isEmpty ? nil : $0.removeValue(forKey: Array(path.utf8)) }
     }
 
     /// Called before every request that may change the server: what was fetched ahead may be
@@ -108,7 +109,7 @@ extension WebDAVAccessor {
     }
 
     /// Each collection's entries under `root` (a decoded path, as a `PROPFIND` answer names it)
-    /// from a `Depth: infinity` answer, by the collection's decoded path, as
+    /// from a `Depth: infinity` answer, by the bytes of the collection's decoded path, as
     /// ``contentsOfDirectory(at:)`` gives them: sorted by the bytes of their names, and the
     /// subtrees of the folders in `root` that `skipping` names left out.
     ///
@@ -118,43 +119,52 @@ extension WebDAVAccessor {
     /// folder the answer left out would otherwise read as emptied, its files as deleted.
     static func listings(
         of resources: [WebDAVResource], under root: String, skipping: (String) -> Bool
-    ) -> [String: [DirectoryEntry]]? {
+    ) -> [[UInt8]: [DirectoryEntry]]? {
         guard resources.allSatisfy(\.isComplete),
             resources.contains(where: { $0.path == root && $0.isCollection })
         else { return nil }
         let slash = UInt8(ascii: "/")
-        let prefix = Array((root == "/" ? "/" : root + "/").utf8)
-        /// The path's part under `root`, or `nil` when it is not under it.
-        func relative(_ resource: WebDAVResource) -> ArraySlice<UInt8>? {
+        let rootBytes = Array(root.utf8)
+        let prefix = root == "/" ? rootBytes : rootBytes + [slash]
+        // Each path's bytes under the root (names are compared as bytes, as the server's are:
+        // two names that differ only in Unicode normalization are two items).
+        let paths = resources.map { resource -> ArraySlice<UInt8>? in
             let path = Array(resource.path.utf8)
             guard path.count > prefix.count, path.starts(with: prefix) else { return nil }
             return path[prefix.count...]
         }
-        var skipped: Set<[UInt8]> = []
-        for resource in resources where resource.isCollection {
-            if let rest = relative(resource), !rest.contains(slash), skipping(String(decoding: rest, as: UTF8.self)) {
-                skipped.insert(Array(rest))
-            }
+        var skipped: Set<ArraySlice<UInt8>> = []
+        var folders: Set<ArraySlice<UInt8>> = [[]]
+        for (resource, rest) in zip(resources, paths) where resource.isCollection {
+            guard let rest else { continue }
+            if !rest.contains(slash), skipping(String(decoding: rest, as: UTF8.self)) { skipped.insert(rest) }
+            folders.insert(rest)
         }
         /// Whether `rest` is a skipped folder or inside one.
         func isSkipped(_ rest: ArraySlice<UInt8>) -> Bool {
-            !skipped.isEmpty && skipped.contains(Array(rest.prefix { $0 != slash }))
+            !skipped.isEmpty && skipped.contains(rest.prefix { $0 != slash })
         }
-        var listings: [String: [DirectoryEntry]] = [root: []]
-        // Collections first: the answer may name an item before its folder.
-        for resource in resources where resource.isCollection {
-            if let rest = relative(resource), !isSkipped(rest) { listings[resource.path] = [] }
-        }
-        for resource in resources {
-            guard let rest = relative(resource) else { continue }
-            let top = rest.prefix { $0 != slash }
-            if top.count < rest.count, isSkipped(rest) { continue }  // inside a skipped folder
+        func key(_ folder: ArraySlice<UInt8>) -> [UInt8] { folder.isEmpty ? rootBytes : prefix + folder }
+        var listings: [[UInt8]: [DirectoryEntry]] = [:]
+        for folder in folders where folder.isEmpty || !isSkipped(folder) { listings[key(folder)] = [] }
+        // A folder's items usually come together: they are gathered, and looked up once a run.
+        var current: ArraySlice<UInt8>?
+        var entries: [DirectoryEntry] = []
+        for (resource, rest) in zip(resources, paths) {
+            guard let rest else { continue }
             let cut = rest.lastIndex(of: slash)
-            let folder = cut.map { String(decoding: prefix + rest[..<$0], as: UTF8.self) } ?? root
-            guard listings[folder] != nil else { return nil }
-            let name = String(decoding: cut.map { rest[($0 + 1)...] } ?? rest, as: UTF8.self)
-            listings[folder]!.append(DirectoryEntry(name: name, metadata: metadata(resource)))
+            if cut != nil, isSkipped(rest) { continue }  // inside a skipped folder
+            let folder = cut.map { rest[..<$0] } ?? rest[rest.startIndex..<rest.startIndex]
+            if current.map({ $0.elementsEqual(folder) }) != true {
+                if let current { listings[key(current)]!.append(contentsOf: entries) }
+                entries.removeAll(keepingCapacity: true)
+                guard folders.contains(folder) else { return nil }  // a folder the answer does not hold
+                current = folder
+            }
+            let name = cut.map { rest[($0 + 1)...] } ?? rest
+            entries.append(DirectoryEntry(name: String(decoding: name, as: UTF8.self), metadata: metadata(resource)))
         }
+        if let current { listings[key(current)]!.append(contentsOf: entries) }
         for key in listings.keys {
             listings[key]!.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         }

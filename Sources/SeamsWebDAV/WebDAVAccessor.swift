@@ -68,8 +68,8 @@ public final class WebDAVAccessor: Sendable {
     /// Whether this server was seen refusing an `If` condition on an ETag that holds (rclone).
     let etagConditionsIgnored = LockedValue(false)
     /// Collections' listings fetched ahead by ``beginTreeListing(at:expecting:skipping:)``, by
-    /// decoded path.
-    let prefetched = LockedValue<[String: [DirectoryEntry]]>([:])
+    /// the bytes of their decoded paths.
+    let prefetched = LockedValue<[[UInt8]: [DirectoryEntry]]>([:])
     /// Counts the requests that may change the server, so a listing fetched across one is not kept.
     let listingGeneration = LockedValue<UInt64>(0)
     /// Whether a `PROPFIND` with `Depth: infinity` to this server failed, was refused (Apache by

@@ -33,28 +33,35 @@ enum WebDAVMultistatus {
 
     /// The items of `body`, in the order the server sent them.
     ///
-    /// The body is read as bytes: a listing of 100,000 items is about 60 MB of XML from some
-    /// servers, and a `String` per tag cost more than the rest of a poll.
+    /// The body is read as bytes, in place: a listing of 100,000 items is 32 to 60 MB of XML,
+    /// and a `String` per tag, or a copy of the body, cost more than the rest of a poll.
     static func parse(_ body: Data) throws(Malformed) -> [WebDAVResource] {
-        var reader = Reader(bytes: [UInt8](body))
-        return try reader.read()
+        let result = body.withUnsafeBytes { raw in
+            Result { () throws(Malformed) -> [WebDAVResource] in
+                var reader = Reader(bytes: raw.bindMemory(to: UInt8.self))
+                return try reader.read()
+            }
+        }
+        return try result.get()
     }
 
+    /// Reads a body it does not own: used only inside ``parse(_:)``'s access to the bytes.
     private struct Reader {
-        let bytes: [UInt8]
+        let bytes: UnsafeBufferPointer<UInt8>
         var resources: [WebDAVResource] = []
         var current: Response?
         var propstat = Propstat()
         /// The open elements' local names, as ranges of `bytes`, innermost last.
         var stack: [Range<Int>] = []
-        /// The text since the last tag, CDATA included.
-        var text: [UInt8] = []
+        /// The text since the last tag, when it is one run of `bytes` (the usual case).
+        var textRun: Range<Int> = 0..<0
+        /// The text since the last tag, when comments or CDATA sections cut it in several runs.
+        var textPieces: [UInt8]?
         /// Whether an open element is a `resourcetype`.
         var inResourceType = 0
 
-        init(bytes: [UInt8]) {
+        init(bytes: UnsafeBufferPointer<UInt8>) {
             self.bytes = bytes
-            text.reserveCapacity(256)
         }
 
         mutating func read() throws(Malformed) -> [WebDAVResource] {
@@ -62,9 +69,9 @@ enum WebDAVMultistatus {
             let count = bytes.count
             while index < count {
                 if bytes[index] != UInt8(ascii: "<") {
-                    let start = index
-                    while index < count, bytes[index] != UInt8(ascii: "<") { index += 1 }
-                    text.append(contentsOf: bytes[start..<index])
+                    let end = find(UInt8(ascii: "<"), from: index) ?? count
+                    addText(index..<end)
+                    index = end
                     continue
                 }
                 if matches("<!--", at: index) {
@@ -78,11 +85,13 @@ enum WebDAVMultistatus {
                     guard let end = find("]]>", from: index + 9) else {
                         throw Malformed(reason: "a CDATA section is not closed")
                     }
-                    text.append(contentsOf: bytes[(index + 9)..<end])
+                    addText((index + 9)..<end)
                     index = end + 3
                     continue
                 }
-                guard let end = find(">", from: index + 1) else { throw Malformed(reason: "a tag is not closed") }
+                guard let end = find(UInt8(ascii: ">"), from: index + 1) else {
+                    throw Malformed(reason: "a tag is not closed")
+                }
                 let tagStart = index + 1
                 index = end + 1
                 if tagStart < end, bytes[tagStart] == UInt8(ascii: "?") || bytes[tagStart] == UInt8(ascii: "!") {
@@ -101,8 +110,23 @@ enum WebDAVMultistatus {
             return resources
         }
 
+        private mutating func addText(_ run: Range<Int>) {
+            guard !run.isEmpty else { return }
+            if textPieces == nil, textRun.isEmpty {
+                textRun = run
+                return
+            }
+            if textPieces == nil { textPieces = Array(bytes[textRun]) }
+            textPieces!.append(contentsOf: bytes[run])
+        }
+
+        private mutating func clearText() {
+            textRun = 0..<0
+            textPieces = nil
+        }
+
         private mutating func open(_ name: Range<Int>, selfClosing: Bool) {
-            text.removeAll(keepingCapacity: true)
+            clearText()
             if equals(name, "response") { current = Response() }
             if inResourceType > 0, equals(name, "collection") { propstat.isCollection = true }
             guard !selfClosing else { return }
@@ -111,26 +135,26 @@ enum WebDAVMultistatus {
         }
 
         private mutating func close(_ name: Range<Int>) throws(Malformed) {
-            guard let open = stack.last, bytes[open] == bytes[name] else {
+            guard let open = stack.last, same(open, name) else {
                 throw Malformed(reason: "</\(string(name))> does not close <\(stack.last.map(string) ?? "")>")
             }
             stack.removeLast()
-            defer { text.removeAll(keepingCapacity: true) }
+            defer { clearText() }
             let parent = stack.last
             switch name.count {
             case 4 where equals(name, "href") && parent.map({ equals($0, "response") }) == true:
                 let href = try value()
                 current?.href = href
             case 6 where equals(name, "status") && parent.map({ equals($0, "propstat") }) == true:
-                propstat.ok = statusIsOK()
+                propstat.ok = withTrimmedText(Self.isOK)
             case 6 where equals(name, "status") && parent.map({ equals($0, "response") }) == true:
-                if !statusIsOK() { current?.failed = true }
+                if !withTrimmedText(Self.isOK) { current?.failed = true }
             case 16 where equals(name, "getcontentlength"):
-                propstat.size = Int64(String(decoding: trimmed(), as: UTF8.self))
+                propstat.size = withTrimmedText(Self.integer)
             case 15 where equals(name, "getlastmodified"):
-                let value = trimmed()
-                propstat.modified =
-                    HTTPDate.parse(fixdate: value) ?? HTTPDate.parse(String(decoding: value, as: UTF8.self))
+                propstat.modified = withTrimmedText { text in
+                    HTTPDate.parse(fixdate: text) ?? HTTPDate.parse(String(decoding: text, as: UTF8.self))
+                }
             case 7 where equals(name, "getetag"):
                 let etag = try value()
                 propstat.etag = etag.isEmpty ? nil : etag
@@ -149,10 +173,24 @@ enum WebDAVMultistatus {
             }
         }
 
-        /// Whether the text is a status line of 200 (`HTTP/1.1 200 OK`: the second word).
-        private func statusIsOK() -> Bool {
-            let words = trimmed().split(separator: UInt8(ascii: " "), maxSplits: 2)
+        /// Whether `text` is a status line of 200 (`HTTP/1.1 200 OK`: the second word).
+        private static func isOK(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+            let words = text.split(separator: UInt8(ascii: " "), maxSplits: 2)
             return words.count >= 2 && words[1].elementsEqual("200".utf8)
+        }
+
+        /// `text` as a decimal number without sign, or `nil`.
+        private static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
+            guard !text.isEmpty, text.count <= 18 else {
+                return text.isEmpty ? nil : Int64(String(decoding: text, as: UTF8.self))
+            }
+            var value: Int64 = 0
+            for byte in text {
+                let digit = byte &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value
         }
 
         /// Whether `byte` is XML white space (space, tab, line feed, carriage return).
@@ -160,20 +198,36 @@ enum WebDAVMultistatus {
             byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
         }
 
-        /// The text, without XML white space at either end.
-        private func trimmed() -> ArraySlice<UInt8> {
-            var slice = text[...]
-            while let first = slice.first, Self.isSpace(first) { slice.removeFirst() }
-            while let last = slice.last, Self.isSpace(last) { slice.removeLast() }
-            return slice
+        /// Calls `body` with the text since the last tag, without XML white space at either end.
+        private func withTrimmedText<T, Failure: Error>(
+            _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> T
+        ) throws(Failure) -> T {
+            func trimmed(_ text: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+                var start = 0
+                var end = text.count
+                while start < end, Self.isSpace(text[start]) { start += 1 }
+                while end > start, Self.isSpace(text[end - 1]) { end -= 1 }
+                return UnsafeBufferPointer(rebasing: text[start..<end])
+            }
+            guard let pieces = textPieces else {
+                return try body(trimmed(UnsafeBufferPointer(rebasing: bytes[textRun])))
+            }
+            let result = pieces.withUnsafeBufferPointer { buffer in
+                Result { () throws(Failure) -> T in try body(trimmed(buffer)) }
+            }
+            return try result.get()
         }
 
         /// The trimmed text with its entities replaced.
         private func value() throws(Malformed) -> String {
-            do throws(XMLEntities.Failure) {
-                return try XMLEntities.decode(String(decoding: trimmed(), as: UTF8.self))
-            } catch {
-                throw Malformed(reason: error.reason)
+            try withTrimmedText { text throws(Malformed) -> String in
+                let string = String(decoding: text, as: UTF8.self)
+                guard text.contains(UInt8(ascii: "&")) else { return string }
+                do throws(XMLEntities.Failure) {
+                    return try XMLEntities.decode(string)
+                } catch {
+                    throw Malformed(reason: error.reason)
+                }
             }
         }
 
@@ -190,30 +244,41 @@ enum WebDAVMultistatus {
             return start..<end
         }
 
+        /// Whether two ranges of `bytes` hold the same bytes.
+        private func same(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+            a.count == b.count
+                && (a.isEmpty
+                    || memcmp(bytes.baseAddress! + a.lowerBound, bytes.baseAddress! + b.lowerBound, a.count) == 0)
+        }
+
         private func equals(_ name: Range<Int>, _ literal: StaticString) -> Bool {
             guard name.count == literal.utf8CodeUnitCount else { return false }
-            return literal.withUTF8Buffer { bytes[name].elementsEqual($0) }
+            return name.isEmpty || memcmp(bytes.baseAddress! + name.lowerBound, literal.utf8Start, name.count) == 0
         }
 
         private func matches(_ literal: StaticString, at index: Int) -> Bool {
             let length = literal.utf8CodeUnitCount
             guard index + length <= bytes.count else { return false }
-            return literal.withUTF8Buffer { bytes[index..<(index + length)].elementsEqual($0) }
+            return memcmp(bytes.baseAddress! + index, literal.utf8Start, length) == 0
+        }
+
+        /// Where `byte` next is at or after `start`.
+        private func find(_ byte: UInt8, from start: Int) -> Int? {
+            guard start < bytes.count, let base = bytes.baseAddress,
+                let found = memchr(base + start, Int32(byte), bytes.count - start)
+            else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
         }
 
         /// Where `literal` next starts at or after `start`.
         private func find(_ literal: StaticString, from start: Int) -> Int? {
-            literal.withUTF8Buffer { needle -> Int? in
-                let first = needle[0]
-                var index = start
-                while index + needle.count <= bytes.count {
-                    if bytes[index] == first, bytes[index..<(index + needle.count)].elementsEqual(needle) {
-                        return index
-                    }
-                    index += 1
-                }
-                return nil
+            let first = literal.utf8Start.pointee
+            var index = start
+            while let candidate = find(first, from: index) {
+                if matches(literal, at: candidate) { return candidate }
+                index = candidate + 1
             }
+            return nil
         }
 
         private func string(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }

@@ -27,6 +27,11 @@ package enum HTTPDate {
     /// `bytes` are not exactly that form (``parse(_:)`` reads the rest). A WebDAV listing of
     /// 100,000 items carries 100,000 of them.
     package static func parse(fixdate bytes: ArraySlice<UInt8>) -> Date? {
+        bytes.withUnsafeBufferPointer { parse(fixdate: $0) }
+    }
+
+    /// The same, of bytes read in place.
+    package static func parse(fixdate bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         // `Sun, 06 Nov 1994 08:49:37 GMT`
         guard bytes.count == 29 else { return nil }
         let b = bytes.startIndex
