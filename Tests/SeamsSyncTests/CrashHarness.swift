@@ -57,7 +57,8 @@ struct CrashHarness {
     ///
     /// - Parameters:
     ///   - hardLinks: Whether the file system has hard links.
-    ///   - overWebDAV: Whether the engine reaches the container through an in-memory WebDAV server.
+    ///   - overWebDAV: Whether the engine reaches the container through an in-memory WebDAV server
+    ///     (one that answers `Depth: infinity` for every other scenario of `CrashScenario.all`).
     ///   - overS3: Whether the engine reaches the container through an in-memory S3 server.
     ///   - interleaving: The seed of the engine's concurrent work's order; `nil` for none.
     init(
@@ -68,10 +69,15 @@ struct CrashHarness {
         // A file system without hard links (FAT, exFAT) cannot swap two names either.
         fileSystem.exchangesItems = hardLinks
         self.interleaving = interleaving
+        // Every other scenario's server answers `PROPFIND` with `Depth: infinity` (as rclone does),
+        // so a crash or a lost answer meets both ways of listing it: the tree at once, and folder
+        // by folder (as Apache answers).
+        let position = CrashScenario.all.firstIndex { $0.name == scenario.name } ?? 0
         server =
             overWebDAV
             ? InMemoryWebDAVServer(
-                serving: Self.container, of: fileSystem, baseURL: URL(string: "http://dav.test/container/")!) : nil
+                serving: Self.container, of: fileSystem, baseURL: URL(string: "http://dav.test/container/")!,
+                answersInfiniteDepth: position.isMultiple(of: 2)) : nil
         bucket =
             overS3
             ? CrashingS3Server(
