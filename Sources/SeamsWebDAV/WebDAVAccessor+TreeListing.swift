@@ -18,8 +18,8 @@ extension WebDAVAccessor {
     /// 4918, §9.1, lets a server refuse it with 403, and Apache `mod_dav` does unless
     /// `DavDepthInfinity` is on; `rclone serve webdav` answers it), failed after its retries (an
     /// answer over the transport's limit among them), or answered with what cannot be trusted
-    /// whole (``listings(of:under:skipping:)``). The folders are then listed one by one, as
-    /// ``contentsOfDirectory(at:)`` lists them.
+    /// whole (a resource it could not describe, an item whose folder is not in the answer). The
+    /// folders are then listed one by one, as ``contentsOfDirectory(at:)`` lists them.
     ///
     /// A folder directly in `url` that `skipping` names (a trash of old versions) is listed by the
     /// server too, and dropped here: asked for, it is listed anew. What is fetched is given out
@@ -62,7 +62,7 @@ extension WebDAVAccessor {
     }
 
     /// The tree under `url` in one `PROPFIND` with `Depth: infinity`, as
-    /// ``listings(of:under:skipping:)`` makes it; `nil` when the server refuses such a request
+    /// `listings(of:under:skipping:)` makes it; `nil` when the server refuses such a request
     /// (403) or its answer cannot be trusted whole.
     private func fetchTree(at url: URL, skipping: (String) -> Bool) throws -> [[UInt8]: [DirectoryEntry]]? {
         var headers = HTTPFields()
