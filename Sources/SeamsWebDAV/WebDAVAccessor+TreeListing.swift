@@ -4,8 +4,10 @@ import SeamsCore
 
 extension WebDAVAccessor {
     /// The most items a tree's ``beginTreeListing(at:expecting:skipping:)`` asks for in one
-    /// answer: 100,000 (about 32 MB of XML from `rclone serve webdav`, under the 64 MiB an
-    /// `AsyncHTTPClientTransport` accepts by default). A larger tree is listed by folder.
+    /// answer: 200,000, about 64 MB of XML from `rclone serve webdav` at 320 bytes an item (an
+    /// `AsyncHTTPClientTransport` accepts 64 MiB by default; longer names make a longer answer,
+    /// which the transport refuses, and the tree listing is then given up). A larger tree is
+    /// listed by folder.
     public static let treeListingLimit = 200_000
 
     /// Lists the tree under the collection `url` ahead, in one `PROPFIND` with `Depth: infinity`,
@@ -13,22 +15,28 @@ extension WebDAVAccessor {
     /// of by one `PROPFIND` per folder: a poll of 100,000 files in 1,000 folders is one exchange,
     /// not 1,001.
     ///
-    /// Nothing is asked when the tree is expected to hold more than ``treeListingLimit`` items
-    /// (its answer is held whole), or once such a request to this server failed: refused (RFC
+    /// Nothing is asked when the tree's size is unknown (`expecting` is 0: a first sync) or
+    /// expected to be over ``treeListingLimit`` items (its answer is held whole), or once such a
+    /// request to this server failed, for a reason other than the server being out of reach: refused (RFC
     /// 4918, §9.1, lets a server refuse it with 403, and Apache `mod_dav` does unless
     /// `DavDepthInfinity` is on; `rclone serve webdav` answers it), failed after its retries (an
     /// answer over the transport's limit among them), or answered with what cannot be trusted
     /// whole (a resource it could not describe, an item whose folder is not in the answer). The
     /// folders are then listed one by one, as ``contentsOfDirectory(at:)`` lists them.
     ///
-    /// A folder directly in `url` that `skipping` names (a trash of old versions) is listed by the
+    /// A folder the answer names with nothing in it is not taken as empty: a server may answer
+    /// with fewer levels than asked and say nothing of it (SabreDAV lists one level where
+    /// `Depth: infinity` is turned off), so such a folder is listed by itself when asked. A
+    /// folder directly in `url` that `skipping` names (a trash of old versions) is listed by the
     /// server too, and dropped here: asked for, it is listed anew. What is fetched is given out
-    /// once per folder, and dropped by any write through this accessor and by
-    /// ``endTreeListing()``, so a listing is never older than the last write this accessor made.
+    /// once per folder, and dropped by any write through this accessor (as the write is sent and
+    /// again once it is answered) and by ``endTreeListing()``, so a listing is never older than
+    /// the last write this accessor made.
     ///
     /// - Parameters:
     ///   - url: A collection of this accessor.
-    ///   - expecting: How many items the tree held when last seen (0 when unknown).
+    ///   - expecting: How many items the tree held when last seen (0 when unknown: nothing is
+    ///     asked).
     ///   - skipping: Whether a folder directly in `url` is left to be listed when asked.
     /// - Returns: Whether the tree was fetched ahead.
     /// - Throws: The listing's errors, as the file system's (nothing is kept then).
@@ -38,7 +46,9 @@ extension WebDAVAccessor {
         at url: URL, expecting: Int, skipping: (String) -> Bool = { _ in false }
     ) throws -> Bool {
         endTreeListing()
-        guard expecting <= Self.treeListingLimit, !treeListingGivenUp.withLock({ $0 }) else { return false }
+        guard expecting > 0, expecting <= Self.treeListingLimit, !treeListingGivenUp.withLock({ $0 }) else {
+            return false
+        }
         let generation = listingGeneration.withLock { $0 }
         let listings: [[UInt8]: [DirectoryEntry]]
         do {
@@ -49,8 +59,9 @@ extension WebDAVAccessor {
             listings = fetched
         } catch {
             // Too large for the transport, cut off, unreadable: the folders are listed one by
-            // one from now on, as on a server that refuses.
-            treeListingGivenUp.withLock { $0 = true }
+            // one from now on, as on a server that refuses. A server out of reach (the outage
+            // `send` records) is asked again once it is back.
+            if !isInOutage { treeListingGivenUp.withLock { $0 = true } }
             throw error
         }
         return prefetched.withLock { kept in
@@ -113,26 +124,39 @@ extension WebDAVAccessor {
     /// ``contentsOfDirectory(at:)`` gives them: sorted by the bytes of their names, and the
     /// subtrees of the folders in `root` that `skipping` names left out.
     ///
+    /// A collection with nothing in it in the answer has no listing here (it is listed by itself
+    /// when asked): a server that answers fewer levels than asked, and does not say so, names the
+    /// folders of its last level with nothing in them.
+    ///
     /// `nil` when the answer cannot be trusted whole: `root` missing or not a collection, an item
-    /// whose folder the answer does not hold, or an item without its properties (a server may cut
-    /// such an answer short, naming the collections it left out with 507, RFC 4918 §9.1). A
-    /// folder the answer left out would otherwise read as emptied, its files as deleted.
+    /// outside `root`, an item whose folder the answer does not hold, or an item without its
+    /// properties (a server may cut such an answer short, naming the collections it left out
+    /// with 507, RFC 4918 §9.1). A folder the answer left out would otherwise read as emptied,
+    /// its files as deleted.
     static func listings(
         of resources: [WebDAVResource], under root: String, skipping: (String) -> Bool
     ) -> [[UInt8]: [DirectoryEntry]]? {
-        guard resources.allSatisfy(\.isComplete),
-            resources.contains(where: { $0.path == root && $0.isCollection })
-        else { return nil }
         let slash = UInt8(ascii: "/")
         let rootBytes = Array(root.utf8)
         let prefix = root == "/" ? rootBytes : rootBytes + [slash]
         // Each path's bytes under the root (names are compared as bytes, as the server's are:
-        // two names that differ only in Unicode normalization are two items).
-        let paths = resources.map { resource -> ArraySlice<UInt8>? in
+        // two names that differ only in Unicode normalization are two items); `nil` for the root.
+        var paths: [ArraySlice<UInt8>?] = []
+        paths.reserveCapacity(resources.count)
+        var rootFound = false
+        for resource in resources {
+            guard resource.isComplete else { return nil }
             let path = Array(resource.path.utf8)
-            guard path.count > prefix.count, path.starts(with: prefix) else { return nil }
-            return path[prefix.count...]
+            if path == rootBytes || (path.count == prefix.count && path.starts(with: prefix)) {
+                guard resource.isCollection else { return nil }
+                rootFound = true
+                paths.append(nil)
+                continue
+            }
+            guard path.count > prefix.count, path.starts(with: prefix) else { return nil }  // outside the root
+            paths.append(path[prefix.count...])
         }
+        guard rootFound else { return nil }
         var skipped: Set<ArraySlice<UInt8>> = []
         var folders: Set<ArraySlice<UInt8>> = [[]]
         for (resource, rest) in zip(resources, paths) where resource.isCollection {
@@ -165,6 +189,8 @@ extension WebDAVAccessor {
             entries.append(DirectoryEntry(name: String(decoding: name, as: UTF8.self), metadata: metadata(resource)))
         }
         if let current { listings[key(current)]!.append(contentsOf: entries) }
+        // Not known to be empty: perhaps a level the server did not list.
+        listings = listings.filter { !$0.value.isEmpty }
         for key in listings.keys {
             listings[key]!.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         }

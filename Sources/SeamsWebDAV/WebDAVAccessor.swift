@@ -63,6 +63,10 @@ public final class WebDAVAccessor: Sendable {
     let now: @Sendable () -> ContinuousClock.Instant
     /// When the server was last found unreachable, and how.
     private let outage = LockedValue<(since: ContinuousClock.Instant, error: HTTPTransportError)?>(nil)
+
+    /// Whether the last request found the server out of reach (no connection, no answer) and no
+    /// answer came since.
+    var isInOutage: Bool { outage.withLock { $0 != nil } }
     /// The ETags ``metadata(at:)`` last read, by request path (a bounded number).
     let recentETags = LockedValue<[String: String]>([:])
     /// Whether this server was seen refusing an `If` condition on an ETag that holds (rclone).
@@ -151,7 +155,10 @@ public final class WebDAVAccessor: Sendable {
         request.headerFields = headers
         if let credentials { request.headerFields[.authorization] = credentials.authorization }
         let safe = Self.safeMethods.contains(method)
+        // Before the write, and again once it is answered: a tree fetched while it was on its way
+        // may have been listed before it landed.
         if !safe { forgetListings() }
+        defer { if !safe { forgetListings() } }
         if let recent = outage.withLock({ $0 }), now() - recent.since < outageCooldown {
             throw transportFailure(recent.error, url: url, writing: !safe, unsent: true)
         }

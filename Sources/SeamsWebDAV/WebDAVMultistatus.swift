@@ -85,7 +85,7 @@ enum WebDAVMultistatus {
                     guard let end = find("]]>", from: index + 9) else {
                         throw Malformed(reason: "a CDATA section is not closed")
                     }
-                    addText((index + 9)..<end)
+                    addCharacterData((index + 9)..<end)
                     index = end + 3
                     continue
                 }
@@ -118,6 +118,20 @@ enum WebDAVMultistatus {
             }
             if textPieces == nil { textPieces = Array(bytes[textRun]) }
             textPieces!.append(contentsOf: bytes[run])
+        }
+
+        /// Adds a CDATA section's text, which holds no entities: an ampersand in it is added as
+        /// `&amp;`, so that the entities of the text around it are decoded and it is not.
+        private mutating func addCharacterData(_ run: Range<Int>) {
+            guard bytes[run].contains(UInt8(ascii: "&")) else { return addText(run) }
+            if textPieces == nil { textPieces = Array(bytes[textRun]) }
+            for byte in bytes[run] {
+                if byte == UInt8(ascii: "&") {
+                    textPieces!.append(contentsOf: "&amp;".utf8)
+                } else {
+                    textPieces!.append(byte)
+                }
+            }
         }
 
         private mutating func clearText() {
@@ -182,7 +196,9 @@ enum WebDAVMultistatus {
         /// `text` as a decimal number without sign, or `nil`.
         private static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Int64? {
             guard !text.isEmpty, text.count <= 18 else {
-                return text.isEmpty ? nil : Int64(String(decoding: text, as: UTF8.self))
+                // Longer: digits only still (no sign), and `nil` past `Int64.max`.
+                guard !text.isEmpty, text.allSatisfy({ $0 &- UInt8(ascii: "0") < 10 }) else { return nil }
+                return Int64(String(decoding: text, as: UTF8.self))
             }
             var value: Int64 = 0
             for byte in text {

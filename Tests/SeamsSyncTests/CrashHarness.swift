@@ -58,7 +58,8 @@ struct CrashHarness {
     /// - Parameters:
     ///   - hardLinks: Whether the file system has hard links.
     ///   - overWebDAV: Whether the engine reaches the container through an in-memory WebDAV server
-    ///     (one that answers `Depth: infinity` for every other scenario of `CrashScenario.all`).
+    ///     (one that answers `Depth: infinity` with the tree, refuses it, or answers it with one level,
+    ///     in turn over the scenarios of `CrashScenario.all`).
     ///   - overS3: Whether the engine reaches the container through an in-memory S3 server.
     ///   - interleaving: The seed of the engine's concurrent work's order; `nil` for none.
     init(
@@ -69,15 +70,16 @@ struct CrashHarness {
         // A file system without hard links (FAT, exFAT) cannot swap two names either.
         fileSystem.exchangesItems = hardLinks
         self.interleaving = interleaving
-        // Every other scenario's server answers `PROPFIND` with `Depth: infinity` (as rclone does),
-        // so a crash or a lost answer meets both ways of listing it: the tree at once, and folder
-        // by folder (as Apache answers).
+        // The scenarios' servers take turns: one answers `PROPFIND` with `Depth: infinity` (as
+        // rclone does), one refuses it (as Apache does), one answers it with one level and says
+        // nothing of it (as SabreDAV does with it turned off). So a crash or a lost answer meets
+        // every way of listing it: the tree at once, folder by folder, and the two mixed.
         let position = CrashScenario.all.firstIndex { $0.name == scenario.name } ?? 0
         server =
             overWebDAV
             ? InMemoryWebDAVServer(
                 serving: Self.container, of: fileSystem, baseURL: URL(string: "http://dav.test/container/")!,
-                answersInfiniteDepth: position.isMultiple(of: 2)) : nil
+                answersInfiniteDepth: position % 3 == 0, answersInfiniteDepthWithOneLevel: position % 3 == 2) : nil
         bucket =
             overS3
             ? CrashingS3Server(

@@ -13,7 +13,7 @@ package enum HTTPDate {
         let parts = text.split(separator: " ")
         guard parts.count == 6, parts[5] == "GMT",
             let day = Int(parts[1]), let monthIndex = months.firstIndex(of: String(parts[2])),
-            let year = Int(parts[3])
+            let year = Int(parts[3]), (0...9999).contains(year)
         else { return nil }
         let clock = parts[4].split(separator: ":")
         guard clock.count == 3, let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
@@ -66,9 +66,11 @@ package enum HTTPDate {
         return (year, month, day, inDay / 3_600, inDay / 60 % 60, inDay % 60)
     }
 
-    /// The date of UTC fields, or `nil` when one is out of range.
+    /// The date of UTC fields, or `nil` when one is out of range (a year outside 0 through 9999
+    /// among them: a server's date is never trusted to keep the arithmetic from overflowing).
     package static func date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Date? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
+        guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
+            (0...59).contains(minute),
             (0...60).contains(second)
         else { return nil }
         let days = daysSince1970(year: year, month: month, day: day)

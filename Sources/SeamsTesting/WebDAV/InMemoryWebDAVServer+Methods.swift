@@ -55,7 +55,8 @@ extension InMemoryWebDAVServer {
     // MARK: Methods
 
     private func propfind(_ target: Target, _ request: HTTPRequest) -> (HTTPResponse, Data) {
-        let depth = request.headerFields[HTTPField.Name("Depth")!] ?? "infinity"
+        var depth = request.headerFields[HTTPField.Name("Depth")!] ?? "infinity"
+        if depth == "infinity" && answersInfiniteDepthWithOneLevel { depth = "1" }
         guard depth == "0" || depth == "1" || (depth == "infinity" && answersInfiniteDepth) else {
             return (
                 HTTPResponse(status: .forbidden),

@@ -49,6 +49,9 @@ public final class InMemoryWebDAVServer: WaitingHTTPTransportProviding {
     let now: @Sendable () -> Date
     /// Whether `PROPFIND` with `Depth: infinity` is answered (with the whole tree) or refused.
     public let answersInfiniteDepth: Bool
+    /// Whether `PROPFIND` with `Depth: infinity` is answered with one level, as `Depth: 1` is, and
+    /// nothing said of it (SabreDAV answers so where its `Depth: infinity` is turned off).
+    public let answersInfiniteDepthWithOneLevel: Bool
     let state = LockedValue(State())
 
     struct State {
@@ -82,14 +85,18 @@ public final class InMemoryWebDAVServer: WaitingHTTPTransportProviding {
     ///   - credentials: The Basic credentials every request must carry; `nil` lets anyone in.
     ///   - answersInfiniteDepth: Whether `PROPFIND` with `Depth: infinity` is answered with the
     ///     whole tree (as `rclone serve webdav` does) rather than refused (as Apache does by default).
+    ///   - answersInfiniteDepthWithOneLevel: Whether `PROPFIND` with `Depth: infinity` is answered
+    ///     with one level only, saying nothing of it (as SabreDAV does with it turned off).
     public convenience init(
         serving folder: URL, of fileSystem: InMemoryFileSystem,
         baseURL: URL = URL(string: "http://dav.test/dav/")!, credentials: WebDAVCredentials? = nil,
-        answersInfiniteDepth: Bool = false
+        answersInfiniteDepth: Bool = false, answersInfiniteDepthWithOneLevel: Bool = false
     ) {
         self.init(
             serving: folder, directories: fileSystem, files: fileSystem, baseURL: baseURL, credentials: credentials,
-            answersInfiniteDepth: answersInfiniteDepth, now: { fileSystem.now })
+            answersInfiniteDepth: answersInfiniteDepth,
+            answersInfiniteDepthWithOneLevel: answersInfiniteDepthWithOneLevel,
+            now: { fileSystem.now })
     }
 
     /// Serves `folder` through any file-system boundary, with `now` as the clock for lock expiry.
@@ -102,13 +109,17 @@ public final class InMemoryWebDAVServer: WaitingHTTPTransportProviding {
     ///   - credentials: The Basic credentials every request must carry; `nil` lets anyone in.
     ///   - answersInfiniteDepth: Whether `PROPFIND` with `Depth: infinity` is answered with the
     ///     whole tree (as `rclone serve webdav` does) rather than refused (as Apache does by default).
+    ///   - answersInfiniteDepthWithOneLevel: Whether `PROPFIND` with `Depth: infinity` is answered
+    ///     with one level only, saying nothing of it (as SabreDAV does with it turned off).
     ///   - now: The server's clock.
     public init(
         serving folder: URL, directories: any DirectoryAccessorProviding, files: any FileAccessorProviding,
         baseURL: URL = URL(string: "http://dav.test/dav/")!, credentials: WebDAVCredentials? = nil,
-        answersInfiniteDepth: Bool = false, now: @escaping @Sendable () -> Date = { Date() }
+        answersInfiniteDepth: Bool = false, answersInfiniteDepthWithOneLevel: Bool = false,
+        now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.answersInfiniteDepth = answersInfiniteDepth
+        self.answersInfiniteDepthWithOneLevel = answersInfiniteDepthWithOneLevel
         self.folder = folder
         self.directories = directories
         self.files = files

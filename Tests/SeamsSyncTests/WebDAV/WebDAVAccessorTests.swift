@@ -305,4 +305,49 @@ struct WebDAVAccessorTests {
         #expect(HTTPDate.parse("Saturday, 21-Nov-26 10:00:00 GMT") == nil)
         #expect(HTTPDate.parse("Sat, 21 Foo 2026 10:00:00 GMT") == nil)
     }
+
+    @Test(
+        "a year no calendar arithmetic can hold is refused, not a crash",
+        arguments: ["Sun, 06 Nov 999999999999 08:49:37 GMT", "Sun, 06 Nov 9223372036854775807 08:49:37 GMT"])
+    func hugeYears(text: String) throws {
+        #expect(HTTPDate.parse(text) == nil)
+        #expect(HTTPDate.date(year: Int.max, month: 1, day: 1, hour: 0, minute: 0, second: 0) == nil)
+        #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT") != nil)
+        let body = """
+            <multistatus xmlns="DAV:"><response><href>/dav/f</href><propstat><prop>
+            <getlastmodified>\(text)</getlastmodified><getcontentlength>1</getcontentlength></prop>
+            <status>HTTP/1.1 200 OK</status></propstat></response></multistatus>
+            """
+        #expect(try WebDAVMultistatus.parse(Data(body.utf8)).map(\.modified) == [Date(timeIntervalSince1970: 0)])
+    }
+
+    @Test("a CDATA section's text holds no entities; the text around it does")
+    func characterDataKeepsAmpersands() throws {
+        func href(_ inner: String) throws -> String? {
+            let body = """
+                <multistatus xmlns="DAV:"><response><href>\(inner)</href><propstat><prop><resourcetype/></prop>
+                <status>HTTP/1.1 200 OK</status></propstat></response></multistatus>
+                """
+            return try WebDAVMultistatus.parse(Data(body.utf8)).first?.path
+        }
+        #expect(try href("<![CDATA[/dav/a&b]]>") == "/dav/a&b")
+        #expect(try href("<![CDATA[/dav/a&amp;b]]>") == "/dav/a&amp;b")
+        #expect(try href("/dav/x&amp;<![CDATA[&y]]>&lt;z") == "/dav/x&&y<z")
+    }
+
+    @Test(
+        "a length is digits only, at any length; past Int64 it is no length",
+        arguments: [
+            ("7", Int64(7)), ("000000000000000000007", 7), ("9223372036854775807", .max), ("-000000000000000001", nil),
+            ("+000000000000000001", nil), ("9223372036854775808", nil), ("-1", nil),
+        ] as [(String, Int64?)])
+    func lengths(text: String, expected: Int64?) throws {
+        let body = """
+            <multistatus xmlns="DAV:"><response><href>/dav/f</href><propstat><prop>
+            <getcontentlength>\(text)</getcontentlength></prop>
+            <status>HTTP/1.1 200 OK</status></propstat></response></multistatus>
+            """
+        let size = try WebDAVMultistatus.parse(Data(body.utf8)).first?.size
+        #expect(size == (expected ?? 0), "\(text)")
+    }
 }

@@ -34,15 +34,15 @@ struct WebDAVTreeListingTests {
         "each folder gets its own items, sorted by bytes, in any order the answer names them", arguments: ["/", "/dav"])
     func groupsByFolder(root: String) {
         let base = root == "/" ? "" : root
-        var resources = [
+        let resources = [
             Self.file("\(base)/d/e/deep"), Self.folder(root), Self.file("\(base)/b"), Self.folder("\(base)/d"),
             Self.file("\(base)/d/x"), Self.folder("\(base)/d/e"), Self.file("\(base)/B"), Self.folder("\(base)/empty"),
         ]
-        if root != "/" { resources.append(Self.file("/elsewhere/z")) }  // not under the root: not given out
         let listings = WebDAVAccessor.listings(of: resources, under: root) { _ in false }
+        // A folder named with nothing in it has no listing: it is asked for by itself.
         #expect(
             Self.names(listings) == [
-                root: ["B", "b", "d", "empty"], "\(base)/d": ["e", "x"], "\(base)/d/e": ["deep"], "\(base)/empty": [],
+                root: ["B", "b", "d", "empty"], "\(base)/d": ["e", "x"], "\(base)/d/e": ["deep"],
             ])
         #expect(listings?[Array(root.utf8)]?.first { $0.name == "d" }?.metadata.kind == .directory)
         #expect(
@@ -71,10 +71,7 @@ struct WebDAVTreeListingTests {
             Self.file("/dav/keep/.trash"), Self.folder("/dav/keep/.trash2"),
         ]
         let listings = WebDAVAccessor.listings(of: resources, under: "/dav") { $0 == ".trash" }
-        #expect(
-            Self.names(listings) == [
-                "/dav": [".trash", "keep"], "/dav/keep": [".trash", ".trash2"], "/dav/keep/.trash2": [],
-            ])
+        #expect(Self.names(listings) == ["/dav": [".trash", "keep"], "/dav/keep": [".trash", ".trash2"]])
     }
 
     @Test(
@@ -83,6 +80,8 @@ struct WebDAVTreeListingTests {
             ("no root", [folder("/dav/d"), file("/dav/d/x")]),
             ("the root a file", [file("/dav"), file("/dav/x")]),
             ("an item whose folder is missing", [folder("/dav"), file("/dav/a"), file("/dav/gone/x")]),
+            ("an item outside the root", [folder("/dav"), file("/dav/a"), file("/elsewhere/z")]),
+            ("an item beside the root", [folder("/dav"), file("/dav/a"), file("/davx/z")]),
             ("an empty path component", [folder("/dav"), folder("/dav/d"), file("/dav/d//x")]),
             (
                 "an item without its properties",
@@ -95,6 +94,27 @@ struct WebDAVTreeListingTests {
         ])
     func refusesUntrusted(_ label: String, _ resources: [WebDAVResource]) {
         #expect(WebDAVAccessor.listings(of: resources, under: "/dav") { _ in false } == nil, "\(label)")
+    }
+
+    @Test("a root the answer spells in another Unicode normalization is not found: nothing is given")
+    func rootInAnotherNormalization() {
+        let resources = [Self.folder("/dav/cafe\u{301}"), Self.file("/dav/cafe\u{301}/x")]
+        #expect(WebDAVAccessor.listings(of: resources, under: "/dav/caf\u{E9}") { _ in false } == nil)
+        #expect(
+            Self.names(WebDAVAccessor.listings(of: resources, under: "/dav/cafe\u{301}") { _ in false }) == [
+                "/dav/cafe\u{301}": ["x"]
+            ])
+    }
+
+    @Test(
+        "an answer of one level where a tree was asked (SabreDAV with Depth: infinity off) gives only the root's listing"
+    )
+    func oneLevelAnswer() {
+        let resources = [Self.folder("/dav"), Self.file("/dav/a"), Self.folder("/dav/d"), Self.folder("/dav/e")]
+        #expect(
+            Self.names(WebDAVAccessor.listings(of: resources, under: "/dav") { _ in false }) == [
+                "/dav": ["a", "d", "e"]
+            ])
     }
 
     @Test("a response cut short (507) or without a propstat of 200 reads as incomplete; one of 200 as complete")
@@ -119,7 +139,7 @@ struct WebDAVTreeListingTests {
         let server: InMemoryWebDAVServer
         let dav: WebDAVAccessor
 
-        init(answersInfiniteDepth: Bool) throws {
+        init(answersInfiniteDepth: Bool, oneLevel: Bool = false, outageCooldown: Duration = .seconds(10)) throws {
             let root = URL(filePath: "/served")
             try fileSystem.createDirectory(at: root.appending(path: "d/e"), withIntermediateDirectories: true)
             try fileSystem.createDirectory(at: root.appending(path: ".seams-trash"), withIntermediateDirectories: true)
@@ -127,8 +147,11 @@ struct WebDAVTreeListingTests {
             try fileSystem.write(Data("x".utf8), to: root.appending(path: "d/x"))
             try fileSystem.write(Data("deep".utf8), to: root.appending(path: "d/e/deep"))
             try fileSystem.write(Data("old".utf8), to: root.appending(path: ".seams-trash/old"))
-            server = InMemoryWebDAVServer(serving: root, of: fileSystem, answersInfiniteDepth: answersInfiniteDepth)
-            dav = WebDAVAccessor(baseURL: server.baseURL, transport: server, pause: { _ in })
+            server = InMemoryWebDAVServer(
+                serving: root, of: fileSystem, answersInfiniteDepth: answersInfiniteDepth,
+                answersInfiniteDepthWithOneLevel: oneLevel)
+            dav = WebDAVAccessor(
+                baseURL: server.baseURL, transport: server, pause: { _ in }, outageCooldown: outageCooldown)
         }
 
         func url(_ path: String) -> URL {
@@ -164,20 +187,68 @@ struct WebDAVTreeListingTests {
     func writesDrop() async throws {
         let served = try Served(answersInfiniteDepth: true)
         try await onOwnThread { () throws in
-            #expect(try served.dav.beginTreeListing(at: served.url(""), expecting: 0))
+            #expect(try served.dav.beginTreeListing(at: served.url(""), expecting: 4))
             try served.dav.write(Data("new".utf8), to: served.url("d").appending(path: "new"))
             #expect(try served.dav.contentsOfDirectory(at: served.url("d")).map(\.name) == ["e", "new", "x"])
-            #expect(try served.dav.beginTreeListing(at: served.url(""), expecting: 0))
+            #expect(try served.dav.beginTreeListing(at: served.url(""), expecting: 4))
             served.dav.endTreeListing()
             try served.fileSystem.write(Data("n2".utf8), to: URL(filePath: "/served/d/e/n2"))
             #expect(try served.dav.contentsOfDirectory(at: served.url("d/e")).map(\.name) == ["deep", "n2"])
         }
     }
 
-    @Test("a tree expected over the limit is not asked for")
+    /// A transport that holds each `PUT` before the server sees it, until it is let go.
+    final class HeldWrites: WaitingHTTPTransportProviding {
+        let server: InMemoryWebDAVServer
+        let arrived = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+
+        init(_ server: InMemoryWebDAVServer) { self.server = server }
+
+        func send(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws(HTTPTransportError) -> (
+            HTTPResponse, Data
+        ) {
+            try await server.send(request, body: body, timeout: timeout)
+        }
+
+        @available(*, noasync)
+        func sendWaiting(_ request: HTTPRequest, body: HTTPRequestBody, timeout: Duration) throws(HTTPTransportError)
+            -> (HTTPResponse, Data)
+        {
+            if request.method == .put {
+                arrived.signal()
+                release.wait()
+            }
+            return try server.sendWaiting(request, body: body, timeout: timeout)
+        }
+    }
+
+    @Test("a tree listed while a write is on its way, before the server took it, is dropped when the write is answered")
+    func writeInFlightDrops() async throws {
+        let served = try Served(answersInfiniteDepth: true)
+        let held = HeldWrites(served.server)
+        let dav = WebDAVAccessor(baseURL: served.server.baseURL, transport: held, pause: { _ in })
+        try await onOwnThread { () throws in
+            let written = DispatchSemaphore(value: 0)
+            let target = served.url("d").appending(path: "new")
+            Thread.detachNewThread {
+                _ = try? dav.write(Data("new".utf8), to: target)
+                written.signal()
+            }
+            held.arrived.wait()
+            #expect(
+                try dav.beginTreeListing(at: served.url(""), expecting: 4), "listed before the server took the write")
+            held.release.signal()
+            written.wait()
+            #expect(try dav.contentsOfDirectory(at: served.url("d")).map(\.name) == ["e", "new", "x"])
+        }
+    }
+
+    @Test("a tree of unknown size (a first sync), or expected over the limit, is not asked for")
     func largeTreeNotAsked() async throws {
         let served = try Served(answersInfiniteDepth: true)
         try await onOwnThread { () throws in
+            #expect(try !served.dav.beginTreeListing(at: served.url(""), expecting: 0))
             #expect(
                 try !served.dav.beginTreeListing(at: served.url(""), expecting: WebDAVAccessor.treeListingLimit + 1))
             #expect(served.server.requests.isEmpty)
@@ -190,9 +261,9 @@ struct WebDAVTreeListingTests {
     func refusalRemembered() async throws {
         let served = try Served(answersInfiniteDepth: false)
         try await onOwnThread { () throws in
-            #expect(try !served.dav.beginTreeListing(at: served.url(""), expecting: 0))
+            #expect(try !served.dav.beginTreeListing(at: served.url(""), expecting: 4))
             #expect(served.server.requests.map(\.status) == [403])
-            #expect(try !served.dav.beginTreeListing(at: served.url(""), expecting: 0))
+            #expect(try !served.dav.beginTreeListing(at: served.url(""), expecting: 4))
             #expect(served.server.requests.count == 1, "not asked again")
             #expect(try served.dav.contentsOfDirectory(at: served.url("d")).map(\.name) == ["e", "x"])
         }
@@ -204,21 +275,49 @@ struct WebDAVTreeListingTests {
         served.server.inject(.respond(status: 500), on: .propfind, times: 1)
         try await onOwnThread { () throws in
             #expect(throws: CocoaError.self) {
-                try served.dav.beginTreeListing(at: served.url(""), expecting: 0)
+                try served.dav.beginTreeListing(at: served.url(""), expecting: 4)
             }
-            #expect(try !served.dav.beginTreeListing(at: served.url(""), expecting: 0))
+            #expect(try !served.dav.beginTreeListing(at: served.url(""), expecting: 4))
             #expect(try served.dav.contentsOfDirectory(at: served.url("d")).map(\.name) == ["e", "x"])
             #expect(served.propfinds == ["/dav/", "/dav/d/"])
         }
     }
 
+    @Test("a tree listing that finds the server out of reach is asked for again once the server answers")
+    func outageNotHeldAgainst() async throws {
+        let served = try Served(answersInfiniteDepth: true, outageCooldown: .zero)
+        served.server.inject(.refuseConnection, on: .propfind, times: 4)  // the first try and its 3 retries
+        try await onOwnThread { () throws in
+            #expect(throws: CocoaError.self) {
+                try served.dav.beginTreeListing(at: served.url(""), expecting: 4)
+            }
+            #expect(try served.dav.beginTreeListing(at: served.url(""), expecting: 4))
+            #expect(try served.dav.contentsOfDirectory(at: served.url("d")).map(\.name) == ["e", "x"])
+            #expect(served.propfinds == Array(repeating: "/dav/", count: 5), "the folder from memory")
+        }
+    }
+
+    @Test("a server that answers a tree with one level: the root from memory, every folder below from the server")
+    func oneLevelServer() async throws {
+        let served = try Served(answersInfiniteDepth: false, oneLevel: true)
+        try await onOwnThread { () throws in
+            #expect(try served.dav.beginTreeListing(at: served.url(""), expecting: 4, skipping: OwnNames.isOwn))
+            #expect(
+                try served.dav.contentsOfDirectory(at: served.url("")).map(\.name) == [".seams-trash", "a.txt", "d"])
+            #expect(try served.dav.contentsOfDirectory(at: served.url("d")).map(\.name) == ["e", "x"])
+            #expect(try served.dav.contentsOfDirectory(at: served.url("d/e")).map(\.name) == ["deep"])
+            #expect(served.propfinds == ["/dav/", "/dav/d/", "/dav/d/e/"])
+        }
+    }
+
     @Test(
-        "a sync over a server that answers it ends as one over a server that refuses it; a no-change sync lists the server in one request"
+        "a sync over a server that answers it, or answers one level of it, ends as one over a server that refuses it; a no-change sync lists the server in one request"
     )
     func syncMatches() async throws {
         var outcomes: [[String: Data]] = []
         var listingRequests: [Int] = []
-        for answers in [false, true] {
+        // Refused, answered, answered with one level.
+        for (answers, oneLevel) in [(false, false), (true, false), (false, true)] {
             let fileSystem = InMemoryFileSystem(enforcesPermissions: false)
             for folder in ["/served/s1/s2", "/local/l1/l2", "/state"] {
                 try fileSystem.createDirectory(at: URL(filePath: folder), withIntermediateDirectories: true)
@@ -229,7 +328,8 @@ struct WebDAVTreeListingTests {
                 try fileSystem.write(Data("\(index)".utf8), to: URL(filePath: path))
             }
             let server = InMemoryWebDAVServer(
-                serving: URL(filePath: "/served"), of: fileSystem, answersInfiniteDepth: answers)
+                serving: URL(filePath: "/served"), of: fileSystem, answersInfiniteDepth: answers,
+                answersInfiniteDepthWithOneLevel: oneLevel)
             let dav = WebDAVAccessor(baseURL: server.baseURL, transport: server, pause: { _ in })
             let engine = SyncEngine(directories: fileSystem, files: fileSystem, runID: { "r" }, remote: dav)
             let propfinds = try await onOwnThread { () throws -> Int in
@@ -254,9 +354,12 @@ struct WebDAVTreeListingTests {
             }
             outcomes.append(files)
         }
-        // Refused: the root and its four folders one by one; answered: the tree in one request.
+        // Refused: the root and its four folders one by one; answered: the tree in one request;
+        // one level: that answer for the root, and the four folders one by one.
         #expect(listingRequests[1] == listingRequests[0] - 4, "\(listingRequests)")
+        #expect(listingRequests[2] == listingRequests[0], "\(listingRequests)")
         #expect(outcomes[0] == outcomes[1])
+        #expect(outcomes[0] == outcomes[2], "nothing below the level the server listed is taken as deleted")
         #expect(outcomes[1].count == 10)
     }
 }
