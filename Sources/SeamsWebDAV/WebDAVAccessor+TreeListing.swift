@@ -79,7 +79,7 @@ extension WebDAVAccessor {
         var headers = HTTPFields()
         headers[.depth] = "infinity"
         headers[.contentType] = "application/xml; charset=utf-8"
-        let (response, body) = try send(.propfind, url, collection: true, headers: headers, body: Self.propfindBody)
+        var (response, body) = try send(.propfind, url, collection: true, headers: headers, body: Self.propfindBody)
         switch response.status.code {
         case 207:
             break
@@ -93,6 +93,7 @@ extension WebDAVAccessor {
         let resources: [WebDAVResource]
         do {
             resources = try WebDAVMultistatus.parse(body)
+            body = Data()  // the answer (about 320 bytes an item) is let go before the listings are made
         } catch {
             throw Self.error(
                 EIO, url: url, writing: false, reason: "the server's PROPFIND answer could not be read: \(error.reason)"
