@@ -87,4 +87,5 @@ struct WebDAVUploadTests {
     }
 }
 
-private let underThreadSanitizer: Bool = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+/// Whether this test process runs under the thread sanitizer (its runtime is loaded).
+let underThreadSanitizer: Bool = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
