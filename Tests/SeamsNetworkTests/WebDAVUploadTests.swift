@@ -86,6 +86,3 @@ struct WebDAVUploadTests {
         try await client?.shutdown()
     }
 }
-
-/// Whether this test process runs under the thread sanitizer (its runtime is loaded).
-let underThreadSanitizer: Bool = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// How long the loopback tests wait where they do not test timing.
@@ -14,3 +15,6 @@ enum Patience {
     /// The time limit of a suite of such exchanges.
     static let suite: TimeLimitTrait.Duration = .minutes(10)
 }
+
+/// Whether this test process runs under the thread sanitizer (its runtime is loaded).
+let underThreadSanitizer: Bool = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
